@@ -1,0 +1,92 @@
+#include "heed/autograd/matmul.h"
+
+#include "heed/autograd/tape.h"
+#include "heed/kernels/gemm.h"
+#include "heed/kernels/reduce.h"
+
+namespace heed {
+
+Var linear(const Var& x, const Var& W, const Var& b) {
+  const Tensor& xv = x.value();
+  const Tensor& Wv = W.value();
+  HEED_CHECK(Wv.ndim() == 2, "linear: weight must be 2-D, got ", Wv.shape().str());
+  HEED_CHECK(xv.ndim() >= 1 && xv.dim(-1) == Wv.dim(1), "linear: input ", xv.shape().str(),
+             " does not match weight ", Wv.shape().str());
+  HEED_CHECK(xv.is_contiguous() && Wv.is_contiguous(), "linear: inputs must be contiguous");
+  HEED_CHECK(xv.dtype() == Wv.dtype(), "linear: dtype mismatch");
+  const std::int64_t in = Wv.dim(1), out = Wv.dim(0), rows = xv.numel() / in;
+  if (b.defined()) check_shape(b.value(), Shape{out}, "linear bias");
+  Shape ys = xv.shape();
+  ys[ys.ndim() - 1] = out;
+  Tensor y = Tensor::empty(ys, xv.dtype());
+  dispatch(xv.dtype(), [&]<typename T>() {
+    T beta = 0;
+    if (b.defined()) {
+      kernels::broadcast_rows<T>(b.value().data<T>(), y.data<T>(), rows, out);
+      beta = 1;
+    }
+    kernels::gemm<T>(false, true, rows, out, in, T(1), xv.data<T>(), in, Wv.data<T>(), in, beta,
+                     y.data<T>(), out);
+  });
+  return record_op(y, {&x, &W, &b}, [x, W, b, rows, in, out](Var& o) mutable {
+    dispatch(o.dtype(), [&]<typename T>() {
+      const T* dy = o.grad().data<T>();
+      if (x.requires_grad())
+        kernels::gemm<T>(false, false, rows, in, out, T(1), dy, out, W.value().data<T>(), in,
+                         T(1), x.grad_buffer().data<T>(), in);
+      if (W.requires_grad())
+        kernels::gemm<T>(true, false, out, in, rows, T(1), dy, out, x.value().data<T>(), in,
+                         T(1), W.grad_buffer().data<T>(), in);
+      if (b.requires_grad()) kernels::sum_rows<T>(dy, b.grad_buffer().data<T>(), rows, out);
+    });
+  });
+}
+
+Var matmul(const Var& a, const Var& b, bool ta, bool tb) {
+  const Tensor& av = a.value();
+  const Tensor& bv = b.value();
+  HEED_CHECK(av.ndim() == bv.ndim() && (av.ndim() == 2 || av.ndim() == 3),
+             "matmul: operands must both be 2-D or 3-D, got ", av.shape().str(), " and ",
+             bv.shape().str());
+  HEED_CHECK(av.is_contiguous() && bv.is_contiguous(), "matmul: operands must be contiguous");
+  HEED_CHECK(av.dtype() == bv.dtype(), "matmul: dtype mismatch");
+  const bool batched = av.ndim() == 3;
+  const std::int64_t batch = batched ? av.dim(0) : 1;
+  HEED_CHECK(!batched || bv.dim(0) == batch, "matmul: batch sizes differ");
+  const std::int64_t ar = av.dim(-2), ac = av.dim(-1), br = bv.dim(-2), bc = bv.dim(-1);
+  const std::int64_t M = ta ? ac : ar, K = ta ? ar : ac, N = tb ? br : bc;
+  HEED_CHECK((tb ? bc : br) == K, "matmul: inner dimensions differ: ", av.shape().str(),
+             (ta ? "^T" : ""), " x ", bv.shape().str(), (tb ? "^T" : ""));
+  Tensor y = Tensor::empty(batched ? Shape{batch, M, N} : Shape{M, N}, av.dtype());
+  dispatch(av.dtype(), [&]<typename T>() {
+    kernels::gemm_batched<T>(ta, tb, batch, M, N, K, T(1), av.data<T>(), ac, ar * ac,
+                             bv.data<T>(), bc, br * bc, T(0), y.data<T>(), N, M * N);
+  });
+  return record_op(y, {&a, &b}, [a, b, ta, tb, batch, M, N, K, ar, ac, br, bc](Var& o) mutable {
+    dispatch(o.dtype(), [&]<typename T>() {
+      const T* dy = o.grad().data<T>();
+      if (a.requires_grad()) {
+        // dA = dY op(B)^T, stored transposed when a was used transposed.
+        T* da = a.grad_buffer().data<T>();
+        if (!ta)
+          kernels::gemm_batched<T>(false, !tb, batch, M, K, N, T(1), dy, N, M * N,
+                                   b.value().data<T>(), bc, br * bc, T(1), da, ac, ar * ac);
+        else
+          kernels::gemm_batched<T>(tb, true, batch, K, M, N, T(1), b.value().data<T>(), bc,
+                                   br * bc, dy, N, M * N, T(1), da, ac, ar * ac);
+      }
+      if (b.requires_grad()) {
+        // dB = op(A)^T dY, stored transposed when b was used transposed.
+        T* db = b.grad_buffer().data<T>();
+        if (!tb)
+          kernels::gemm_batched<T>(!ta, false, batch, K, N, M, T(1), a.value().data<T>(), ac,
+                                   ar * ac, dy, N, M * N, T(1), db, bc, br * bc);
+        else
+          kernels::gemm_batched<T>(true, ta, batch, N, K, M, T(1), dy, N, M * N,
+                                   a.value().data<T>(), ac, ar * ac, T(1), db, bc, br * bc);
+      }
+    });
+  });
+}
+
+}  // namespace heed

@@ -1,0 +1,46 @@
+#pragma once
+// Var: a handle to a node of the define-by-run graph: a value, its gradient (allocated on
+// first accumulation) and whether gradients flow to it. Copies share the node, so (like a
+// shared_ptr) a const handle still reaches a mutable node.
+#include <memory>
+#include <string>
+
+#include "heed/tensor/tensor.h"
+
+namespace heed {
+
+class Var {
+ public:
+  Var() = default;
+  explicit Var(Tensor value, bool requires_grad = false);
+
+  bool defined() const { return impl_ != nullptr; }
+  const Tensor& value() const;
+  Tensor& mutable_value() const;
+  bool requires_grad() const { return impl_ && impl_->requires_grad; }
+  void set_requires_grad(bool on) const;
+
+  // The gradient; undefined until something flowed into it.
+  const Tensor& grad() const;
+  bool has_grad() const { return impl_ && impl_->grad.defined(); }
+  // The gradient buffer, zero-filled on first use; backward kernels accumulate into it.
+  Tensor& grad_buffer() const;
+  // Gives the gradient storage up (undefined again); parameters zero theirs instead.
+  void clear_grad() const;
+  void zero_grad() const;
+
+  const Shape& shape() const { return value().shape(); }
+  std::int64_t dim(int i) const { return value().dim(i); }
+  DType dtype() const { return value().dtype(); }
+  bool same_node(const Var& o) const { return impl_ == o.impl_; }
+
+ private:
+  struct Impl {
+    Tensor value;
+    Tensor grad;
+    bool requires_grad = false;
+  };
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace heed

@@ -1,0 +1,56 @@
+#include "heed/kernels/gemm.h"
+
+#include <cblas.h>
+#include <omp.h>
+
+namespace heed::kernels {
+namespace {
+CBLAS_TRANSPOSE tr(bool t) { return t ? CblasTrans : CblasNoTrans; }
+}  // namespace
+
+template <>
+void gemm<float>(bool ta, bool tb, std::int64_t M, std::int64_t N, std::int64_t K, float alpha,
+                 const float* A, std::int64_t lda, const float* B, std::int64_t ldb, float beta,
+                 float* C, std::int64_t ldc) {
+  if (M == 0 || N == 0) return;
+  cblas_sgemm(CblasRowMajor, tr(ta), tr(tb), static_cast<blasint>(M), static_cast<blasint>(N),
+              static_cast<blasint>(K), alpha, A, static_cast<blasint>(lda), B,
+              static_cast<blasint>(ldb), beta, C, static_cast<blasint>(ldc));
+}
+
+template <>
+void gemm<double>(bool ta, bool tb, std::int64_t M, std::int64_t N, std::int64_t K, double alpha,
+                  const double* A, std::int64_t lda, const double* B, std::int64_t ldb,
+                  double beta, double* C, std::int64_t ldc) {
+  if (M == 0 || N == 0) return;
+  cblas_dgemm(CblasRowMajor, tr(ta), tr(tb), static_cast<blasint>(M), static_cast<blasint>(N),
+              static_cast<blasint>(K), alpha, A, static_cast<blasint>(lda), B,
+              static_cast<blasint>(ldb), beta, C, static_cast<blasint>(ldc));
+}
+
+template <typename T>
+void gemm_batched(bool ta, bool tb, std::int64_t batch, std::int64_t M, std::int64_t N,
+                  std::int64_t K, T alpha, const T* A, std::int64_t lda, std::int64_t sa,
+                  const T* B, std::int64_t ldb, std::int64_t sb, T beta, T* C, std::int64_t ldc,
+                  std::int64_t sc) {
+  for (std::int64_t i = 0; i < batch; ++i)
+    gemm<T>(ta, tb, M, N, K, alpha, A + i * sa, lda, B + i * sb, ldb, beta, C + i * sc, ldc);
+}
+
+template void gemm_batched<float>(bool, bool, std::int64_t, std::int64_t, std::int64_t,
+                                  std::int64_t, float, const float*, std::int64_t, std::int64_t,
+                                  const float*, std::int64_t, std::int64_t, float, float*,
+                                  std::int64_t, std::int64_t);
+template void gemm_batched<double>(bool, bool, std::int64_t, std::int64_t, std::int64_t,
+                                   std::int64_t, double, const double*, std::int64_t,
+                                   std::int64_t, const double*, std::int64_t, std::int64_t,
+                                   double, double*, std::int64_t, std::int64_t);
+
+void set_num_threads(int n) {
+  omp_set_num_threads(n);
+  openblas_set_num_threads(n);
+}
+
+int num_threads() { return omp_get_max_threads(); }
+
+}  // namespace heed::kernels

@@ -1,0 +1,24 @@
+#pragma once
+// GEMM through OpenBLAS: C = alpha * op(A) op(B) + beta * C, row-major, transposes by flag
+// (no copies). op(A) is M x K, op(B) is K x N, C is M x N; ld* are row strides.
+#include <cstdint>
+
+namespace heed::kernels {
+
+template <typename T>
+void gemm(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K, T alpha,
+          const T* A, std::int64_t lda, const T* B, std::int64_t ldb, T beta, T* C,
+          std::int64_t ldc);
+
+// A batch of independent GEMMs with fixed strides between consecutive matrices.
+template <typename T>
+void gemm_batched(bool trans_a, bool trans_b, std::int64_t batch, std::int64_t M, std::int64_t N,
+                  std::int64_t K, T alpha, const T* A, std::int64_t lda, std::int64_t stride_a,
+                  const T* B, std::int64_t ldb, std::int64_t stride_b, T beta, T* C,
+                  std::int64_t ldc, std::int64_t stride_c);
+
+// The number of threads BLAS and heed's own loops use (OpenMP; one pool, never both).
+void set_num_threads(int n);
+int num_threads();
+
+}  // namespace heed::kernels

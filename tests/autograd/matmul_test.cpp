@@ -1,0 +1,65 @@
+#include "heed/autograd/matmul.h"
+
+#include <gtest/gtest.h>
+
+#include "heed/autograd/tape.h"
+#include "support/gradcheck.h"
+
+namespace heed {
+namespace {
+using testing::gradcheck;
+using testing::random_var;
+
+TEST(Linear, ForwardMatchesHandComputation) {
+  Var x(Tensor::from({2, 3}, {1, 2, 3, 4, 5, 6}));
+  Var W(Tensor::from({2, 3}, {1, 0, -1, 0.5, 0.5, 0.5}));
+  Var b(Tensor::from({2}, {10, 20}));
+  Tensor y = linear(x, W, b).value();
+  EXPECT_EQ(y.shape(), Shape({2, 2}));
+  EXPECT_FLOAT_EQ(y.at({0, 0}), 1 - 3 + 10);
+  EXPECT_FLOAT_EQ(y.at({0, 1}), 3 + 20);
+  EXPECT_FLOAT_EQ(y.at({1, 0}), 4 - 6 + 10);
+  EXPECT_FLOAT_EQ(y.at({1, 1}), 7.5 + 20);
+}
+
+TEST(Linear, GradientCheck3D) {
+  Var x = random_var({2, 3, 4}, 1), W = random_var({5, 4}, 2), b = random_var({5}, 3);
+  EXPECT_TRUE(gradcheck([&] { return linear(x, W, b); }, {x, W, b}));
+}
+
+TEST(Linear, RejectsMismatchedShapes) {
+  Var x = random_var({2, 3}, 1), W = random_var({5, 4}, 2);
+  EXPECT_THROW(linear(x, W), Error);
+}
+
+TEST(Matmul, GradientCheckAllTransposes) {
+  for (int ta = 0; ta < 2; ++ta)
+    for (int tb = 0; tb < 2; ++tb) {
+      Var a = random_var(ta ? Shape{4, 3} : Shape{3, 4}, 4);
+      Var b = random_var(tb ? Shape{5, 4} : Shape{4, 5}, 5);
+      EXPECT_TRUE(gradcheck([&] { return matmul(a, b, ta, tb); }, {a, b})) << ta << tb;
+    }
+}
+
+TEST(Matmul, BatchedGradientCheckAllTransposes) {
+  for (int ta = 0; ta < 2; ++ta)
+    for (int tb = 0; tb < 2; ++tb) {
+      Var a = random_var(ta ? Shape{2, 4, 3} : Shape{2, 3, 4}, 6);
+      Var b = random_var(tb ? Shape{2, 5, 4} : Shape{2, 4, 5}, 7);
+      EXPECT_TRUE(gradcheck([&] { return matmul(a, b, ta, tb); }, {a, b})) << ta << tb;
+    }
+}
+
+TEST(Tape, NoGradGuardRecordsNothing) {
+  Tape::current().clear();
+  Var a = random_var({2, 2}, 1), b = random_var({2, 2}, 2);
+  {
+    NoGradGuard g;
+    Var y = matmul(a, b);
+    EXPECT_FALSE(y.requires_grad());
+  }
+  EXPECT_EQ(Tape::current().size(), 0u);
+}
+
+}  // namespace
+}  // namespace heed
