@@ -10,7 +10,7 @@ Shape::Shape(std::initializer_list<std::int64_t> dims) {
 
 void Shape::push_back(std::int64_t d) {
   HEED_CHECK(ndim_ < kMaxDims, "a tensor has at most ", kMaxDims, " dimensions");
-  HEED_CHECK(d >= 0, "negative dimension ", d);
+  HEED_CHECK(d >= -1, "negative dimension ", d);  // -1: inferred by reshape
   dims_[static_cast<std::size_t>(ndim_++)] = d;
 }
 

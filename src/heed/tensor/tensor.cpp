@@ -33,6 +33,7 @@ void* Storage::data() const {
 }
 
 Tensor Tensor::empty(const Shape& shape, DType dtype) {
+  for (auto d : shape) HEED_CHECK(d >= 0, "cannot allocate a tensor of shape ", shape.str());
   Tensor t;
   t.shape_ = shape;
   t.dtype_ = dtype;
