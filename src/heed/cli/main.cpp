@@ -1,0 +1,45 @@
+// The `heed` command. Exit codes: 0 ok, 1 runtime error, 2 usage error.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+#include "heed/base/error.h"
+#include "heed/cli/command.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"heed: train attention-based sequence models, run them, and see what they attend to",
+               "heed"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("heed 0.1.0"));
+  auto commands = heed::cli::all_commands();
+  std::vector<CLI::App*> subs;
+  for (auto& c : commands) {
+    CLI::App* sub = app.add_subcommand(c->name(), c->description());
+    c->setup(*sub);
+    subs.push_back(sub);
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  } catch (const heed::Error& e) {  // option validation that reads files
+    std::cerr << "heed: error: " << e.what() << "\n";
+    return 2;
+  }
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    if (!subs[i]->parsed()) continue;
+    try {
+      return commands[i]->run();
+    } catch (const heed::Error& e) {
+      std::cerr << "heed " << commands[i]->name() << ": error: " << e.what() << "\n";
+      return 1;
+    } catch (const std::exception& e) {
+      std::cerr << "heed " << commands[i]->name() << ": internal error: " << e.what() << "\n";
+      return 1;
+    }
+  }
+  return 2;
+}
