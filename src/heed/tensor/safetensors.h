@@ -1,0 +1,42 @@
+#pragma once
+// safetensors: the weight-file format (our own reader and writer, no library).
+//
+// Layout: 8-byte little-endian header length N, N bytes of JSON
+//   {"__metadata__": {str: str}, name: {"dtype": "F32", "shape": [..], "data_offsets": [b, e]}}
+// then the byte buffer; offsets are relative to the buffer start, and the tensors tile the
+// buffer exactly (contiguous, non-overlapping, no gaps). Any damaged or inconsistent file is
+// refused with a heed::Error naming the file and the problem, never a crash.
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "heed/tensor/tensor.h"
+
+namespace heed {
+
+using NamedTensors = std::vector<std::pair<std::string, Tensor>>;
+using Metadata = std::map<std::string, std::string>;
+
+struct SafeTensorsFile {
+  std::string path;
+  NamedTensors tensors;  // in the order of their bytes in the file
+  Metadata metadata;
+
+  bool contains(const std::string& name) const;
+  // The tensor called name; throws heed::Error naming the file if absent.
+  const Tensor& get(const std::string& name) const;
+};
+
+// Reads F32 and F64 as they are; F16 and BF16 widen to f32; I32 and I64 become f64
+// (refused if an I64 value is not exactly representable). Other dtypes are refused.
+// Tensors land on the heap, never in an active arena.
+SafeTensorsFile load_safetensors(const std::string& path);
+
+// Writes F32/F64 tensors (any strides) in the given order, the header padded with spaces to
+// a multiple of 8. Writes a temporary file beside path, then renames it over path, so a
+// failure never leaves a half-written file.
+void save_safetensors(const std::string& path, const NamedTensors& tensors,
+                      const Metadata& metadata = {});
+
+}  // namespace heed

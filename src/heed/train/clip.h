@@ -1,0 +1,23 @@
+#pragma once
+// Gradient clipping by global norm, as torch.nn.utils.clip_grad_norm_ (1.13).
+#include <limits>
+#include <vector>
+
+#include "heed/autograd/var.h"
+
+namespace heed {
+
+// The norm (norm_type 2, or infinity for the max-norm) of all gradients together, as if
+// concatenated; parameters without a gradient are ignored. When
+// coef = max_norm / (norm + 1e-6) is below 1 every gradient is multiplied by it. Returns the
+// norm before clipping. A non-finite norm throws when error_if_nonfinite, else (as torch)
+// the gradients are scaled by the resulting NaN.
+double clip_grad_norm(const std::vector<Var>& params, double max_norm, double norm_type = 2.0,
+                      bool error_if_nonfinite = false);
+
+// The same norm without changing anything.
+double grad_norm(const std::vector<Var>& params, double norm_type = 2.0);
+
+constexpr double kInfNorm = std::numeric_limits<double>::infinity();
+
+}  // namespace heed
