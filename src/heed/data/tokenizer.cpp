@@ -1,0 +1,67 @@
+#include "heed/data/tokenizer.h"
+
+#include "heed/base/error.h"
+#include "heed/data/sentencepiece_tokenizer.h"
+#include "heed/data/utf8.h"
+
+namespace heed {
+
+std::string Tokenizer::prepare(std::string_view text) const {
+  return lowercase_ ? to_lower_utf8(text) : std::string(text);
+}
+
+std::vector<std::string> CharTokenizer::encode(std::string_view text) const {
+  std::vector<std::string> pieces = split_code_points(prepare(text));
+  for (auto& p : pieces)
+    if (p == " ") p = kSpace;
+  return pieces;
+}
+
+std::string CharTokenizer::decode(const std::vector<std::string>& pieces) const {
+  std::string out;
+  for (const auto& p : pieces) {
+    if (p == kSpace)
+      out.push_back(' ');
+    else
+      out += p;
+  }
+  return out;
+}
+
+std::vector<std::string> WhitespaceTokenizer::encode(std::string_view text) const {
+  std::string prepared = prepare(text);
+  std::vector<std::string> pieces;
+  std::size_t i = 0;
+  while (i < prepared.size()) {
+    while (i < prepared.size() && (prepared[i] == ' ' || prepared[i] == '\t')) ++i;
+    std::size_t start = i;
+    while (i < prepared.size() && prepared[i] != ' ' && prepared[i] != '\t') ++i;
+    if (i > start) pieces.emplace_back(prepared.substr(start, i - start));
+  }
+  return pieces;
+}
+
+std::string WhitespaceTokenizer::decode(const std::vector<std::string>& pieces) const {
+  std::string out;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    if (i > 0) out.push_back(' ');
+    out += pieces[i];
+  }
+  return out;
+}
+
+std::unique_ptr<Tokenizer> make_tokenizer(const std::string& name, bool lowercase,
+                                          const std::string& sentencepiece_model) {
+  if (name == "char") return std::make_unique<CharTokenizer>(lowercase);
+  if (name == "whitespace") return std::make_unique<WhitespaceTokenizer>(lowercase);
+  if (name == "sentencepiece") {
+    HEED_CHECK(!sentencepiece_model.empty(),
+               "the sentencepiece tokeniser needs a model file (train one first)");
+    return std::make_unique<SentencePieceTokenizer>(
+        SentencePieceTokenizer::load(sentencepiece_model, lowercase));
+  }
+  HEED_CHECK(false, "unknown tokeniser '", name, "'; expected char, whitespace or sentencepiece");
+  return nullptr;
+}
+
+}  // namespace heed

@@ -1,0 +1,61 @@
+#pragma once
+// Tokenizer: turns a sentence into pieces (strings the Vocabulary maps to ids) and pieces
+// back into text. Implementations: CharTokenizer (code points), WhitespaceTokenizer
+// (pre-tokenised text) and SentencePieceTokenizer (subwords). make_tokenizer builds one
+// from its name, so a trained model can record which tokeniser it used.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace heed {
+
+class Tokenizer {
+ public:
+  virtual ~Tokenizer() = default;
+  // Pieces of one sentence; never empty strings. Applies lowercasing when enabled.
+  virtual std::vector<std::string> encode(std::string_view text) const = 0;
+  // Text of a piece sequence; decode(encode(s)) == s for every tokeniser (up to case
+  // when lowercasing, and up to runs of whitespace for WhitespaceTokenizer).
+  virtual std::string decode(const std::vector<std::string>& pieces) const = 0;
+  // "char", "whitespace" or "sentencepiece".
+  virtual std::string name() const = 0;
+
+  bool lowercase() const { return lowercase_; }
+
+ protected:
+  explicit Tokenizer(bool lowercase) : lowercase_(lowercase) {}
+  // The text to split: lowercased (to_lower_utf8) when enabled.
+  std::string prepare(std::string_view text) const;
+
+ private:
+  bool lowercase_;
+};
+
+// Characters (Unicode code points). A space becomes the visible piece "▁" (U+2581), so
+// decoding restores the spaces; text that itself holds "▁" decodes it as a space.
+class CharTokenizer : public Tokenizer {
+ public:
+  static constexpr std::string_view kSpace = "\xE2\x96\x81";  // U+2581
+  explicit CharTokenizer(bool lowercase = false) : Tokenizer(lowercase) {}
+  std::vector<std::string> encode(std::string_view text) const override;
+  std::string decode(const std::vector<std::string>& pieces) const override;
+  std::string name() const override { return "char"; }
+};
+
+// Pre-tokenised text: pieces are the runs between spaces and tabs; decode joins the
+// pieces with single spaces.
+class WhitespaceTokenizer : public Tokenizer {
+ public:
+  explicit WhitespaceTokenizer(bool lowercase = false) : Tokenizer(lowercase) {}
+  std::vector<std::string> encode(std::string_view text) const override;
+  std::string decode(const std::vector<std::string>& pieces) const override;
+  std::string name() const override { return "whitespace"; }
+};
+
+// Builds "char" or "whitespace"; "sentencepiece" needs a model file (sentencepiece_model:
+// the path of an existing .model). Throws heed::Error for an unknown name.
+std::unique_ptr<Tokenizer> make_tokenizer(const std::string& name, bool lowercase = false,
+                                          const std::string& sentencepiece_model = "");
+
+}  // namespace heed
