@@ -1,0 +1,69 @@
+#include "heed/autograd/index.h"
+
+#include "heed/autograd/tape.h"
+#include "heed/kernels/concat.h"
+#include "heed/kernels/elementwise.h"
+
+namespace heed {
+namespace {
+
+// The band [start, end) of dimension dim; drop_dim removes dim (a select, end = start + 1).
+Var band(const Var& x, int dim, std::int64_t start, std::int64_t end, bool drop_dim,
+         const char* op) {
+  Tensor xv = x.value().contiguous();
+  const int nd = xv.ndim();
+  const int d = dim < 0 ? dim + nd : dim;
+  HEED_CHECK(d >= 0 && d < nd, op, ": dimension ", dim, " out of range for ",
+             xv.shape().str());
+  HEED_CHECK(0 <= start && start <= end && end <= xv.dim(d), op, ": range [", start, ", ", end,
+             ") out of bounds for dimension ", d, " of ", xv.shape().str());
+  std::int64_t outer = 1, inner = 1;
+  for (int i = 0; i < d; ++i) outer *= xv.dim(i);
+  for (int i = d + 1; i < nd; ++i) inner *= xv.dim(i);
+  const std::int64_t ld = xv.dim(d) * inner, off = start * inner, width = (end - start) * inner;
+  Shape ys;
+  for (int i = 0; i < nd; ++i)
+    if (i != d || !drop_dim) ys.push_back(i == d ? end - start : xv.dim(i));
+  Tensor y;
+  if (outer == 1) {
+    y = xv.slice(d, start, end).reshape(ys);  // contiguous already: a view
+  } else {
+    y = Tensor::empty(ys, xv.dtype());
+    dispatch(xv.dtype(), [&]<typename T>() {
+      kernels::copy_block<T>(xv.data<T>() + off, ld, y.data<T>(), width, outer, width);
+    });
+  }
+  return record_op(y, {&x}, [x, off, ld, width, outer](Var& o) {
+    if (!x.requires_grad()) return;
+    dispatch(o.dtype(), [&]<typename T>() {
+      kernels::add_block<T>(o.grad().data<T>(), width, x.grad_buffer().data<T>() + off, ld,
+                            outer, width);
+    });
+  });
+}
+
+}  // namespace
+
+Var slice(const Var& x, int dim, std::int64_t start, std::int64_t end) {
+  return band(x, dim, start, end, false, "slice");
+}
+
+Var select(const Var& x, int dim, std::int64_t index) {
+  return band(x, dim, index, index + 1, true, "select");
+}
+
+Var select_time(const Var& x, std::int64_t t) { return select(x, 0, t); }
+
+Var reshape(const Var& x, const Shape& shape) {
+  Tensor xv = x.value().contiguous();
+  Tensor y = xv.reshape(shape);
+  const std::int64_t n = xv.numel();
+  return record_op(y, {&x}, [x, n](Var& o) {
+    if (!x.requires_grad()) return;
+    dispatch(o.dtype(), [&]<typename T>() {
+      kernels::accumulate<T>(o.grad().data<T>(), x.grad_buffer().data<T>(), n);
+    });
+  });
+}
+
+}  // namespace heed

@@ -1,0 +1,21 @@
+#pragma once
+// Indexing on the tape: picking a slice or one index along a dimension, and reshaping.
+// Along dimension 0 of a contiguous input the output is a view (no copy); otherwise it is
+// copied into a contiguous tensor. The backward adds into the matching part of the input's
+// gradient.
+#include <cstdint>
+
+#include "heed/autograd/var.h"
+
+namespace heed {
+
+// x[start:end] along dim (the dimension stays, with size end - start).
+Var slice(const Var& x, int dim, std::int64_t start, std::int64_t end);
+// x[index] along dim (the dimension is dropped).
+Var select(const Var& x, int dim, std::int64_t index);
+// Time step t of a time-major (T, ...) tensor: select(x, 0, t), a view.
+Var select_time(const Var& x, std::int64_t t);
+// The same elements in a new shape (one -1 is inferred); a view.
+Var reshape(const Var& x, const Shape& shape);
+
+}  // namespace heed

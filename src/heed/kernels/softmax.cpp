@@ -1,0 +1,133 @@
+#include "heed/kernels/softmax.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "heed/kernels/gemm.h"
+
+namespace heed::kernels {
+namespace {
+
+// Rows are independent; threads only pay off on large blocks.
+constexpr std::int64_t kParallelWork = std::int64_t{1} << 16;
+
+template <typename T>
+constexpr T kNegInf = -std::numeric_limits<T>::infinity();
+
+// Row maximum over kept positions; -inf when none is kept.
+template <typename T>
+T row_max(const T* x, std::int64_t cols, const std::uint8_t* m) {
+  T mx = kNegInf<T>;
+  if (!m) {
+    for (std::int64_t c = 0; c < cols; ++c) mx = std::max(mx, x[c]);
+  } else {
+    for (std::int64_t c = 0; c < cols; ++c)
+      if (m[c]) mx = std::max(mx, x[c]);
+  }
+  return mx;
+}
+
+// y[c] = exp(x[c] - mx) (0 where masked); returns the sum.
+template <typename T>
+T exp_shifted(const T* x, T mx, T* y, std::int64_t cols, const std::uint8_t* m) {
+  T s = 0;
+  if (!m) {
+    for (std::int64_t c = 0; c < cols; ++c) {
+      y[c] = std::exp(x[c] - mx);
+      s += y[c];
+    }
+  } else {
+    for (std::int64_t c = 0; c < cols; ++c) {
+      y[c] = m[c] ? std::exp(x[c] - mx) : T(0);
+      s += y[c];
+    }
+  }
+  return s;
+}
+
+template <typename T, bool kLog>
+void softmax_impl(const T* x, T* y, std::int64_t rows, std::int64_t cols,
+                  const std::uint8_t* mask, std::int64_t mask_rows) {
+  const bool parallel = rows > 1 && rows * cols >= kParallelWork;
+#pragma omp parallel for schedule(static) if (parallel) num_threads(num_threads())
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const T* xr = x + r * cols;
+    T* yr = y + r * cols;
+    const std::uint8_t* m = mask ? mask + (r % mask_rows) * cols : nullptr;
+    const T mx = row_max(xr, cols, m);
+    if (mx == kNegInf<T>) {  // everything masked (or -inf): no distribution to speak of
+      std::fill(yr, yr + cols, kLog ? kNegInf<T> : T(0));
+      continue;
+    }
+    const T s = exp_shifted(xr, mx, yr, cols, m);
+    if constexpr (kLog) {
+      const T lse = mx + std::log(s);
+      for (std::int64_t c = 0; c < cols; ++c) yr[c] = xr[c] - lse;
+      if (m)
+        for (std::int64_t c = 0; c < cols; ++c)
+          if (!m[c]) yr[c] = kNegInf<T>;
+    } else {
+      const T inv = T(1) / s;
+      for (std::int64_t c = 0; c < cols; ++c) yr[c] *= inv;
+    }
+  }
+}
+
+}  // namespace
+
+template <typename T>
+void softmax_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols,
+                  const std::uint8_t* mask, std::int64_t mask_rows) {
+  softmax_impl<T, false>(x, y, rows, cols, mask, mask_rows);
+}
+
+template <typename T>
+void log_softmax_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols,
+                      const std::uint8_t* mask, std::int64_t mask_rows) {
+  softmax_impl<T, true>(x, y, rows, cols, mask, mask_rows);
+}
+
+template <typename T>
+void softmax_rows_backward(const T* y, const T* dy, T* dx, std::int64_t rows,
+                           std::int64_t cols) {
+  const bool parallel = rows > 1 && rows * cols >= kParallelWork;
+#pragma omp parallel for schedule(static) if (parallel) num_threads(num_threads())
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const T* yr = y + r * cols;
+    const T* gr = dy + r * cols;
+    T* dr = dx + r * cols;
+    T dot = 0;
+    for (std::int64_t c = 0; c < cols; ++c) dot += gr[c] * yr[c];
+    for (std::int64_t c = 0; c < cols; ++c) dr[c] += yr[c] * (gr[c] - dot);
+  }
+}
+
+template <typename T>
+void log_softmax_rows_backward(const T* y, const T* dy, T* dx, std::int64_t rows,
+                               std::int64_t cols) {
+  const bool parallel = rows > 1 && rows * cols >= kParallelWork;
+#pragma omp parallel for schedule(static) if (parallel) num_threads(num_threads())
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const T* yr = y + r * cols;
+    const T* gr = dy + r * cols;
+    T* dr = dx + r * cols;
+    T s = 0;
+    for (std::int64_t c = 0; c < cols; ++c) s += gr[c];
+    for (std::int64_t c = 0; c < cols; ++c)
+      dr[c] += yr[c] == kNegInf<T> ? T(0) : gr[c] - std::exp(yr[c]) * s;
+  }
+}
+
+#define HEED_INSTANTIATE(T)                                                                  \
+  template void softmax_rows<T>(const T*, T*, std::int64_t, std::int64_t,                   \
+                                const std::uint8_t*, std::int64_t);                         \
+  template void log_softmax_rows<T>(const T*, T*, std::int64_t, std::int64_t,               \
+                                    const std::uint8_t*, std::int64_t);                     \
+  template void softmax_rows_backward<T>(const T*, const T*, T*, std::int64_t, std::int64_t); \
+  template void log_softmax_rows_backward<T>(const T*, const T*, T*, std::int64_t, std::int64_t);
+HEED_INSTANTIATE(float)
+HEED_INSTANTIATE(double)
+#undef HEED_INSTANTIATE
+
+}  // namespace heed::kernels
