@@ -1,0 +1,26 @@
+#pragma once
+// Hard (stochastic) attention: pick one source position per row, j ~ alpha_t, and use its
+// annotation h_j as the context. The choice is not differentiable; log pi(j) is, through
+// alpha to the scores, for REINFORCE. At test time take the argmax or the soft context.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "heed/autograd/var.h"
+#include "heed/base/random.h"
+
+namespace heed {
+
+// j_b ~ alpha[b, :] / sum_k alpha[b, k] (rows of a local window need not sum to 1); never
+// a position of weight 0.
+std::vector<std::int64_t> sample_positions(const Tensor& alpha, Rng& rng);
+// j_b = argmax_k alpha[b, k] (the first on ties).
+std::vector<std::int64_t> argmax_positions(const Tensor& alpha);
+
+// c_b = H[b, index_b, :], (B, dk); the gradient flows into the chosen rows of H.
+Var gather_positions(const Var& H, std::span<const std::int64_t> index);
+
+// log pi(j_b) = log(alpha[b, j_b] / sum_k alpha[b, k]), (B).
+Var attention_log_prob(const Var& alpha, std::span<const std::int64_t> index);
+
+}  // namespace heed

@@ -1,0 +1,85 @@
+#pragma once
+// Fused attention step: for each batch row, scores over the real source positions, the
+// mask, the softmax, optional Luong local-p weighting and the context, in one pass; and
+// the matching fused backward. Query-side projections (W_q q, W_a q, the location logits,
+// p_t) are GEMMs over the whole batch done by the caller (autograd/attention.cpp); these
+// kernels do the per-position work. Shapes are row-major and contiguous.
+#include <cmath>
+#include <cstdint>
+
+namespace heed::kernels {
+
+// How a score is read from the inputs.
+//   dot:    s_j = scale * (q . K_j)          dot, scaled_dot, general (K = W_a H)
+//   tanh:   s_j = v . tanh(K_j + wq)         concat, mlp (K = key projection, wq = query one)
+//   logits: s_j = logits_j                    location (W_a q cut to m; reads no keys)
+enum class ScoreKind { dot, tanh, logits };
+
+template <typename T>
+struct AttentionStep {
+  ScoreKind kind = ScoreKind::dot;
+  std::int64_t batch = 0;    // B
+  std::int64_t m = 0;        // padded source length
+  std::int64_t key_dim = 0;  // last dimension of K (and of q / wq / v)
+  std::int64_t value_dim = 0;
+  const std::int64_t* lengths = nullptr;  // (B), each in [1, m]
+  const T* q = nullptr;       // dot: (B, key_dim)
+  const T* K = nullptr;       // dot, tanh: (B, m, key_dim)
+  const T* H = nullptr;       // (B, m, value_dim)
+  const T* wq = nullptr;      // tanh: (B, key_dim)
+  const T* v = nullptr;       // tanh: (key_dim)
+  const T* logits = nullptr;  // logits: (B, m)
+  T scale = T(1);
+  // Local-p: centres p_t (B) in (0, S_b) and half-width D; null p means global attention.
+  const T* p = nullptr;
+  T window = T(0);
+};
+
+// context (B, value_dim) and alpha (B, m) are written in full (alpha = 0 off the window
+// and on padding).
+template <typename T>
+void attention_forward(const AttentionStep<T>& s, T* context, T* alpha);
+
+template <typename T>
+struct AttentionStepGrad {
+  const T* dcontext = nullptr;  // (B, value_dim) or null
+  const T* dalpha = nullptr;    // (B, m) or null
+  T* dscore = nullptr;          // (B, m) written: d loss / d s_j (0 off the window)
+  T* dq = nullptr;              // dot: (B, key_dim) accumulated, or null
+  T* dK = nullptr;              // (B, m, key_dim) accumulated, or null
+  T* dH = nullptr;              // (B, m, value_dim) accumulated, or null (may alias dK)
+  T* dwq = nullptr;             // tanh: (B, key_dim) written, or null
+  T* dv_rows = nullptr;         // tanh: (B, key_dim) written per row (caller sums), or null
+  T* dp = nullptr;              // local-p: (B) written, or null
+};
+
+// Needs the forward's inputs and its alpha output.
+template <typename T>
+void attention_backward(const AttentionStep<T>& s, const T* alpha, const AttentionStepGrad<T>& g);
+
+// tanh for the hot loops: float uses a branch-free rational approximation (Eigen's, a few
+// ulp) that vectorises inside `omp simd` loops; double uses std::tanh so that gradient
+// checks stay exact.
+inline float fast_tanh(float a) {
+  const float x = a > 7.90531110763549805f ? 7.90531110763549805f
+                  : a < -7.90531110763549805f ? -7.90531110763549805f
+                                              : a;
+  const float x2 = x * x;
+  float p = -2.76076847742355e-16f;
+  p = p * x2 + 2.00018790482477e-13f;
+  p = p * x2 + -8.60467152213735e-11f;
+  p = p * x2 + 5.12229709037114e-08f;
+  p = p * x2 + 1.48572235717979e-05f;
+  p = p * x2 + 6.37261928875436e-04f;
+  p = p * x2 + 4.89352455891786e-03f;
+  p = p * x;
+  float q = 1.19825839466702e-06f;
+  q = q * x2 + 1.18534705686654e-04f;
+  q = q * x2 + 2.26843463243900e-03f;
+  q = q * x2 + 4.89352518554385e-03f;
+  const float r = p / q;
+  return (a < 0.0004f && a > -0.0004f) ? a : r;
+}
+inline double fast_tanh(double x) { return std::tanh(x); }
+
+}  // namespace heed::kernels
