@@ -1,5 +1,8 @@
 #include "heed/metrics/text.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace heed::metrics {
 
 namespace {
@@ -69,43 +72,36 @@ void for_each_code_point(std::string_view s, F&& f) {
   }
 }
 
-// Letters with case in the scripts lowercase() handles (for the final-sigma rule).
+char32_t lower_simple(char32_t c);
+
+// Letters with case, approximately (for the final-sigma rule).
 bool is_cased(char32_t c) {
+  if (lower_simple(c) != c) return true;
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
          (c >= 0xC0 && c <= 0x24F && c != 0xD7 && c != 0xF7) || (c >= 0x370 && c <= 0x3FF) ||
          (c >= 0x400 && c <= 0x52F) || (c >= 0x1E00 && c <= 0x1EFF);
 }
 
+struct LowerRun {
+  char32_t first, last;
+  int delta, stride;
+};
+
+constexpr LowerRun kLowerRuns[] = {
+#include "heed/metrics/lowercase_table.inc"
+};
+
 // Simple (one to one) lowercase mapping; U+0130 and final sigma are handled by the caller.
 char32_t lower_simple(char32_t c) {
   if (c < 0x80) return (c >= 'A' && c <= 'Z') ? c + 32 : c;
-  if (c >= 0xC0 && c <= 0xDE && c != 0xD7) return c + 32;
-  if (c >= 0x100 && c <= 0x17F) {
-    if (c == 0x178) return 0xFF;
-    bool odd_upper = (c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E);
-    bool even_upper = (c <= 0x12F) || (c >= 0x132 && c <= 0x137) || (c >= 0x14A && c <= 0x177);
-    if (odd_upper && (c & 1)) return c + 1;
-    if (even_upper && !(c & 1)) return c + 1;
-    return c;
-  }
-  if (c >= 0x386 && c <= 0x3AB) {
-    if (c == 0x386) return 0x3AC;
-    if (c >= 0x388 && c <= 0x38A) return c + 37;
-    if (c == 0x38C) return 0x3CC;
-    if (c == 0x38E || c == 0x38F) return c + 63;
-    if (c >= 0x391 && c != 0x3A2) return c + 32;
-    return c;
-  }
-  if (c >= 0x400 && c <= 0x40F) return c + 80;
-  if (c >= 0x410 && c <= 0x42F) return c + 32;
-  if (((c >= 0x460 && c <= 0x481) || (c >= 0x48A && c <= 0x4BF) || (c >= 0x4D0 && c <= 0x52F)) &&
-      !(c & 1))
-    return c + 1;
-  if (c == 0x4C0) return 0x4CF;
-  if (c >= 0x4C1 && c <= 0x4CE && (c & 1)) return c + 1;
-  if (c == 0x1E9E) return 0xDF;
-  if (((c >= 0x1E00 && c <= 0x1E95) || (c >= 0x1EA0 && c <= 0x1EFF)) && !(c & 1)) return c + 1;
-  return c;
+  // The last run starting at or before c.
+  const LowerRun* lo = std::begin(kLowerRuns);
+  const LowerRun* hi = std::end(kLowerRuns);
+  const LowerRun* it = std::upper_bound(lo, hi, c, [](char32_t x, const LowerRun& r) { return x < r.first; });
+  if (it == lo) return c;
+  const LowerRun& r = *(it - 1);
+  if (c > r.last || (c - r.first) % static_cast<char32_t>(r.stride) != 0) return c;
+  return static_cast<char32_t>(static_cast<int>(c) + r.delta);
 }
 
 }  // namespace

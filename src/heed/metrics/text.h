@@ -23,8 +23,9 @@ std::vector<std::string> split_whitespace(std::string_view s);
 std::string rstrip(std::string_view s);
 std::string remove_whitespace(std::string_view s);
 
-// Python's str.lower() for Latin (ASCII, Latin-1, Extended-A, Extended Additional),
-// Greek (with the final-sigma rule) and Cyrillic; other scripts pass through unchanged.
+// Python's str.lower(): Unicode 14 lowercase mappings, U+0130 to "i" + U+0307, and Greek
+// final sigma (a capital sigma after a letter and not before one becomes U+03C2; Python
+// also skips case-ignorable characters such as apostrophes there, which this does not).
 std::string lowercase(std::string_view s);
 
 // Splits on one separator character keeping empty fields (a reference line holding
