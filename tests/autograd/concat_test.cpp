@@ -14,8 +14,7 @@ using testing::random_var;
 TEST(Concat, ForwardMatchesHandComputation) {
   Var a(Tensor::from({2, 2}, {1, 2, 3, 4})), b(Tensor::from({2, 1}, {5, 6}));
   EXPECT_TRUE(all_close(concat({a, b}, 1).value(), Tensor::from({2, 3}, {1, 2, 5, 3, 4, 6})));
-  EXPECT_TRUE(all_close(concat({a, a}, 0).value(),
-                        Tensor::from({4, 2}, {1, 2, 3, 4, 1, 2, 3, 4})));
+  EXPECT_TRUE(all_close(concat({a, a}, 0).value(), Tensor::from({4, 2}, {1, 2, 3, 4, 1, 2, 3, 4})));
   EXPECT_TRUE(all_close(concat({a, b}, -1).value(), Tensor::from({2, 3}, {1, 2, 5, 3, 4, 6})));
 }
 

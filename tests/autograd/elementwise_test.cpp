@@ -13,7 +13,9 @@ using testing::all_close;
 using testing::gradcheck;
 using testing::random_var;
 
-Var make(const Shape& s, std::vector<double> v) { return Var(Tensor::from(s, v, DType::f64), true); }
+Var make(const Shape& s, std::vector<double> v) {
+  return Var(Tensor::from(s, v, DType::f64), true);
+}
 
 TEST(Elementwise, BinaryForwardMatchesHandComputation) {
   Var a(Tensor::from({2, 2}, {1, 2, 3, 4})), b(Tensor::from({2, 2}, {10, 20, 30, 40}));
@@ -29,17 +31,18 @@ TEST(Elementwise, BinaryForwardMatchesHandComputation) {
 
 TEST(Elementwise, UnaryForwardMatchesHandComputation) {
   Var x(Tensor::from({4}, {-2, -0.5, 0, 1.5}, DType::f64));
-  EXPECT_TRUE(all_close(tanh(x).value(),
-                        Tensor::from({4}, {std::tanh(-2.0), std::tanh(-0.5), 0, std::tanh(1.5)},
-                                     DType::f64)));
-  EXPECT_TRUE(all_close(sigmoid(x).value(),
-                        Tensor::from({4}, {1 / (1 + std::exp(2.0)), 1 / (1 + std::exp(0.5)), 0.5,
-                                           1 / (1 + std::exp(-1.5))},
-                                     DType::f64)));
+  EXPECT_TRUE(all_close(
+      tanh(x).value(),
+      Tensor::from({4}, {std::tanh(-2.0), std::tanh(-0.5), 0, std::tanh(1.5)}, DType::f64)));
+  EXPECT_TRUE(all_close(
+      sigmoid(x).value(),
+      Tensor::from(
+          {4}, {1 / (1 + std::exp(2.0)), 1 / (1 + std::exp(0.5)), 0.5, 1 / (1 + std::exp(-1.5))},
+          DType::f64)));
   EXPECT_TRUE(all_close(relu(x).value(), Tensor::from({4}, {0, 0, 0, 1.5}, DType::f64)));
-  EXPECT_TRUE(all_close(exp(x).value(),
-                        Tensor::from({4}, {std::exp(-2.0), std::exp(-0.5), 1, std::exp(1.5)},
-                                     DType::f64)));
+  EXPECT_TRUE(
+      all_close(exp(x).value(),
+                Tensor::from({4}, {std::exp(-2.0), std::exp(-0.5), 1, std::exp(1.5)}, DType::f64)));
   Var p(Tensor::from({3}, {1, std::exp(1.0), 0.5}, DType::f64));
   EXPECT_TRUE(all_close(log(p).value(), Tensor::from({3}, {0, 1, std::log(0.5)}, DType::f64)));
 }

@@ -22,10 +22,10 @@ TEST(Softmax, ForwardMatchesHandComputation) {
       {2, 3}, {std::exp(1.0) / z, std::exp(2.0) / z, std::exp(3.0) / z, 1. / 3, 1. / 3, 1. / 3},
       DType::f64);
   EXPECT_TRUE(all_close(softmax(x).value(), expected, 1e-12));
-  Tensor log_expected = Tensor::from(
-      {2, 3}, {1 - std::log(z), 2 - std::log(z), 3 - std::log(z), -std::log(3.0),
-               -std::log(3.0), -std::log(3.0)},
-      DType::f64);
+  Tensor log_expected = Tensor::from({2, 3},
+                                     {1 - std::log(z), 2 - std::log(z), 3 - std::log(z),
+                                      -std::log(3.0), -std::log(3.0), -std::log(3.0)},
+                                     DType::f64);
   EXPECT_TRUE(all_close(log_softmax(x).value(), log_expected, 1e-12));
 }
 

@@ -8,8 +8,7 @@ namespace {
 
 int normalise_dim(int dim, int ndim, const char* op) {
   const int d = dim < 0 ? dim + ndim : dim;
-  HEED_CHECK(d >= 0 && d < ndim, op, ": dimension ", dim, " out of range for ", ndim,
-             "-d inputs");
+  HEED_CHECK(d >= 0 && d < ndim, op, ": dimension ", dim, " out of range for ", ndim, "-d inputs");
   return d;
 }
 
@@ -88,8 +87,7 @@ Var stack(const std::vector<Var>& parts, int dim) {
   const int nd = first.ndim();
   const int d = normalise_dim(dim, nd + 1, "stack");
   for (const Tensor& v : vals)
-    HEED_CHECK(v.shape() == first, "stack: part ", v.shape().str(), " differs from ",
-               first.str());
+    HEED_CHECK(v.shape() == first, "stack: part ", v.shape().str(), " differs from ", first.str());
   std::int64_t outer = 1, inner = 1;
   for (int i = 0; i < d; ++i) outer *= first[i];
   for (int i = d; i < nd; ++i) inner *= first[i];
@@ -129,8 +127,8 @@ std::vector<Var> split(const Var& x, const std::vector<std::int64_t>& sizes, int
     out.push_back(record_op(y, {&x}, [x, off, ld, width, outer](Var& o) {
       if (!x.requires_grad()) return;
       dispatch(o.dtype(), [&]<typename T>() {
-        kernels::add_block<T>(o.grad().data<T>(), width, x.grad_buffer().data<T>() + off, ld,
-                              outer, width);
+        kernels::add_block<T>(o.grad().data<T>(), width, x.grad_buffer().data<T>() + off, ld, outer,
+                              width);
       });
     }));
     off += width;

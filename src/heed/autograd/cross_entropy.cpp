@@ -14,14 +14,14 @@ CrossEntropyResult cross_entropy_with_count(const Var& logits,
   HEED_CHECK(label_smoothing >= 0.0 && label_smoothing <= 1.0,
              "cross_entropy: label_smoothing must be in [0, 1], got ", label_smoothing);
   const std::int64_t cols = xv.dim(-1), rows = xv.numel() / cols;
-  HEED_CHECK(static_cast<std::int64_t>(targets.size()) == rows, "cross_entropy: ",
-             targets.size(), " targets for ", rows, " rows of logits ", xv.shape().str());
+  HEED_CHECK(static_cast<std::int64_t>(targets.size()) == rows, "cross_entropy: ", targets.size(),
+             " targets for ", rows, " rows of logits ", xv.shape().str());
   std::int64_t count = 0;
   for (std::int64_t r = 0; r < rows; ++r) {
     const std::int32_t t = targets[static_cast<std::size_t>(r)];
     if (t == ignore_index) continue;
-    HEED_CHECK(t >= 0 && t < cols, "cross_entropy: target ", t, " at row ", r,
-               " is outside [0, ", cols, ")");
+    HEED_CHECK(t >= 0 && t < cols, "cross_entropy: target ", t, " at row ", r, " is outside [0, ",
+               cols, ")");
     ++count;
   }
   Tensor lse = Tensor::empty(Shape{rows}, xv.dtype());
@@ -36,16 +36,17 @@ CrossEntropyResult cross_entropy_with_count(const Var& logits,
     y.data<T>()[0] = static_cast<T>(count ? total / static_cast<double>(count) : 0.0);
   });
   if (!any_requires_grad({&logits})) return {Var(y), count};
-  Var loss = record_op(y, {&logits}, [logits, xv, lse, targets, ignore_index, label_smoothing,
-                                      rows, cols, count](Var& o) {
-    if (count == 0) return;
-    dispatch(o.dtype(), [&]<typename T>() {
-      const T scale = o.grad().data<T>()[0] / static_cast<T>(count);
-      kernels::cross_entropy_backward<T>(xv.data<T>(), lse.data<T>(), rows, cols,
-                                         targets.data(), ignore_index, label_smoothing, scale,
-                                         logits.grad_buffer().data<T>());
-    });
-  });
+  Var loss = record_op(
+      y, {&logits},
+      [logits, xv, lse, targets, ignore_index, label_smoothing, rows, cols, count](Var& o) {
+        if (count == 0) return;
+        dispatch(o.dtype(), [&]<typename T>() {
+          const T scale = o.grad().data<T>()[0] / static_cast<T>(count);
+          kernels::cross_entropy_backward<T>(xv.data<T>(), lse.data<T>(), rows, cols,
+                                             targets.data(), ignore_index, label_smoothing, scale,
+                                             logits.grad_buffer().data<T>());
+        });
+      });
   return {loss, count};
 }
 

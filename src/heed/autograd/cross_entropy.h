@@ -13,8 +13,8 @@
 namespace heed {
 
 struct CrossEntropyResult {
-  Var loss;             // 0-d scalar, the mean over counted targets
-  std::int64_t count;   // targets not equal to ignore_index (what the mean divides by)
+  Var loss;            // 0-d scalar, the mean over counted targets
+  std::int64_t count;  // targets not equal to ignore_index (what the mean divides by)
 };
 
 // logits (..., V): all leading dimensions are rows, one target per row (row-major order).

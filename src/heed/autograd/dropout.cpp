@@ -21,8 +21,7 @@ Var dropout(const Var& x, double p, Rng& rng, bool training) {
   return record_op(y, {&x}, [x, mask, n](Var& o) {
     if (!x.requires_grad()) return;
     dispatch(o.dtype(), [&]<typename T>() {
-      kernels::accumulate_mul<T>(o.grad().data<T>(), mask.data<T>(), x.grad_buffer().data<T>(),
-                                 n);
+      kernels::accumulate_mul<T>(o.grad().data<T>(), mask.data<T>(), x.grad_buffer().data<T>(), n);
     });
   });
 }

@@ -24,8 +24,7 @@ Var unary(const Var& x, Fwd fwd, Bwd bwd) {
   return record_op(y, {&x}, [x, xv, bwd, n](Var& o) {
     if (!x.requires_grad()) return;
     dispatch(o.dtype(), [&]<typename T>() {
-      bwd(xv.data<T>(), o.value().data<T>(), o.grad().data<T>(),
-          x.grad_buffer().data<T>(), n);
+      bwd(xv.data<T>(), o.value().data<T>(), o.grad().data<T>(), x.grad_buffer().data<T>(), n);
     });
   });
 }
@@ -37,9 +36,8 @@ Var add(const Var& a, const Var& b) {
   check_same(av, bv, "add");
   Tensor y = Tensor::empty(av.shape(), av.dtype());
   const std::int64_t n = av.numel();
-  dispatch(av.dtype(), [&]<typename T>() {
-    kernels::add<T>(av.data<T>(), bv.data<T>(), y.data<T>(), n);
-  });
+  dispatch(av.dtype(),
+           [&]<typename T>() { kernels::add<T>(av.data<T>(), bv.data<T>(), y.data<T>(), n); });
   return record_op(y, {&a, &b}, [a, b, n](Var& o) {
     dispatch(o.dtype(), [&]<typename T>() {
       const T* dy = o.grad().data<T>();
@@ -54,15 +52,13 @@ Var sub(const Var& a, const Var& b) {
   check_same(av, bv, "sub");
   Tensor y = Tensor::empty(av.shape(), av.dtype());
   const std::int64_t n = av.numel();
-  dispatch(av.dtype(), [&]<typename T>() {
-    kernels::sub<T>(av.data<T>(), bv.data<T>(), y.data<T>(), n);
-  });
+  dispatch(av.dtype(),
+           [&]<typename T>() { kernels::sub<T>(av.data<T>(), bv.data<T>(), y.data<T>(), n); });
   return record_op(y, {&a, &b}, [a, b, n](Var& o) {
     dispatch(o.dtype(), [&]<typename T>() {
       const T* dy = o.grad().data<T>();
       if (a.requires_grad()) kernels::accumulate<T>(dy, a.grad_buffer().data<T>(), n);
-      if (b.requires_grad())
-        kernels::accumulate_scaled<T>(dy, T(-1), b.grad_buffer().data<T>(), n);
+      if (b.requires_grad()) kernels::accumulate_scaled<T>(dy, T(-1), b.grad_buffer().data<T>(), n);
     });
   });
 }
@@ -72,9 +68,8 @@ Var mul(const Var& a, const Var& b) {
   check_same(av, bv, "mul");
   Tensor y = Tensor::empty(av.shape(), av.dtype());
   const std::int64_t n = av.numel();
-  dispatch(av.dtype(), [&]<typename T>() {
-    kernels::mul<T>(av.data<T>(), bv.data<T>(), y.data<T>(), n);
-  });
+  dispatch(av.dtype(),
+           [&]<typename T>() { kernels::mul<T>(av.data<T>(), bv.data<T>(), y.data<T>(), n); });
   return record_op(y, {&a, &b}, [a, b, av, bv, n](Var& o) {
     dispatch(o.dtype(), [&]<typename T>() {
       const T* dy = o.grad().data<T>();
@@ -131,8 +126,7 @@ Var add_bias(const Var& x, const Var& bias) {
     dispatch(o.dtype(), [&]<typename T>() {
       const T* dy = o.grad().data<T>();
       if (x.requires_grad()) kernels::accumulate<T>(dy, x.grad_buffer().data<T>(), rows * cols);
-      if (bias.requires_grad())
-        kernels::sum_rows<T>(dy, bias.grad_buffer().data<T>(), rows, cols);
+      if (bias.requires_grad()) kernels::sum_rows<T>(dy, bias.grad_buffer().data<T>(), rows, cols);
     });
   });
 }
@@ -152,7 +146,8 @@ Var neg(const Var& x) { return scale(x, -1.0); }
 
 Var tanh(const Var& x) {
   return unary(
-      x, []<typename T>(const T* in, T* out, std::int64_t n) { kernels::tanh_forward<T>(in, out, n); },
+      x,
+      []<typename T>(const T* in, T* out, std::int64_t n) { kernels::tanh_forward<T>(in, out, n); },
       []<typename T>(const T*, const T* y, const T* dy, T* dx, std::int64_t n) {
         kernels::tanh_backward<T>(y, dy, dx, n);
       });
@@ -171,7 +166,8 @@ Var sigmoid(const Var& x) {
 
 Var relu(const Var& x) {
   return unary(
-      x, []<typename T>(const T* in, T* out, std::int64_t n) { kernels::relu_forward<T>(in, out, n); },
+      x,
+      []<typename T>(const T* in, T* out, std::int64_t n) { kernels::relu_forward<T>(in, out, n); },
       []<typename T>(const T*, const T* y, const T* dy, T* dx, std::int64_t n) {
         kernels::relu_backward<T>(y, dy, dx, n);
       });
@@ -179,7 +175,8 @@ Var relu(const Var& x) {
 
 Var exp(const Var& x) {
   return unary(
-      x, []<typename T>(const T* in, T* out, std::int64_t n) { kernels::exp_forward<T>(in, out, n); },
+      x,
+      []<typename T>(const T* in, T* out, std::int64_t n) { kernels::exp_forward<T>(in, out, n); },
       []<typename T>(const T*, const T* y, const T* dy, T* dx, std::int64_t n) {
         kernels::accumulate_mul<T>(dy, y, dx, n);
       });
@@ -187,7 +184,8 @@ Var exp(const Var& x) {
 
 Var log(const Var& x) {
   return unary(
-      x, []<typename T>(const T* in, T* out, std::int64_t n) { kernels::log_forward<T>(in, out, n); },
+      x,
+      []<typename T>(const T* in, T* out, std::int64_t n) { kernels::log_forward<T>(in, out, n); },
       []<typename T>(const T* in, const T*, const T* dy, T* dx, std::int64_t n) {
         kernels::log_backward<T>(in, dy, dx, n);
       });

@@ -14,8 +14,8 @@ Var embedding(const Var& weight, const std::vector<std::int32_t>& ids, const Sha
   const auto n = static_cast<std::int64_t>(ids.size());
   HEED_CHECK(out_leading.numel() == n, "embedding: ", n, " ids do not fill shape ",
              out_leading.str());
-  HEED_CHECK(out_leading.ndim() < kMaxDims, "embedding: output would have more than ",
-             kMaxDims, " dimensions");
+  HEED_CHECK(out_leading.ndim() < kMaxDims, "embedding: output would have more than ", kMaxDims,
+             " dimensions");
   for (std::int64_t i = 0; i < n; ++i) {
     const std::int32_t id = ids[static_cast<std::size_t>(i)];
     HEED_CHECK(id >= 0 && id < num, "embedding: id ", id, " at position ", i,

@@ -13,8 +13,7 @@ Var band(const Var& x, int dim, std::int64_t start, std::int64_t end, bool drop_
   Tensor xv = x.value().contiguous();
   const int nd = xv.ndim();
   const int d = dim < 0 ? dim + nd : dim;
-  HEED_CHECK(d >= 0 && d < nd, op, ": dimension ", dim, " out of range for ",
-             xv.shape().str());
+  HEED_CHECK(d >= 0 && d < nd, op, ": dimension ", dim, " out of range for ", xv.shape().str());
   HEED_CHECK(0 <= start && start <= end && end <= xv.dim(d), op, ": range [", start, ", ", end,
              ") out of bounds for dimension ", d, " of ", xv.shape().str());
   std::int64_t outer = 1, inner = 1;
@@ -36,8 +35,8 @@ Var band(const Var& x, int dim, std::int64_t start, std::int64_t end, bool drop_
   return record_op(y, {&x}, [x, off, ld, width, outer](Var& o) {
     if (!x.requires_grad()) return;
     dispatch(o.dtype(), [&]<typename T>() {
-      kernels::add_block<T>(o.grad().data<T>(), width, x.grad_buffer().data<T>() + off, ld,
-                            outer, width);
+      kernels::add_block<T>(o.grad().data<T>(), width, x.grad_buffer().data<T>() + off, ld, outer,
+                            width);
     });
   });
 }

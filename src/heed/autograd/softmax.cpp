@@ -15,10 +15,10 @@ Var softmax_op(const Var& x, const std::uint8_t* mask, std::int64_t mask_numel, 
   const std::int64_t cols = xv.dim(-1), rows = cols ? xv.numel() / cols : 0;
   std::int64_t mask_rows = 0;
   if (mask) {
-    HEED_CHECK(cols > 0 && mask_numel % cols == 0 && mask_numel > 0 &&
-                   rows % (mask_numel / cols) == 0,
-               name, ": mask of ", mask_numel, " elements does not cover the trailing ",
-               "dimensions of input ", xv.shape().str());
+    HEED_CHECK(
+        cols > 0 && mask_numel % cols == 0 && mask_numel > 0 && rows % (mask_numel / cols) == 0,
+        name, ": mask of ", mask_numel, " elements does not cover the trailing ",
+        "dimensions of input ", xv.shape().str());
     mask_rows = mask_numel / cols;
   }
   Tensor y = Tensor::empty(xv.shape(), xv.dtype());
@@ -61,15 +61,15 @@ std::vector<std::uint8_t> to_mask(const Var& x, const Tensor& mask, const char* 
 
 Var softmax(const Var& x) { return softmax_op(x, nullptr, 0, false); }
 Var softmax(const Var& x, const std::vector<std::uint8_t>& mask) {
-  return softmax_op(x, mask.empty() ? nullptr : mask.data(),
-                    static_cast<std::int64_t>(mask.size()), false);
+  return softmax_op(x, mask.empty() ? nullptr : mask.data(), static_cast<std::int64_t>(mask.size()),
+                    false);
 }
 Var softmax(const Var& x, const Tensor& mask) { return softmax(x, to_mask(x, mask, "softmax")); }
 
 Var log_softmax(const Var& x) { return softmax_op(x, nullptr, 0, true); }
 Var log_softmax(const Var& x, const std::vector<std::uint8_t>& mask) {
-  return softmax_op(x, mask.empty() ? nullptr : mask.data(),
-                    static_cast<std::int64_t>(mask.size()), true);
+  return softmax_op(x, mask.empty() ? nullptr : mask.data(), static_cast<std::int64_t>(mask.size()),
+                    true);
 }
 Var log_softmax(const Var& x, const Tensor& mask) {
   return log_softmax(x, to_mask(x, mask, "log_softmax"));

@@ -9,16 +9,16 @@ namespace heed::kernels {
 
 // dst[r * dst_ld + c] = src[r * src_ld + c] for r < rows, c < cols.
 template <typename T>
-void copy_block(const T* src, std::int64_t src_ld, T* dst, std::int64_t dst_ld,
-                std::int64_t rows, std::int64_t cols) {
+void copy_block(const T* src, std::int64_t src_ld, T* dst, std::int64_t dst_ld, std::int64_t rows,
+                std::int64_t cols) {
   for (std::int64_t r = 0; r < rows; ++r)
     std::copy(src + r * src_ld, src + r * src_ld + cols, dst + r * dst_ld);
 }
 
 // dst[r * dst_ld + c] += src[r * src_ld + c] for r < rows, c < cols.
 template <typename T>
-void add_block(const T* src, std::int64_t src_ld, T* dst, std::int64_t dst_ld,
-               std::int64_t rows, std::int64_t cols) {
+void add_block(const T* src, std::int64_t src_ld, T* dst, std::int64_t dst_ld, std::int64_t rows,
+               std::int64_t cols) {
   for (std::int64_t r = 0; r < rows; ++r) {
     const T* s = src + r * src_ld;
     T* d = dst + r * dst_ld;

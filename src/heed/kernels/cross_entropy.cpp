@@ -42,10 +42,9 @@ void cross_entropy_forward(const T* logits, std::int64_t rows, std::int64_t cols
 }
 
 template <typename T>
-void cross_entropy_backward(const T* logits, const T* lse, std::int64_t rows,
-                            std::int64_t cols, const std::int32_t* targets,
-                            std::int32_t ignore_index, double label_smoothing, T scale,
-                            T* dlogits) {
+void cross_entropy_backward(const T* logits, const T* lse, std::int64_t rows, std::int64_t cols,
+                            const std::int32_t* targets, std::int32_t ignore_index,
+                            double label_smoothing, T scale, T* dlogits) {
   const bool parallel = rows > 1 && rows * cols >= kParallelWork;
   const T smooth = static_cast<T>(label_smoothing / static_cast<double>(cols));
   const T hit = static_cast<T>(1 - label_smoothing);
@@ -61,11 +60,10 @@ void cross_entropy_backward(const T* logits, const T* lse, std::int64_t rows,
   }
 }
 
-#define HEED_INSTANTIATE(T)                                                                 \
-  template void cross_entropy_forward<T>(const T*, std::int64_t, std::int64_t,            \
-                                         const std::int32_t*, std::int32_t, double, T*,   \
-                                         double*);                                        \
-  template void cross_entropy_backward<T>(const T*, const T*, std::int64_t, std::int64_t, \
+#define HEED_INSTANTIATE(T)                                                                       \
+  template void cross_entropy_forward<T>(const T*, std::int64_t, std::int64_t,                    \
+                                         const std::int32_t*, std::int32_t, double, T*, double*); \
+  template void cross_entropy_backward<T>(const T*, const T*, std::int64_t, std::int64_t,         \
                                           const std::int32_t*, std::int32_t, double, T, T*);
 HEED_INSTANTIATE(float)
 HEED_INSTANTIATE(double)

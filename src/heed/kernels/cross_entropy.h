@@ -18,9 +18,8 @@ void cross_entropy_forward(const T* logits, std::int64_t rows, std::int64_t cols
 // dlogits[r, c] += scale (softmax[r, c] - (1 - eps) [c == t_r] - eps / cols) for every
 // row that is not ignored; scale is d(loss)/d(sum of row losses), e.g. 1 / count.
 template <typename T>
-void cross_entropy_backward(const T* logits, const T* lse, std::int64_t rows,
-                            std::int64_t cols, const std::int32_t* targets,
-                            std::int32_t ignore_index, double label_smoothing, T scale,
-                            T* dlogits);
+void cross_entropy_backward(const T* logits, const T* lse, std::int64_t rows, std::int64_t cols,
+                            const std::int32_t* targets, std::int32_t ignore_index,
+                            double label_smoothing, T scale, T* dlogits);
 
 }  // namespace heed::kernels

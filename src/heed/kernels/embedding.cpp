@@ -26,11 +26,10 @@ void scatter_add_rows(const T* dout, const std::int32_t* ids, std::int64_t n, st
   }
 }
 
-#define HEED_INSTANTIATE(T)                                                               \
-  template void gather_rows<T>(const T*, const std::int32_t*, std::int64_t, std::int64_t, \
-                               T*);                                                      \
-  template void scatter_add_rows<T>(const T*, const std::int32_t*, std::int64_t,          \
-                                    std::int64_t, std::int64_t, T*);
+#define HEED_INSTANTIATE(T)                                                                    \
+  template void gather_rows<T>(const T*, const std::int32_t*, std::int64_t, std::int64_t, T*); \
+  template void scatter_add_rows<T>(const T*, const std::int32_t*, std::int64_t, std::int64_t, \
+                                    std::int64_t, T*);
 HEED_INSTANTIATE(float)
 HEED_INSTANTIATE(double)
 #undef HEED_INSTANTIATE

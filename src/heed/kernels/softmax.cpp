@@ -47,8 +47,8 @@ T exp_shifted(const T* x, T mx, T* y, std::int64_t cols, const std::uint8_t* m) 
 }
 
 template <typename T, bool kLog>
-void softmax_impl(const T* x, T* y, std::int64_t rows, std::int64_t cols,
-                  const std::uint8_t* mask, std::int64_t mask_rows) {
+void softmax_impl(const T* x, T* y, std::int64_t rows, std::int64_t cols, const std::uint8_t* mask,
+                  std::int64_t mask_rows) {
   const bool parallel = rows > 1 && rows * cols >= kParallelWork;
 #pragma omp parallel for schedule(static) if (parallel) num_threads(num_threads())
   for (std::int64_t r = 0; r < rows; ++r) {
@@ -77,8 +77,8 @@ void softmax_impl(const T* x, T* y, std::int64_t rows, std::int64_t cols,
 }  // namespace
 
 template <typename T>
-void softmax_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols,
-                  const std::uint8_t* mask, std::int64_t mask_rows) {
+void softmax_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, const std::uint8_t* mask,
+                  std::int64_t mask_rows) {
   softmax_impl<T, false>(x, y, rows, cols, mask, mask_rows);
 }
 
@@ -89,8 +89,7 @@ void log_softmax_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols,
 }
 
 template <typename T>
-void softmax_rows_backward(const T* y, const T* dy, T* dx, std::int64_t rows,
-                           std::int64_t cols) {
+void softmax_rows_backward(const T* y, const T* dy, T* dx, std::int64_t rows, std::int64_t cols) {
   const bool parallel = rows > 1 && rows * cols >= kParallelWork;
 #pragma omp parallel for schedule(static) if (parallel) num_threads(num_threads())
   for (std::int64_t r = 0; r < rows; ++r) {
@@ -119,12 +118,12 @@ void log_softmax_rows_backward(const T* y, const T* dy, T* dx, std::int64_t rows
   }
 }
 
-#define HEED_INSTANTIATE(T)                                                                  \
-  template void softmax_rows<T>(const T*, T*, std::int64_t, std::int64_t,                   \
-                                const std::uint8_t*, std::int64_t);                         \
-  template void log_softmax_rows<T>(const T*, T*, std::int64_t, std::int64_t,               \
-                                    const std::uint8_t*, std::int64_t);                     \
-  template void softmax_rows_backward<T>(const T*, const T*, T*, std::int64_t, std::int64_t); \
+#define HEED_INSTANTIATE(T)                                                                        \
+  template void softmax_rows<T>(const T*, T*, std::int64_t, std::int64_t, const std::uint8_t*,     \
+                                std::int64_t);                                                     \
+  template void log_softmax_rows<T>(const T*, T*, std::int64_t, std::int64_t, const std::uint8_t*, \
+                                    std::int64_t);                                                 \
+  template void softmax_rows_backward<T>(const T*, const T*, T*, std::int64_t, std::int64_t);      \
   template void log_softmax_rows_backward<T>(const T*, const T*, T*, std::int64_t, std::int64_t);
 HEED_INSTANTIATE(float)
 HEED_INSTANTIATE(double)

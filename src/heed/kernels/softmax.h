@@ -22,8 +22,7 @@ void log_softmax_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols,
 // dx += y (dy - <dy, y>), from the softmax output y (masked entries of y are 0, so their
 // dx is 0 with no mask needed).
 template <typename T>
-void softmax_rows_backward(const T* y, const T* dy, T* dx, std::int64_t rows,
-                           std::int64_t cols);
+void softmax_rows_backward(const T* y, const T* dy, T* dx, std::int64_t rows, std::int64_t cols);
 
 // dx += dy - exp(y) sum(dy), from the log-softmax output y; entries where y = -inf (masked)
 // get no gradient, as masked_fill's backward gives them none.
