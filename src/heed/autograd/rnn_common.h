@@ -1,0 +1,52 @@
+#pragma once
+// Small helpers shared by the recurrent ops (gru.cpp, lstm.cpp, rnn_sequence.cpp).
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "heed/autograd/tape.h"
+#include "heed/autograd/var.h"
+
+namespace heed::rnn_detail {
+
+// Row stride of a 2-D tensor whose rows are each contiguous (a time slice of a batch-first
+// sequence qualifies); throws naming `what` otherwise.
+inline std::int64_t row_stride(const Tensor& t, const char* what) {
+  HEED_CHECK(t.ndim() == 2, what, " must be 2-D, got ", t.shape().str());
+  HEED_CHECK(t.dim(1) == 1 || t.stride(1) == 1, what, " must have contiguous rows");
+  return t.dim(0) == 1 ? t.dim(1) : t.stride(0);
+}
+
+inline void check_dtype(const Var& v, DType dtype, const char* op, const char* what) {
+  if (v.defined())
+    HEED_CHECK(v.dtype() == dtype, op, ": ", what, " is ", dtype_name(v.dtype()), ", expected ",
+               dtype_name(dtype));
+}
+
+// dst (contiguous) += src (contiguous, same size).
+template <typename T>
+void add_into(Tensor& dst, const T* src) {
+  T* d = dst.data<T>();
+  const std::int64_t n = dst.numel();
+  for (std::int64_t i = 0; i < n; ++i) d[i] += src[i];
+}
+
+// Records an op with several outputs: each output requires a gradient iff the op records,
+// and backward runs once, when any output received a gradient (the others count as zero).
+inline bool record_multi(const std::vector<const Var*>& inputs, std::vector<Var*> outputs,
+                         std::function<void()> backward) {
+  bool rg = false;
+  if (grad_enabled())
+    for (const Var* v : inputs) rg = rg || (v && v->requires_grad());
+  for (Var* o : outputs) o->set_requires_grad(rg);
+  if (!rg) return false;
+  std::vector<Var> outs;
+  for (Var* o : outputs) outs.push_back(*o);
+  Tape::current().record([outs = std::move(outs), fn = std::move(backward)]() {
+    for (const Var& o : outs)
+      if (o.has_grad()) return fn();
+  });
+  return true;
+}
+
+}  // namespace heed::rnn_detail
