@@ -1,0 +1,50 @@
+#include "heed/models/seq2seq.h"
+
+#include <cstring>
+
+namespace heed {
+
+Tensor reorder_rows(const Tensor& t, std::span<const std::int64_t> rows) {
+  Tensor src = t.contiguous();
+  Shape shape = src.shape();
+  const std::int64_t n = shape[0];
+  shape[0] = static_cast<std::int64_t>(rows.size());
+  Tensor out = Tensor::empty(shape, src.dtype());
+  const std::size_t row_bytes =
+      static_cast<std::size_t>(n ? src.numel() / n : 0) * dtype_size(src.dtype());
+  const auto* from = static_cast<const std::byte*>(src.raw());
+  auto* to = static_cast<std::byte*>(out.raw());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    HEED_CHECK(rows[i] >= 0 && rows[i] < n, "reorder_rows: row ", rows[i], " of ", n);
+    std::memcpy(to + i * row_bytes, from + static_cast<std::size_t>(rows[i]) * row_bytes,
+                row_bytes);
+  }
+  return out;
+}
+
+namespace {
+// Decoding runs without a tape, so the reordered values are new leaves.
+Var reorder_var(const Var& v, std::span<const std::int64_t> rows) {
+  if (!v.defined()) return v;
+  return Var(reorder_rows(v.value(), rows));
+}
+}  // namespace
+
+Encoded reorder_rows(const Encoded& enc, std::span<const std::int64_t> rows) {
+  Encoded out;
+  out.annotations = reorder_var(enc.annotations, rows);
+  out.keys = reorder_var(enc.keys, rows);
+  out.fixed_context = reorder_var(enc.fixed_context, rows);
+  out.lengths.reserve(rows.size());
+  for (auto r : rows) out.lengths.push_back(enc.lengths[static_cast<std::size_t>(r)]);
+  return out;
+}
+
+DecoderState reorder_rows(const DecoderState& state, std::span<const std::int64_t> rows) {
+  DecoderState out;
+  out.parts.reserve(state.parts.size());
+  for (auto& p : state.parts) out.parts.push_back(reorder_var(p, rows));
+  return out;
+}
+
+}  // namespace heed
