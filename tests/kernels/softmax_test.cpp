@@ -1,0 +1,80 @@
+#include "heed/kernels/softmax.h"
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace heed::kernels {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+TEST(SoftmaxKernel, MaskIsReusedCyclicallyOverRows) {
+  // 4 rows of 3 with a 2-row mask: rows 0, 2 use mask row 0; rows 1, 3 use mask row 1.
+  std::vector<double> x(12, 0.0), y(12);
+  std::vector<std::uint8_t> mask = {1, 1, 0, 1, 0, 0};
+  softmax_rows<double>(x.data(), y.data(), 4, 3, mask.data(), 2);
+  for (int r : {0, 2}) {
+    EXPECT_DOUBLE_EQ(y[r * 3 + 0], 0.5);
+    EXPECT_DOUBLE_EQ(y[r * 3 + 1], 0.5);
+    EXPECT_EQ(y[r * 3 + 2], 0.0);
+  }
+  for (int r : {1, 3}) {
+    EXPECT_DOUBLE_EQ(y[r * 3 + 0], 1.0);
+    EXPECT_EQ(y[r * 3 + 1], 0.0);
+    EXPECT_EQ(y[r * 3 + 2], 0.0);
+  }
+}
+
+TEST(SoftmaxKernel, MinusInfinityInputsActLikeMasks) {
+  std::vector<double> x = {-kInf, 0.0, -kInf, -kInf}, y(4), ly(4);
+  softmax_rows<double>(x.data(), y.data(), 2, 2);
+  log_softmax_rows<double>(x.data(), ly.data(), 2, 2);
+  EXPECT_EQ(y[0], 0.0);
+  EXPECT_EQ(y[1], 1.0);
+  EXPECT_EQ(y[2], 0.0);  // all -inf: zeros, not NaN
+  EXPECT_EQ(y[3], 0.0);
+  EXPECT_EQ(ly[0], -kInf);
+  EXPECT_EQ(ly[1], 0.0);
+  EXPECT_EQ(ly[2], -kInf);
+}
+
+TEST(SoftmaxKernel, MaskedPositionsIgnoreTheirValues) {
+  // A huge value at a masked position must not shift the maximum or the result.
+  std::vector<float> x = {1.f, 2.f, 1e30f}, y(3);
+  std::vector<std::uint8_t> mask = {1, 1, 0};
+  softmax_rows<float>(x.data(), y.data(), 1, 3, mask.data(), 1);
+  EXPECT_NEAR(y[0], 1 / (1 + std::exp(1.0)), 1e-6);
+  EXPECT_NEAR(y[1], 1 / (1 + std::exp(-1.0)), 1e-6);
+  EXPECT_EQ(y[2], 0.f);
+}
+
+TEST(SoftmaxKernel, BackwardAccumulates) {
+  std::vector<double> y = {0.25, 0.75}, dy = {1.0, 0.0}, dx = {10.0, 20.0};
+  softmax_rows_backward<double>(y.data(), dy.data(), dx.data(), 1, 2);
+  // dx += y (dy - <dy, y>) = (0.25 * 0.75, 0.75 * -0.25)
+  EXPECT_DOUBLE_EQ(dx[0], 10.0 + 0.1875);
+  EXPECT_DOUBLE_EQ(dx[1], 20.0 - 0.1875);
+  std::vector<double> ly = {std::log(0.25), -kInf}, ldy = {1.0, 5.0}, ldx = {1.0, 1.0};
+  log_softmax_rows_backward<double>(ly.data(), ldy.data(), ldx.data(), 1, 2);
+  EXPECT_DOUBLE_EQ(ldx[0], 1.0 + 1.0 - 0.25 * 6.0);
+  EXPECT_EQ(ldx[1], 1.0);  // masked: nothing added
+}
+
+TEST(SoftmaxKernel, LargeBlockRowsSumToOne) {
+  // Large enough for the threaded path; float rows of a vocabulary-sized width.
+  const std::int64_t rows = 40, cols = 5000;
+  std::vector<float> x(static_cast<std::size_t>(rows * cols)), y(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 7919) % 1000) / 50.f;
+  softmax_rows<float>(x.data(), y.data(), rows, cols);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    double s = 0;
+    for (std::int64_t c = 0; c < cols; ++c) s += y[static_cast<std::size_t>(r * cols + c)];
+    EXPECT_NEAR(s, 1.0, 1e-5) << r;
+  }
+}
+
+}  // namespace
+}  // namespace heed::kernels
