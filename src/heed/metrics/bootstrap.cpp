@@ -88,7 +88,9 @@ PairedBootstrapResult paired_bootstrap(const StatsTable& baseline, const StatsTa
   }
   mean_diff /= static_cast<double>(samples);
   std::size_t exceed = 0;
-  for (double d : diffs) exceed += (d - mean_diff) > std::fabs(r.difference);
+  // ">=" where sacreBLEU has ">": the same up to ties, and a system compared with itself
+  // gets p = 1 rather than 1 / (samples + 1).
+  for (double d : diffs) exceed += (d - mean_diff) >= std::fabs(r.difference);
   r.p_value = static_cast<double>(exceed + 1) / static_cast<double>(samples + 1);
   r.system_wins = static_cast<double>(wins) / static_cast<double>(samples);
   return r;

@@ -21,8 +21,8 @@ struct ConfidenceInterval {
 struct PairedBootstrapResult {
   ConfidenceInterval baseline, system;
   double difference = 0;  // system.score - baseline.score
-  // sacreBLEU's two-sided p-value: resampled |differences|, centred on their mean, that
-  // exceed the observed |difference|, (count + 1) / (samples + 1).
+  // sacreBLEU's two-sided p-value: count the resampled |differences|, centred on their
+  // mean, that reach the observed |difference|; p = (count + 1) / (samples + 1).
   double p_value = 1;
   // Koehn's statistic: the fraction of resamples in which the system beats the baseline
   // (for an error rate, pass the tables as they are; "beats" then means a higher number).
