@@ -122,13 +122,12 @@ Vocabulary Vocabulary::load(const std::string& path) {
 }
 
 std::int32_t Vocabulary::id(std::string_view token) const {
-  // C++20 heterogeneous lookup needs a transparent hash; a temporary string is fine here.
-  auto it = index_.find(std::string(token));
+  auto it = index_.find(token);
   return it == index_.end() ? kUnk : it->second;
 }
 
 bool Vocabulary::contains(std::string_view token) const {
-  return index_.count(std::string(token)) > 0;
+  return index_.find(token) != index_.end();
 }
 
 const std::string& Vocabulary::token(std::int32_t id) const {

@@ -3,6 +3,7 @@
 // matching the reference models (PAD 0, BOS 1, EOS 2) plus UNK 3; the rest are built from
 // token counts, most frequent first. Saved as plain text, one token per line.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -60,8 +61,13 @@ class Vocabulary {
 
  private:
   void append(std::string token, const std::string& where);
+  // Transparent hash: lookups by string_view need no temporary string.
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
   std::vector<std::string> tokens_;
-  std::unordered_map<std::string, std::int32_t> index_;
+  std::unordered_map<std::string, std::int32_t, Hash, std::equal_to<>> index_;
 };
 
 }  // namespace heed
