@@ -18,7 +18,8 @@ TEST(FastTanh, FloatWithinAFewUlpOfStdTanh) {
   }
   EXPECT_LT(worst, 1e-6);
   EXPECT_EQ(fast_tanh(0.0f), 0.0f);
-  EXPECT_EQ(fast_tanh(1e-5f), 1e-5f);
+  EXPECT_FLOAT_EQ(fast_tanh(1e-5f), 1e-5f);  // relative accuracy near 0 too
+  EXPECT_FLOAT_EQ(fast_tanh(-3e-3f), std::tanh(-3e-3f));
   EXPECT_FLOAT_EQ(fast_tanh(30.0f), 1.0f);
   EXPECT_FLOAT_EQ(fast_tanh(-30.0f), -1.0f);
   EXPECT_EQ(fast_tanh(0.3), std::tanh(0.3));  // double is exact

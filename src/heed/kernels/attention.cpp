@@ -1,3 +1,8 @@
+// Floating-point exceptions are never enabled, so comparisons may be treated as
+// non-trapping: without this GCC will not if-convert fast_tanh's clamp, and the additive
+// backward loop (and any loop storing through it) stays scalar.
+#pragma GCC optimize("no-trapping-math")
+
 #include "heed/kernels/attention.h"
 
 #include <algorithm>

@@ -4,6 +4,7 @@
 // the matching fused backward. Query-side projections (W_q q, W_a q, the location logits,
 // p_t) are GEMMs over the whole batch done by the caller (autograd/attention.cpp); these
 // kernels do the per-position work. Shapes are row-major and contiguous.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -61,9 +62,9 @@ void attention_backward(const AttentionStep<T>& s, const T* alpha, const Attenti
 // ulp) that vectorises inside `omp simd` loops; double uses std::tanh so that gradient
 // checks stay exact.
 inline float fast_tanh(float a) {
-  const float x = a > 7.90531110763549805f ? 7.90531110763549805f
-                  : a < -7.90531110763549805f ? -7.90531110763549805f
-                                              : a;
+  // Clamped where tanh is 1 to float precision; near 0 the ratio is x (1 - 1e-8).
+  const float c = 7.90531110763549805f;
+  const float x = std::min(std::max(a, -c), c);
   const float x2 = x * x;
   float p = -2.76076847742355e-16f;
   p = p * x2 + 2.00018790482477e-13f;
@@ -77,8 +78,7 @@ inline float fast_tanh(float a) {
   q = q * x2 + 1.18534705686654e-04f;
   q = q * x2 + 2.26843463243900e-03f;
   q = q * x2 + 4.89352518554385e-03f;
-  const float r = p / q;
-  return (a < 0.0004f && a > -0.0004f) ? a : r;
+  return p / q;
 }
 inline double fast_tanh(double x) { return std::tanh(x); }
 
