@@ -1,5 +1,6 @@
 #include "heed/autograd/attention_hard.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "heed/autograd/tape.h"
