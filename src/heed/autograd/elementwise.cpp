@@ -1,3 +1,6 @@
+// Lets the float exp/tanh/sigmoid loops vectorise (see heed/kernels/elementwise.h).
+#pragma GCC optimize("no-trapping-math")
+
 #include "heed/autograd/elementwise.h"
 
 #include "heed/autograd/tape.h"

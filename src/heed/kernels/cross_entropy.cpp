@@ -1,8 +1,12 @@
+// Lets the exp_approx loops vectorise (see heed/kernels/elementwise.h).
+#pragma GCC optimize("no-trapping-math")
+
 #include "heed/kernels/cross_entropy.h"
 
 #include <algorithm>
 #include <cmath>
 
+#include "heed/kernels/elementwise.h"
 #include "heed/kernels/gemm.h"
 
 namespace heed::kernels {
@@ -19,10 +23,16 @@ void cross_entropy_forward(const T* logits, std::int64_t rows, std::int64_t cols
 #pragma omp parallel for schedule(static) if (parallel) num_threads(num_threads())
   for (std::int64_t r = 0; r < rows; ++r) {
     const T* x = logits + r * cols;
-    T mx = x[0];
-    for (std::int64_t c = 1; c < cols; ++c) mx = std::max(mx, x[c]);
+    // One pass for the maximum and the plain sum (label smoothing's mean of x).
+    T mx = x[0], sx = 0;
+#pragma omp simd reduction(max : mx) reduction(+ : sx)
+    for (std::int64_t c = 0; c < cols; ++c) {
+      mx = std::max(mx, x[c]);
+      sx += x[c];
+    }
     T s = 0;
-    for (std::int64_t c = 0; c < cols; ++c) s += std::exp(x[c] - mx);
+#pragma omp simd reduction(+ : s)
+    for (std::int64_t c = 0; c < cols; ++c) s += exp_approx(x[c] - mx);
     const T l = mx + std::log(s);
     lse[r] = l;
     const std::int32_t t = targets[r];
@@ -32,8 +42,6 @@ void cross_entropy_forward(const T* logits, std::int64_t rows, std::int64_t cols
     }
     double loss = (1 - eps) * static_cast<double>(l - x[t]);
     if (eps != 0) {
-      T sx = 0;
-      for (std::int64_t c = 0; c < cols; ++c) sx += x[c];
       // sum_c (lse - x_c) / cols = lse - mean(x)
       loss += eps * (static_cast<double>(l) - static_cast<double>(sx) / static_cast<double>(cols));
     }
@@ -55,7 +63,8 @@ void cross_entropy_backward(const T* logits, const T* lse, std::int64_t rows, st
     const T* x = logits + r * cols;
     T* d = dlogits + r * cols;
     const T l = lse[r];
-    for (std::int64_t c = 0; c < cols; ++c) d[c] += scale * (std::exp(x[c] - l) - smooth);
+#pragma omp simd
+    for (std::int64_t c = 0; c < cols; ++c) d[c] += scale * (exp_approx(x[c] - l) - smooth);
     d[t] -= scale * hit;
   }
 }

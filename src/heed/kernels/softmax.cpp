@@ -1,9 +1,13 @@
+// Lets the exp_approx loops vectorise (see heed/kernels/elementwise.h).
+#pragma GCC optimize("no-trapping-math")
+
 #include "heed/kernels/softmax.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "heed/kernels/elementwise.h"
 #include "heed/kernels/gemm.h"
 
 namespace heed::kernels {
@@ -20,10 +24,11 @@ template <typename T>
 T row_max(const T* x, std::int64_t cols, const std::uint8_t* m) {
   T mx = kNegInf<T>;
   if (!m) {
+#pragma omp simd reduction(max : mx)
     for (std::int64_t c = 0; c < cols; ++c) mx = std::max(mx, x[c]);
   } else {
-    for (std::int64_t c = 0; c < cols; ++c)
-      if (m[c]) mx = std::max(mx, x[c]);
+#pragma omp simd reduction(max : mx)
+    for (std::int64_t c = 0; c < cols; ++c) mx = std::max(mx, m[c] ? x[c] : kNegInf<T>);
   }
   return mx;
 }
@@ -33,13 +38,15 @@ template <typename T>
 T exp_shifted(const T* x, T mx, T* y, std::int64_t cols, const std::uint8_t* m) {
   T s = 0;
   if (!m) {
+#pragma omp simd reduction(+ : s)
     for (std::int64_t c = 0; c < cols; ++c) {
-      y[c] = std::exp(x[c] - mx);
+      y[c] = exp_approx(x[c] - mx);
       s += y[c];
     }
   } else {
+#pragma omp simd reduction(+ : s)
     for (std::int64_t c = 0; c < cols; ++c) {
-      y[c] = m[c] ? std::exp(x[c] - mx) : T(0);
+      y[c] = m[c] ? exp_approx(x[c] - mx) : T(0);
       s += y[c];
     }
   }
@@ -97,6 +104,7 @@ void softmax_rows_backward(const T* y, const T* dy, T* dx, std::int64_t rows, st
     const T* gr = dy + r * cols;
     T* dr = dx + r * cols;
     T dot = 0;
+#pragma omp simd reduction(+ : dot)
     for (std::int64_t c = 0; c < cols; ++c) dot += gr[c] * yr[c];
     for (std::int64_t c = 0; c < cols; ++c) dr[c] += yr[c] * (gr[c] - dot);
   }
@@ -112,9 +120,11 @@ void log_softmax_rows_backward(const T* y, const T* dy, T* dx, std::int64_t rows
     const T* gr = dy + r * cols;
     T* dr = dx + r * cols;
     T s = 0;
+#pragma omp simd reduction(+ : s)
     for (std::int64_t c = 0; c < cols; ++c) s += gr[c];
+#pragma omp simd
     for (std::int64_t c = 0; c < cols; ++c)
-      dr[c] += yr[c] == kNegInf<T> ? T(0) : gr[c] - std::exp(yr[c]) * s;
+      dr[c] += yr[c] == kNegInf<T> ? T(0) : gr[c] - exp_approx(yr[c]) * s;
   }
 }
 
