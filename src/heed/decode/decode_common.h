@@ -1,0 +1,38 @@
+#pragma once
+// Helpers shared by greedy_decode and beam_search (not part of the public API).
+#include <cstdint>
+
+#include "heed/base/error.h"
+#include "heed/models/seq2seq.h"
+
+namespace heed::detail {
+
+inline void check_source(const TokenBatch& src) {
+  HEED_CHECK(src.batch >= 1, "decode: empty batch");
+  HEED_CHECK(static_cast<std::int64_t>(src.lengths.size()) == src.batch,
+             "decode: the batch has ", src.batch, " sentences but ", src.lengths.size(),
+             " lengths");
+  for (auto l : src.lengths)
+    HEED_CHECK(l >= 1 && l <= src.len, "decode: source length ", l, " outside [1, ", src.len, "]");
+}
+
+// The step's logits as a contiguous (rows, V) tensor.
+inline Tensor step_logits(const StepOutput& out, std::int64_t rows) {
+  HEED_CHECK(out.logits.defined(), "decode: the model's step returned no logits");
+  Tensor t = out.logits.value().contiguous();
+  HEED_CHECK(t.ndim() == 2 && t.dim(0) == rows && t.dim(1) >= 1, "decode: step logits have shape ",
+             t.shape().str(), ", expected (", rows, ", V)");
+  return t;
+}
+
+// The step's attention as a contiguous (rows, m) tensor of dtype, or undefined.
+inline Tensor step_alpha(const StepOutput& out, std::int64_t rows, std::int64_t m, DType dtype) {
+  if (!out.alpha.defined()) return {};
+  Tensor a = out.alpha.value().contiguous();
+  HEED_CHECK(a.ndim() == 2 && a.dim(0) == rows && a.dim(1) == m, "decode: step attention has shape ",
+             a.shape().str(), ", expected (", rows, ", ", m, ")");
+  if (a.dtype() != dtype) a = a.to(dtype);
+  return a;
+}
+
+}  // namespace heed::detail

@@ -1,0 +1,39 @@
+#pragma once
+// DecodeOptions: the knobs of greedy decoding and beam search (the reference's
+// greedy_decode / beam_search keyword arguments, same defaults).
+#include <cstdint>
+#include <string_view>
+
+#include "heed/models/seq2seq.h"
+
+namespace heed {
+
+// Final ranking divides a hypothesis' log-probability by lp(|y|):
+//   length: |y|^alpha          gnmt: ((5 + |y|) / 6)^alpha
+// |y| counts the EOS token. alpha = 0 ranks by raw log-probability.
+enum class LengthNorm { length, gnmt };
+
+struct DecodeOptions {
+  std::int64_t beam = 5;       // beam width k (beam_search only)
+  std::int64_t n_best = 1;     // hypotheses returned per sentence, <= beam (beam_search only)
+  std::int64_t max_len = 0;    // decoder steps; 0 = int(len_a * longest source + len_b)
+  double len_a = 2.0;
+  double len_b = 10.0;
+  double alpha = 0.0;          // length-normalisation exponent
+  LengthNorm norm = LengthNorm::length;
+  // false: run exactly the maximum number of steps even when every hypothesis has ended
+  // (the benchmark's forced length); the output is the same, only the work differs.
+  bool stop_at_eos = true;
+};
+
+// "length" | "gnmt"; anything else throws heed::Error.
+LengthNorm parse_length_norm(std::string_view name);
+
+// The number of decoder steps for this batch: max_len, or int(len_a * max(lengths) + len_b)
+// (truncated like Python's int()). Throws unless it is at least 1.
+std::int64_t decode_max_steps(const TokenBatch& src, const DecodeOptions& options);
+
+// lp(|y|) with |y| clamped to at least 1.
+double length_penalty(std::int64_t length, const DecodeOptions& options);
+
+}  // namespace heed

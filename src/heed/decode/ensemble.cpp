@@ -1,0 +1,252 @@
+#include "heed/decode/ensemble.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "heed/autograd/tape.h"
+#include "heed/base/error.h"
+#include "heed/kernels/softmax.h"
+#include "heed/tensor/arena.h"
+
+namespace heed {
+namespace {
+
+Var& field_of(Encoded& e, int f) {
+  return f == 0 ? e.annotations : f == 1 ? e.keys : e.fixed_context;
+}
+
+// Sum of the defined tensors, divided by their count; undefined when none is.
+Tensor mean_of(const std::vector<Tensor>& ts) {
+  Tensor sum;
+  std::int64_t n = 0;
+  for (const Tensor& t : ts) {
+    if (!t.defined()) continue;
+    Tensor c = t.contiguous();
+    if (!sum.defined()) {
+      sum = c.clone();
+    } else {
+      HEED_CHECK(c.shape() == sum.shape() && c.dtype() == sum.dtype(),
+                 "Ensemble: members' attention shapes differ: ", c.shape().str(), " vs ",
+                 sum.shape().str());
+      dispatch(sum.dtype(), [&]<typename T>() {
+        T* s = sum.data<T>();
+        const T* x = c.data<T>();
+        for (std::int64_t i = 0; i < sum.numel(); ++i) s[i] += x[i];
+      });
+    }
+    ++n;
+  }
+  if (n > 1) {
+    dispatch(sum.dtype(), [&]<typename T>() {
+      T* s = sum.data<T>();
+      const T inv = T(1) / static_cast<T>(n);
+      for (std::int64_t i = 0; i < sum.numel(); ++i) s[i] *= inv;
+    });
+  }
+  return sum;
+}
+
+}  // namespace
+
+Tensor log_mean_softmax(const std::vector<Tensor>& logits) {
+  HEED_CHECK(!logits.empty(), "log_mean_softmax: no inputs");
+  const Tensor& first = logits.front();
+  HEED_CHECK(first.ndim() == 2, "log_mean_softmax: logits must be (rows, V), got ",
+             first.shape().str());
+  const std::int64_t rows = first.dim(0), V = first.dim(1), n = static_cast<std::int64_t>(logits.size());
+  for (const Tensor& t : logits)
+    HEED_CHECK(t.shape() == first.shape() && t.dtype() == first.dtype(),
+               "Ensemble: members' logits differ in shape or dtype: ", t.shape().str(), " vs ",
+               first.shape().str(), " (same target vocabulary required)");
+  Tensor out = Tensor::empty(first.shape(), first.dtype());
+  dispatch(first.dtype(), [&]<typename T>() {
+    T* o = out.data<T>();
+    if (n == 1) {
+      kernels::log_softmax_rows(first.contiguous().data<T>(), o, rows, V);
+      return;
+    }
+    // log p_i for every member, then log(1/n sum_i exp(log p_i)) stably per element.
+    Tensor lp = Tensor::empty({n, rows, V}, first.dtype());
+    T* l = lp.data<T>();
+    for (std::int64_t i = 0; i < n; ++i)
+      kernels::log_softmax_rows(logits[static_cast<std::size_t>(i)].contiguous().data<T>(),
+                                l + i * rows * V, rows, V);
+    const T log_n = std::log(static_cast<T>(n));
+    const std::int64_t stride = rows * V;
+    for (std::int64_t e = 0; e < stride; ++e) {
+      T mx = l[e];
+      for (std::int64_t i = 1; i < n; ++i) mx = std::max(mx, l[i * stride + e]);
+      if (mx == -std::numeric_limits<T>::infinity()) {
+        o[e] = mx;
+        continue;
+      }
+      T s = 0;
+      for (std::int64_t i = 0; i < n; ++i) s += std::exp(l[i * stride + e] - mx);
+      o[e] = mx + std::log(s) - log_n;
+    }
+  });
+  return out;
+}
+
+Ensemble::Ensemble(std::vector<std::shared_ptr<const Seq2Seq>> members)
+    : Seq2Seq(members.empty() || !members.front() ? ModelConfig{} : members.front()->config()),
+      members_(std::move(members)) {
+  HEED_CHECK(!members_.empty(), "Ensemble: needs at least one model");
+  for (const auto& m : members_) {
+    HEED_CHECK(m != nullptr, "Ensemble: null model");
+    HEED_CHECK(m->config().tgt_vocab == members_.front()->config().tgt_vocab,
+               "Ensemble: target vocabularies differ (", m->config().tgt_vocab, " vs ",
+               members_.front()->config().tgt_vocab, ")");
+  }
+}
+
+Encoded Ensemble::encode(const TokenBatch& src) const {
+  std::vector<Encoded> encs;
+  encs.reserve(members_.size());
+  for (const auto& m : members_) encs.push_back(m->encode(src));
+  const std::int64_t B = src.batch;
+
+  std::lock_guard lock(mutex_);
+  layout_.assign(members_.size() * 3, Field{});
+  std::int64_t width = 0;
+  bool have_dtype = false;
+  for (std::size_t i = 0; i < encs.size(); ++i) {
+    for (int f = 0; f < 3; ++f) {
+      const Var& v = field_of(encs[i], f);
+      if (!v.defined()) continue;
+      HEED_CHECK(v.value().ndim() >= 1 && v.dim(0) == B, "Ensemble: member ", i,
+                 " encoding is not batch-major: ", v.shape().str());
+      if (have_dtype)
+        HEED_CHECK(v.dtype() == packed_dtype_, "Ensemble: members' encodings differ in dtype");
+      packed_dtype_ = v.dtype();
+      have_dtype = true;
+      Field& fl = layout_[i * 3 + static_cast<std::size_t>(f)];
+      fl.defined = true;
+      std::vector<std::int64_t> dims;
+      for (int d = 1; d < v.value().ndim(); ++d) dims.push_back(v.dim(d));
+      fl.tail = Shape(dims.begin(), dims.end());
+      fl.size = B ? v.value().numel() / B : 0;
+      fl.offset = width;
+      width += fl.size;
+    }
+  }
+  packed_width_ = width;
+
+  ArenaScope heap(nullptr);  // the encoding lives for the whole decode
+  Tensor packed = Tensor::empty({B, width}, packed_dtype_);
+  const std::size_t esize = dtype_size(packed_dtype_);
+  auto* dst = static_cast<std::byte*>(packed.raw());
+  for (std::size_t i = 0; i < encs.size(); ++i) {
+    for (int f = 0; f < 3; ++f) {
+      const Field& fl = layout_[i * 3 + static_cast<std::size_t>(f)];
+      if (!fl.defined) continue;
+      Tensor t = field_of(encs[i], f).value().contiguous();
+      const auto* from = static_cast<const std::byte*>(t.raw());
+      for (std::int64_t b = 0; b < B; ++b)
+        std::memcpy(dst + static_cast<std::size_t>(b * width + fl.offset) * esize,
+                    from + static_cast<std::size_t>(b * fl.size) * esize,
+                    static_cast<std::size_t>(fl.size) * esize);
+    }
+  }
+  Encoded out;
+  out.annotations = Var(packed);
+  out.lengths = encs.front().lengths;
+  cached_packed_ = out.annotations;
+  cached_members_ = std::move(encs);
+  return out;
+}
+
+std::vector<Encoded> Ensemble::unpack(const Encoded& enc) const {
+  std::lock_guard lock(mutex_);
+  HEED_CHECK(enc.annotations.defined(), "Ensemble: the encoding was not made by Ensemble::encode");
+  if (enc.annotations.same_node(cached_packed_)) return cached_members_;
+  const Tensor packed = enc.annotations.value().contiguous();
+  HEED_CHECK(packed.ndim() == 2 && packed.dim(1) == packed_width_ && packed.dtype() == packed_dtype_,
+             "Ensemble: the encoding does not match the last Ensemble::encode call");
+  const std::int64_t B = packed.dim(0), width = packed_width_;
+  const std::size_t esize = dtype_size(packed_dtype_);
+  const auto* from = static_cast<const std::byte*>(packed.raw());
+  ArenaScope heap(nullptr);  // cached across steps
+  std::vector<Encoded> encs(members_.size());
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    encs[i].lengths = enc.lengths;
+    for (int f = 0; f < 3; ++f) {
+      const Field& fl = layout_[i * 3 + static_cast<std::size_t>(f)];
+      if (!fl.defined) continue;
+      std::vector<std::int64_t> dims{B};
+      for (auto d : fl.tail) dims.push_back(d);
+      Tensor t = Tensor::empty(Shape(dims.begin(), dims.end()), packed_dtype_);
+      auto* to = static_cast<std::byte*>(t.raw());
+      for (std::int64_t b = 0; b < B; ++b)
+        std::memcpy(to + static_cast<std::size_t>(b * fl.size) * esize,
+                    from + static_cast<std::size_t>(b * width + fl.offset) * esize,
+                    static_cast<std::size_t>(fl.size) * esize);
+      field_of(encs[i], f) = Var(t);
+    }
+  }
+  cached_packed_ = enc.annotations;
+  cached_members_ = encs;
+  return encs;
+}
+
+DecoderState Ensemble::initial_state(const Encoded& enc) const {
+  std::vector<Encoded> encs = unpack(enc);
+  DecoderState out;
+  std::vector<std::size_t> counts;
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    DecoderState s = members_[i]->initial_state(encs[i]);
+    counts.push_back(s.parts.size());
+    for (auto& p : s.parts) out.parts.push_back(std::move(p));
+  }
+  std::lock_guard lock(mutex_);
+  state_parts_ = std::move(counts);
+  return out;
+}
+
+StepOutput Ensemble::step(std::span<const std::int32_t> y_prev, DecoderState& state,
+                          const Encoded& enc) const {
+  std::vector<Encoded> encs = unpack(enc);
+  std::vector<std::size_t> counts;
+  {
+    std::lock_guard lock(mutex_);
+    counts = state_parts_;
+  }
+  std::size_t total = 0;
+  for (auto c : counts) total += c;
+  HEED_CHECK(counts.size() == members_.size() && total == state.parts.size(),
+             "Ensemble: the decoder state was not made by Ensemble::initial_state");
+  std::vector<Tensor> logits, alphas;
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    DecoderState s;
+    s.parts.assign(state.parts.begin() + static_cast<std::ptrdiff_t>(at),
+                   state.parts.begin() + static_cast<std::ptrdiff_t>(at + counts[i]));
+    StepOutput o = members_[i]->step(y_prev, s, encs[i]);
+    HEED_CHECK(s.parts.size() == counts[i], "Ensemble: member ", i, " changed its state size");
+    for (std::size_t p = 0; p < counts[i]; ++p) state.parts[at + p] = std::move(s.parts[p]);
+    at += counts[i];
+    logits.push_back(o.logits.value());
+    alphas.push_back(o.alpha.defined() ? o.alpha.value() : Tensor{});
+  }
+  StepOutput out;
+  out.logits = Var(log_mean_softmax(logits));
+  Tensor a = mean_of(alphas);
+  if (a.defined()) out.alpha = Var(a);
+  return out;
+}
+
+Var Ensemble::forward(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* alphas) const {
+  NoGradGuard no_grad;
+  std::vector<Tensor> logits, member_alphas;
+  for (const auto& m : members_) {
+    Tensor a;
+    logits.push_back(m->forward(src, tgt_in, alphas ? &a : nullptr).value());
+    member_alphas.push_back(a);
+  }
+  if (alphas) *alphas = mean_of(member_alphas);
+  return Var(log_mean_softmax(logits));
+}
+
+}  // namespace heed

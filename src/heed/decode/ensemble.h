@@ -1,0 +1,65 @@
+#pragma once
+// Ensemble: several Seq2Seq models with the same target vocabulary decoded as one. It is a
+// Seq2Seq itself, so greedy_decode and beam_search take it unchanged.
+//
+// Output: the log of the mean of the members' softmaxes, returned as logits; since those
+// already sum to one, log_softmax gives them back (up to rounding): p(v) = mean_i p_i(v).
+// Attention: the mean of the attention of the members that have one (undefined when none
+// has), so UNK replacement and alignment output follow the ensemble's consensus.
+//
+// encode() packs every member's Encoded into one batch-major (B, P) tensor (each row the
+// members' flattened annotations, keys and fixed contexts), so reorder_rows replicates it
+// for beam search like any other encoding. step() needs the members' own tensors back: the
+// Ensemble keeps the unpacked encodings of the last packed tensor it saw (holding that
+// tensor, so the match by identity is exact) and unpacks again only for a new one: once per
+// batch for beam search, never for greedy decoding. The cache is guarded by a mutex, so
+// concurrent decodes are correct (but thrash it). The decoder state is the concatenation of
+// the members' states. forward() gives the same combination without gradients.
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "heed/models/seq2seq.h"
+
+namespace heed {
+
+class Ensemble : public Seq2Seq {
+ public:
+  // At least one member; all must have the same target vocabulary size.
+  explicit Ensemble(std::vector<std::shared_ptr<const Seq2Seq>> members);
+
+  std::size_t size() const { return members_.size(); }
+  const Seq2Seq& member(std::size_t i) const { return *members_.at(i); }
+
+  Encoded encode(const TokenBatch& src) const override;
+  DecoderState initial_state(const Encoded& enc) const override;
+  StepOutput step(std::span<const std::int32_t> y_prev, DecoderState& state,
+                  const Encoded& enc) const override;
+  Var forward(const TokenBatch& src, const TokenBatch& tgt_in,
+              Tensor* alphas = nullptr) const override;
+
+ private:
+  // Where member i's field f (annotations, keys, fixed_context) lives in a packed row.
+  struct Field {
+    bool defined = false;
+    Shape tail;               // the shape without dimension 0
+    std::int64_t offset = 0;  // in elements, within a packed row
+    std::int64_t size = 0;    // elements per row
+  };
+  std::vector<Encoded> unpack(const Encoded& enc) const;
+
+  std::vector<std::shared_ptr<const Seq2Seq>> members_;
+  mutable std::mutex mutex_;
+  mutable std::vector<Field> layout_;        // members x 3
+  mutable std::int64_t packed_width_ = 0;
+  mutable DType packed_dtype_ = DType::f32;
+  mutable Var cached_packed_;
+  mutable std::vector<Encoded> cached_members_;
+  mutable std::vector<std::size_t> state_parts_;  // parts of each member's state
+};
+
+// log(mean_i softmax(logits_i)) row by row: the ensemble's combination, exposed for tests.
+// Every input (rows, V) of one dtype; returns a new (rows, V) tensor.
+Tensor log_mean_softmax(const std::vector<Tensor>& logits);
+
+}  // namespace heed
