@@ -46,6 +46,8 @@ TEST(RnnGates, FloatActivationsAtExtremes) {
   EXPECT_EQ(kernels::rnn::sigmoid(-1e30f), 0.0f);
   EXPECT_EQ(kernels::rnn::sigmoid(1e30f), 1.0f);
   EXPECT_EQ(kernels::rnn::sigmoid(-200.0f), 0.0f);
+  for (float x : {-3e6f, -5e6f, -9e6f, -1.3e7f, -1e20f, -3e38f})
+    EXPECT_EQ(kernels::rnn::exp_nonpositive(x), 0.0f) << x;
   EXPECT_EQ(kernels::rnn::sigmoid(0.0f), 0.5f);
   EXPECT_EQ(kernels::rnn::tanh(1e30f), 1.0f);
   EXPECT_EQ(kernels::rnn::tanh(-1e30f), -1.0f);

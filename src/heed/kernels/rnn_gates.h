@@ -6,8 +6,8 @@
 // finite-difference gradient checks, which need smooth, exact functions.
 //
 // Only e^y for y <= 0 is ever needed (sigmoid and tanh are written in e^{-|x|}), so nothing
-// overflows and no float comparison clamps the input: with the default -ftrapping-math a
-// clamp to a constant makes GCC specialise the code behind it and give up vectorising.
+// overflows.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -21,18 +21,17 @@ inline float select_bits(std::uint32_t mask, float a, float b) {
                               (std::bit_cast<std::uint32_t>(b) & ~mask));
 }
 
-// e^y for y <= 0 (0 below the smallest normal float, so e^-inf = 0; NaN stays NaN).
+// e^y for y <= 0 (0 below about -87.7, so e^-inf = 0; NaN stays NaN).
 inline float exp_nonpositive(float y) {
-  // n = round(y / ln 2) with the 1.5 * 2^23 trick; r = y - n ln 2 in two parts.
-  const float shifted = y * 1.44269504088896341f + 12582912.0f;
+  // Clamp to -88 on the bits: for y <= 0 a larger magnitude has larger bits, and an integer
+  // min neither traps nor makes GCC specialise the code behind a float compare (which stops
+  // vectorisation under the default -ftrapping-math). NaN is restored at the end.
+  const float x = std::bit_cast<float>(std::min(std::bit_cast<std::uint32_t>(y), 0xC2B00000u));
+  // n = round(x / ln 2) in [-127, 0] with the 1.5 * 2^23 trick; r = x - n ln 2 in two parts.
+  const float shifted = x * 1.44269504088896341f + 12582912.0f;
   const float n = shifted - 12582912.0f;
-  // Underflow (huge |y| converts to INT_MIN) is handled with integer masks, not selects on
-  // floats, which GCC will not if-convert under -ftrapping-math.
-  const std::int32_t ni = static_cast<std::int32_t>(n);
-  const std::uint32_t keep = ni >= -126 ? 0xffffffffu : 0u;
-  float r = y - n * 0.693359375f;
+  float r = x - n * 0.693359375f;
   r = r + n * 2.12194440e-4f;
-  r = std::bit_cast<float>(std::bit_cast<std::uint32_t>(r) & keep);
   float p = 1.9875691500e-4f;
   p = p * r + 1.3981999507e-3f;
   p = p * r + 8.3334519073e-3f;
@@ -40,7 +39,9 @@ inline float exp_nonpositive(float y) {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   p = p * r * r + r + 1.0f;
-  const std::uint32_t e = ((static_cast<std::uint32_t>(ni) + 127u) << 23) & keep;
+  // 2^n from its exponent bits; n = -127 (below the normal range) gives exactly 0.
+  const std::int32_t ni = static_cast<std::int32_t>(n);
+  const std::uint32_t e = ni < -126 ? 0u : static_cast<std::uint32_t>(ni + 127) << 23;
   const std::uint32_t is_nan =
       (std::bit_cast<std::uint32_t>(y) & 0x7fffffffu) > 0x7f800000u ? 0xffffffffu : 0u;
   return select_bits(is_nan, y, p * std::bit_cast<float>(e));
