@@ -1,0 +1,104 @@
+#include "heed/cli/average_command.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <regex>
+#include <string>
+
+#include "heed/base/error.h"
+#include "heed/tensor/safetensors.h"
+#include "heed/train/model_dir.h"
+
+namespace fs = std::filesystem;
+
+namespace heed::cli {
+namespace {
+
+class AverageCommand : public Command {
+ public:
+  std::string name() const override { return "average"; }
+  std::string description() const override {
+    return "Average the weights of a model directory's last N step checkpoints";
+  }
+
+  void setup(CLI::App& app) override {
+    app.add_option("--model,-m", dir_, "model directory written by heed train")->required();
+    app.add_option("--last,-n", last_, "how many of the latest step checkpoints to average")
+        ->required()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--out,-o", out_, "weights file to write (.safetensors)")->required();
+    app.footer("Reads DIR/checkpoints/step_<n>.safetensors (training keeps the last\n"
+               "training.keep_checkpoints of them), takes the N with the highest steps and\n"
+               "writes their element-wise mean, in the checkpoints' dtype. The result loads\n"
+               "like best.safetensors: heed translate --model DIR --weights FILE.");
+  }
+
+  int run() override {
+    const fs::path ckdir = fs::path(dir_) / model_files::kCheckpoints;
+    HEED_CHECK(fs::is_directory(dir_), dir_, ": no such model directory");
+    HEED_CHECK(fs::is_directory(ckdir), dir_,
+               ": has no step checkpoints (no checkpoints/ folder; training.keep_checkpoints "
+               "must be above 0)");
+    std::vector<std::pair<std::int64_t, std::string>> found;
+    const std::regex pattern("step_([0-9]+)\\.safetensors");
+    for (const auto& entry : fs::directory_iterator(ckdir)) {
+      std::smatch m;
+      const std::string name = entry.path().filename().string();
+      if (std::regex_match(name, m, pattern))
+        found.emplace_back(std::stoll(m[1].str()), entry.path().string());
+    }
+    std::sort(found.begin(), found.end());
+    HEED_CHECK(static_cast<std::int64_t>(found.size()) >= last_, ckdir.string(), " has ",
+               found.size(), " step checkpoint(s), fewer than --last ", last_);
+    found.erase(found.begin(), found.end() - last_);
+
+    NamedTensors sum;
+    std::vector<DType> dtypes;
+    std::string steps;
+    for (const auto& [step, path] : found) {
+      SafeTensorsFile f = load_safetensors(path);
+      steps += (steps.empty() ? "" : ",") + std::to_string(step);
+      if (sum.empty()) {
+        for (auto& [name, t] : f.tensors) {
+          dtypes.push_back(t.dtype());
+          sum.emplace_back(name, t.to(DType::f64));
+        }
+        continue;
+      }
+      HEED_CHECK(f.tensors.size() == sum.size(), path, " has ", f.tensors.size(),
+                 " tensors but ", found.front().second, " has ", sum.size());
+      for (auto& [name, acc] : sum) {
+        const Tensor& t = f.get(name);
+        HEED_CHECK(t.shape() == acc.shape(), path, ": tensor ", name, " has shape ",
+                   t.shape().str(), " but ", acc.shape().str(), " in ", found.front().second);
+        const Tensor x = t.to(DType::f64);
+        double* a = acc.data<double>();
+        const double* b = x.data<double>();
+        for (std::int64_t i = 0; i < acc.numel(); ++i) a[i] += b[i];
+      }
+    }
+    const double n = static_cast<double>(found.size());
+    NamedTensors out;
+    for (std::size_t i = 0; i < sum.size(); ++i) {
+      double* a = sum[i].second.data<double>();
+      for (std::int64_t j = 0; j < sum[i].second.numel(); ++j) a[j] /= n;
+      out.emplace_back(sum[i].first, sum[i].second.to(dtypes[i]));
+    }
+    save_safetensors(out_, out, {{"format", "pt"}, {"heed.averaged_steps", steps}});
+    std::cout << "averaged steps " << steps << " into " << out_ << "\n";
+    return 0;
+  }
+
+ private:
+  std::string dir_, out_;
+  std::int64_t last_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_average_command() { return std::make_unique<AverageCommand>(); }
+
+}  // namespace heed::cli

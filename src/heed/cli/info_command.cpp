@@ -1,0 +1,127 @@
+#include "heed/cli/info_command.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "heed/base/error.h"
+#include "heed/data/vocabulary.h"
+#include "heed/train/model_dir.h"
+#include "heed/train/training_state.h"
+
+namespace fs = std::filesystem;
+
+namespace heed::cli {
+namespace {
+
+std::string thousands(std::int64_t n) {
+  std::string s = std::to_string(n), out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (i && (s.size() - i) % 3 == 0) out += ',';
+    out += s[i];
+  }
+  return out;
+}
+
+class InfoCommand : public Command {
+ public:
+  std::string name() const override { return "info"; }
+  std::string description() const override {
+    return "Show a model directory: architecture, parameters per module, vocabularies, "
+           "training history";
+  }
+
+  void setup(CLI::App& app) override {
+    app.add_option("--model,-m", dir_, "model directory written by heed train")->required();
+    app.footer("Prints the model section of config.yaml, the parameter count of each top-level\n"
+               "module and in total, the vocabulary sizes, and from the training state the\n"
+               "steps trained, the best dev score and its step.");
+  }
+
+  int run() override {
+    const TrainConfig config = load_model_config(dir_);
+    const Vocabulary src = Vocabulary::load(path_in(dir_, model_files::kSrcVocab));
+    const Vocabulary tgt = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
+    ModelConfig mc = config.model;
+    mc.src_vocab = static_cast<std::int64_t>(src.size());
+    mc.tgt_vocab = static_cast<std::int64_t>(tgt.size());
+    Rng rng(config.training.seed);
+    auto model = build_model(mc, rng, parse_dtype(config.training.dtype));
+
+    std::cout << "model directory: " << dir_ << "\n";
+    std::cout << "architecture: " << mc.kind << "\n";
+    std::cout << "  emb_dim " << mc.emb_dim << ", encoder "
+              << (mc.encoder_cell.empty() ? "default" : mc.encoder_cell) << " x" << mc.enc_layers
+              << (mc.bidirectional ? " bidirectional" : "") << " hidden " << mc.enc_hidden
+              << ", decoder hidden " << mc.dec_hidden << " x" << mc.dec_layers;
+    if (mc.kind == "luong")
+      std::cout << ", score " << mc.score << (mc.input_feed ? ", input feeding" : "")
+                << (mc.local_p ? ", local-p window " + std::to_string(mc.window) : "");
+    std::cout << ", dropout " << mc.dropout << (mc.tie_embeddings ? ", tied embeddings" : "")
+              << "\n";
+    std::cout << "vocabularies: source " << src.size() << " (" << config.data.source.tokenizer
+              << "), target " << tgt.size() << " (" << config.data.target.tokenizer << ")\n";
+
+    std::map<std::string, std::int64_t> per_module;
+    std::vector<std::string> order;
+    for (const auto& [name, v] : model->named_parameters()) {
+      const std::string top = name.substr(0, name.find('.'));
+      if (!per_module.count(top)) order.push_back(top);
+      per_module[top] += v.value().numel();
+    }
+    std::cout << "parameters:\n";
+    for (const auto& m : order) {
+      char line[128];
+      std::snprintf(line, sizeof line, "  %-24s %14s\n", m.c_str(), thousands(per_module[m]).c_str());
+      std::cout << line;
+    }
+    char total[128];
+    std::snprintf(total, sizeof total, "  %-24s %14s\n", "total",
+                  thousands(model->num_parameters()).c_str());
+    std::cout << total;
+
+    const std::string state_path = path_in(dir_, model_files::kState);
+    if (!fs::exists(state_path)) {
+      std::cout << "training: no training state\n";
+      return 0;
+    }
+    const TrainingState s = read_training_state(state_path);
+    std::cout << "training: " << s.step << " steps, epoch " << s.position.epoch + 1 << ", "
+              << thousands(s.target_tokens) << " target tokens, "
+              << static_cast<long long>(s.train_seconds) << " s";
+    if (!s.stop_reason.empty()) std::cout << ", stopped: " << s.stop_reason;
+    std::cout << "\n";
+    std::cout << "validations: " << s.history.size() << "\n";
+    if (s.has_best)
+      std::cout << "best dev " << config.training.metric << ": " << s.best_score << " at step "
+                << s.best_step << "\n";
+    if (!s.history.empty()) {
+      const auto last = nlohmann::json::parse(s.history.back());
+      std::cout << "last validation: step " << last.value("step", 0) << ", dev loss "
+                << last.value("dev_loss", 0.0);
+      if (last.contains("bleu")) std::cout << ", BLEU " << last["bleu"].get<double>();
+      if (last.contains("wer")) std::cout << ", WER " << last["wer"].get<double>();
+      std::cout << "\n";
+    }
+    if (!s.checkpoints.empty()) {
+      std::cout << "step checkpoints:";
+      for (auto c : s.checkpoints) std::cout << " " << c;
+      std::cout << "\n";
+    }
+    return 0;
+  }
+
+ private:
+  std::string dir_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_info_command() { return std::make_unique<InfoCommand>(); }
+
+}  // namespace heed::cli

@@ -1,0 +1,545 @@
+#include "heed/train/trainer.h"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+
+#include "heed/autograd/cross_entropy.h"
+#include "heed/autograd/tape.h"
+#include "heed/base/error.h"
+#include "heed/data/batch_sampler.h"
+#include "heed/data/corpus.h"
+#include "heed/data/sentencepiece_tokenizer.h"
+#include "heed/data/text_file.h"
+#include "heed/data/utf8.h"
+#include "heed/decode/greedy.h"
+#include "heed/kernels/gemm.h"
+#include "heed/metrics/bleu.h"
+#include "heed/metrics/wer.h"
+#include "heed/models/model_factory.h"
+#include "heed/tensor/arena.h"
+#include "heed/train/adam.h"
+#include "heed/train/checkpoint.h"
+#include "heed/train/clip.h"
+#include "heed/train/lr_schedule.h"
+#include "heed/train/model_dir.h"
+#include "heed/train/progress.h"
+#include "heed/train/sgd.h"
+#include "heed/train/training_state.h"
+
+namespace fs = std::filesystem;
+
+namespace heed {
+
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+
+extern "C" void on_stop_signal(int sig) {
+  g_stop = 1;
+  std::signal(sig, SIG_DFL);  // a second Ctrl-C ends the process at once
+}
+
+void write_text_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    HEED_CHECK(out.good(), tmp, ": cannot open for writing");
+    out << text;
+    out.flush();
+    HEED_CHECK(out.good(), tmp, ": write failed");
+  }
+  fs::rename(tmp, path);
+}
+
+// The config with everything a resumed run may change blanked out: the data and model
+// sections must stay as they were.
+std::string identity_yaml(TrainConfig c) {
+  c.training = TrainingConfig{};
+  c.output.clear();
+  c.model.src_vocab = c.model.tgt_vocab = 0;
+  return to_yaml(c);
+}
+
+void check_resumable(const TrainConfig& saved, const TrainConfig& now, const std::string& dir) {
+  const std::string a = identity_yaml(saved), b = identity_yaml(now);
+  if (a == b) return;
+  std::istringstream sa(a), sb(b);
+  std::string la, lb, section;
+  while (std::getline(sa, la) && std::getline(sb, lb)) {
+    if (!la.empty() && la[0] != ' ') section = la;
+    if (la != lb) break;
+  }
+  auto trim = [](std::string s) { return s.erase(0, s.find_first_not_of(' ')); };
+  throw Error(dir + " holds a training run with another config (in " + section + " it has '" +
+              trim(la) + "', this config says '" + trim(lb) +
+              "'); only the training section may change when resuming, so use a new output "
+              "directory");
+}
+
+std::unique_ptr<Optimizer> make_optimizer(const TrainingConfig& t, std::vector<Var> params) {
+  if (t.optimizer == "sgd") {
+    SgdOptions o;
+    o.lr = t.lr;
+    o.momentum = t.momentum;
+    o.weight_decay = t.weight_decay;
+    o.nesterov = t.nesterov;
+    return std::make_unique<Sgd>(std::move(params), o);
+  }
+  AdamOptions o;
+  o.lr = t.lr;
+  o.beta1 = t.beta1;
+  o.beta2 = t.beta2;
+  o.eps = t.eps;
+  o.weight_decay = t.weight_decay;
+  if (t.optimizer == "adamw") return std::make_unique<AdamW>(std::move(params), o);
+  return std::make_unique<Adam>(std::move(params), o);
+}
+
+// Copies rows into a reusable TokenBatch (no allocation once its vectors have grown).
+void fill(TokenBatch& tb, std::size_t batch, std::size_t len, const std::vector<std::int32_t>& ids,
+          const std::vector<std::int32_t>& lengths) {
+  tb.batch = static_cast<std::int64_t>(batch);
+  tb.len = static_cast<std::int64_t>(len);
+  tb.ids.assign(ids.begin(), ids.end());
+  tb.lengths.assign(lengths.begin(), lengths.end());
+}
+
+std::string fmt(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+class Run {
+ public:
+  Run(const TrainConfig& config, const TrainerOptions& options)
+      : c_(config), t_(config.training), dir_(config.output),
+        console_(options.console ? *options.console : std::cerr), tty_(options.tty),
+        factory_(options.factory), rng_(config.training.seed),
+        schedule_(LrScheduleOptions::from(config.training)) {}
+
+  TrainResult run();
+
+ private:
+  void prepare_directory();
+  std::unique_ptr<Tokenizer> side_tokenizer(const SideConfig& side,
+                                            const std::vector<std::string>& lines,
+                                            const char* file);
+  Vocabulary side_vocabulary(const SideConfig& side, const Tokenizer& tok,
+                             const std::vector<std::string>& lines, const char* file);
+  void load_data();
+  double train_step(const Batch& batch);
+  // Returns false when early stopping says to stop.
+  void validate(Progress& progress, double train_loss);
+  void save(bool step_checkpoint);
+  Metadata weights_metadata() const;
+  double seconds() const {
+    return state_.train_seconds +
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - session_start_).count();
+  }
+
+  TrainConfig c_;
+  const TrainingConfig& t_;
+  std::string dir_;
+  std::ostream& console_;
+  bool tty_;
+  ModelFactory factory_;
+  bool resume_ = false;
+
+  std::unique_ptr<Tokenizer> src_tok_, tgt_tok_;
+  Vocabulary src_vocab_, tgt_vocab_;
+  Corpus corpus_, dev_corpus_;
+  std::vector<std::string> dev_refs_;  // by dev corpus position
+  std::vector<std::vector<std::size_t>> dev_plan_;
+
+  Rng rng_;  // initialisation, then dropout
+  std::unique_ptr<Seq2Seq> model_;
+  std::vector<Var> params_;
+  std::unique_ptr<Optimizer> optimizer_;
+  std::unique_ptr<BatchSampler> sampler_;
+  LrSchedule schedule_;
+  TrainingState state_;
+  double base_seconds_ = 0.0;
+  std::chrono::steady_clock::time_point session_start_ = std::chrono::steady_clock::now();
+  std::int64_t last_saved_step_ = -1;
+
+  Arena arena_;
+  TokenBatch src_, tgt_in_;
+  double window_loss_ = 0.0;  // token-weighted training loss since the last validation
+  std::int64_t window_tokens_ = 0;
+};
+
+void Run::prepare_directory() {
+  const std::string state_path = path_in(dir_, model_files::kState);
+  resume_ = fs::exists(state_path);
+  if (resume_) {
+    check_resumable(load_model_config(dir_), c_, dir_);
+    return;
+  }
+  if (fs::exists(dir_)) {
+    HEED_CHECK(fs::is_directory(dir_), dir_, ": exists and is not a directory");
+    HEED_CHECK(fs::is_empty(dir_), dir_,
+               ": exists, is not empty and holds no training state to resume; give a new or "
+               "empty output directory");
+  }
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  HEED_CHECK(!ec, dir_, ": cannot create the output directory (", ec.message(), ")");
+}
+
+std::unique_ptr<Tokenizer> Run::side_tokenizer(const SideConfig& side,
+                                               const std::vector<std::string>& lines,
+                                               const char* file) {
+  const std::string dst = path_in(dir_, file);
+  if (side.tokenizer != "sentencepiece") return make_tokenizer(side.tokenizer, side.lowercase);
+  if (!resume_) {
+    if (!side.spm_model.empty()) {
+      HEED_CHECK(fs::is_regular_file(side.spm_model), side.spm_model,
+                 ": no such SentencePiece model file");
+      fs::copy_file(side.spm_model, dst + ".tmp", fs::copy_options::overwrite_existing);
+      fs::rename(dst + ".tmp", dst);
+    } else {
+      SentencePieceOptions o;
+      o.vocab_size = static_cast<int>(side.spm_vocab_size);
+      o.model_type = side.spm_model_type;
+      o.character_coverage = side.spm_character_coverage;
+      o.lowercase = side.lowercase;
+      o.num_threads = t_.threads > 0 ? static_cast<int>(t_.threads) : 2;
+      SentencePieceTokenizer::train(lines, dst, o);
+    }
+  }
+  return load_tokenizer(side, dst);
+}
+
+Vocabulary Run::side_vocabulary(const SideConfig& side, const Tokenizer& tok,
+                                const std::vector<std::string>& lines, const char* file) {
+  const std::string path = path_in(dir_, file);
+  if (resume_) return Vocabulary::load(path);
+  VocabularyOptions o;
+  o.max_size = static_cast<std::size_t>(side.vocab_max_size);
+  o.min_freq = side.vocab_min_freq;
+  Vocabulary v = Vocabulary::build(count_tokens(lines, tok), o);
+  v.save(path);
+  return v;
+}
+
+void Run::load_data() {
+  ParallelText text = read_parallel(c_.data.train_source, c_.data.train_target);
+  src_tok_ = side_tokenizer(c_.data.source, text.source, model_files::kSrcSpm);
+  tgt_tok_ = side_tokenizer(c_.data.target, text.target, model_files::kTgtSpm);
+  src_vocab_ = side_vocabulary(c_.data.source, *src_tok_, text.source, model_files::kSrcVocab);
+  tgt_vocab_ = side_vocabulary(c_.data.target, *tgt_tok_, text.target, model_files::kTgtVocab);
+  CorpusOptions co;
+  co.max_src_len = static_cast<std::size_t>(c_.data.source.max_length);
+  co.max_tgt_len = static_cast<std::size_t>(c_.data.target.max_length);
+  corpus_ = build_corpus(text, *src_tok_, src_vocab_, *tgt_tok_, tgt_vocab_, co);
+  HEED_CHECK(corpus_.size() > 0, c_.data.train_source,
+             ": no training pair is left after filtering (", corpus_.stats.summary(),
+             "); raise data.source.max_length / data.target.max_length");
+
+  if (c_.data.dev_source.empty()) return;
+  ParallelText dev = read_parallel(c_.data.dev_source, c_.data.dev_target);
+  if (c_.data.max_dev_sentences > 0 &&
+      dev.size() > static_cast<std::size_t>(c_.data.max_dev_sentences)) {
+    dev.source.resize(static_cast<std::size_t>(c_.data.max_dev_sentences));
+    dev.target.resize(static_cast<std::size_t>(c_.data.max_dev_sentences));
+  }
+  CorpusOptions dco;  // dev pairs are never dropped for length, except where the model must
+  if (c_.model.kind == "luong" && c_.model.score == "location")
+    dco.max_src_len = static_cast<std::size_t>(c_.model.max_src_len);
+  dev_corpus_ = build_corpus(dev, *src_tok_, src_vocab_, *tgt_tok_, tgt_vocab_, dco);
+  HEED_CHECK(dev_corpus_.size() > 0, c_.data.dev_source, ": no dev pair is usable (",
+             dev_corpus_.stats.summary(), ")");
+  dev_refs_.resize(dev_corpus_.size());
+  for (std::size_t k = 0; k < dev_corpus_.size(); ++k) {
+    const std::string& ref = dev.target[dev_corpus_.index[k]];
+    dev_refs_[k] = c_.data.target.lowercase ? to_lower_utf8(ref) : ref;
+  }
+  BatchOptions bo;
+  bo.max_tokens = static_cast<std::size_t>(t_.max_tokens);
+  bo.max_sentences = static_cast<std::size_t>(t_.max_sentences);
+  bo.shuffle = false;
+  bo.pool_size = 0;
+  Rng unused(0);
+  dev_plan_ = plan_batches(dev_corpus_, bo, unused);
+}
+
+double Run::train_step(const Batch& batch) {
+  optimizer_->zero_grad();
+  double loss = 0.0;
+  {
+    ArenaScope scope(&arena_);
+    fill(src_, batch.size, batch.src_len, batch.src, batch.src_lengths);
+    fill(tgt_in_, batch.size, batch.tgt_len, batch.tgt_in, batch.tgt_lengths);
+    Var logits = model_->forward(src_, tgt_in_);
+    CrossEntropyResult ce =
+        cross_entropy_with_count(logits, batch.tgt_out, kPad, t_.label_smoothing);
+    loss = ce.loss.value().item();
+    Tape::current().backward(ce.loss);
+  }
+  arena_.reset();
+  HEED_CHECK(std::isfinite(loss), "step ", state_.step + 1, ": the training loss is ", loss,
+             "; lower training.lr or set training.clip_norm");
+  if (t_.clip_norm > 0) clip_grad_norm(params_, t_.clip_norm);
+  optimizer_->step();
+  return loss;
+}
+
+void Run::validate(Progress& progress, double train_loss) {
+  double loss_sum = 0.0;
+  std::int64_t count = 0;
+  const bool decode = t_.metric != "loss";
+  std::vector<std::string> hyps(decode ? dev_corpus_.size() : 0);
+  {
+    NoGradGuard no_grad;
+    model_->eval();
+    DecodeOptions dopt;
+    dopt.len_a = static_cast<double>(t_.max_output_factor);
+    dopt.len_b = 10.0;
+    for (const auto& members : dev_plan_) {
+      const Batch b = make_batch(dev_corpus_, members);
+      {
+        ArenaScope scope(&arena_);
+        fill(src_, b.size, b.src_len, b.src, b.src_lengths);
+        fill(tgt_in_, b.size, b.tgt_len, b.tgt_in, b.tgt_lengths);
+        Var logits = model_->forward(src_, tgt_in_);
+        CrossEntropyResult ce = cross_entropy_with_count(logits, b.tgt_out, kPad, 0.0);
+        loss_sum += ce.loss.value().item() * static_cast<double>(ce.count);
+        count += ce.count;
+        if (decode) {
+          DecodeResult r = greedy_decode(*model_, src_, dopt);
+          for (std::size_t i = 0; i < b.size; ++i)
+            hyps[b.members[i]] = tgt_tok_->decode(tgt_vocab_.decode(r.best(i).tokens));
+        }
+      }
+      arena_.reset();
+    }
+    model_->train();
+  }
+  const double loss = count ? loss_sum / static_cast<double>(count) : 0.0;
+  nlohmann::json entry;
+  entry["step"] = state_.step;
+  entry["epoch"] = sampler_->epoch();
+  entry["train_loss"] = train_loss;
+  entry["dev_loss"] = loss;
+  entry["perplexity"] = std::exp(loss);
+  double score = loss;
+  std::string shown = "loss " + fmt("%.4f", loss) + ", ppl " + fmt("%.2f", std::exp(loss));
+  if (t_.metric == "bleu") {
+    std::vector<std::vector<std::string>> refs(dev_refs_.size());
+    for (std::size_t i = 0; i < refs.size(); ++i) refs[i] = {dev_refs_[i]};
+    score = metrics::corpus_bleu(hyps, refs).score;
+    entry["bleu"] = score;
+    shown += ", BLEU " + fmt("%.2f", score);
+  } else if (t_.metric == "wer") {
+    score = metrics::corpus_wer(hyps, dev_refs_);
+    entry["wer"] = score;
+    shown += ", WER " + fmt("%.2f", score);
+  }
+  const bool higher = metric_higher_is_better(t_.metric);
+  const bool better = !state_.has_best || (higher ? score > state_.best_score : score < state_.best_score);
+  if (better) {
+    state_.has_best = true;
+    state_.best_score = score;
+    state_.best_step = state_.step;
+    state_.bad_validations = 0;
+    save_module(*model_, path_in(dir_, model_files::kBest), weights_metadata());
+  } else {
+    ++state_.bad_validations;
+  }
+  const bool reduced = schedule_.on_validation(score);
+  entry["lr"] = schedule_.lr(state_.step + 1);
+  entry["best"] = better;
+  entry["seconds"] = seconds();
+  state_.history.push_back(entry.dump());
+  {
+    std::ofstream h(path_in(dir_, model_files::kHistory), std::ios::app);
+    h << state_.history.back() << "\n";
+  }
+  std::string line = "validation at step " + std::to_string(state_.step) + ": " + shown;
+  line += better ? " (new best)"
+                 : " (best " + fmt(t_.metric == "loss" ? "%.4f" : "%.2f", state_.best_score) +
+                       " at step " + std::to_string(state_.best_step) + ")";
+  if (reduced) line += "; learning rate reduced to " + fmt("%.3g", schedule_.lr(state_.step + 1));
+  progress.message(line);
+}
+
+Metadata Run::weights_metadata() const {
+  return {{"format", "pt"}, {"heed.step", std::to_string(state_.step)},
+          {"heed.model", c_.model.kind}};
+}
+
+void Run::save(bool step_checkpoint) {
+  const Metadata meta = weights_metadata();
+  if (step_checkpoint && t_.keep_checkpoints > 0 &&
+      (state_.checkpoints.empty() || state_.checkpoints.back() != state_.step)) {
+    fs::create_directories(fs::path(dir_) / model_files::kCheckpoints);
+    save_module(*model_, step_checkpoint_path(dir_, state_.step), meta);
+    state_.checkpoints.push_back(state_.step);
+    while (static_cast<std::int64_t>(state_.checkpoints.size()) > t_.keep_checkpoints) {
+      std::error_code ec;
+      fs::remove(step_checkpoint_path(dir_, state_.checkpoints.front()), ec);
+      state_.checkpoints.erase(state_.checkpoints.begin());
+    }
+  }
+  save_module(*model_, path_in(dir_, model_files::kLast), meta);
+  if (dev_plan_.empty()) save_module(*model_, path_in(dir_, model_files::kBest), meta);
+  state_.position = sampler_->position();
+  state_.rng_state = rng_.state();
+  state_.schedule_state = schedule_.state();
+  TrainingState s = state_;
+  s.train_seconds = seconds();
+  save_training_state(path_in(dir_, model_files::kState), *model_, *optimizer_, s);
+  last_saved_step_ = state_.step;
+}
+
+TrainResult Run::run() {
+  if (t_.threads > 0) kernels::set_num_threads(static_cast<int>(t_.threads));
+  prepare_directory();
+  load_data();
+
+  ModelConfig& mc = c_.model;
+  auto set_size = [&](std::int64_t& field, std::size_t size, const char* key) {
+    const auto n = static_cast<std::int64_t>(size);
+    HEED_CHECK(field == 0 || field == n, "model.", key, " is ", field, " but the vocabulary has ",
+               n, " entries; leave it 0 (it is set from the vocabulary)");
+    field = n;
+  };
+  set_size(mc.src_vocab, src_vocab_.size(), "src_vocab");
+  set_size(mc.tgt_vocab, tgt_vocab_.size(), "tgt_vocab");
+  validate_model_config(mc);
+  const DType dtype = parse_dtype(t_.dtype);
+  model_ = factory_ ? factory_(mc, rng_, dtype) : build_model(mc, rng_, dtype);
+  model_->set_rng(&rng_);
+  model_->train();
+  params_ = model_->parameters();
+  {
+    ArenaScope heap(nullptr);  // optimizer state must outlive every batch
+    optimizer_ = make_optimizer(t_, params_);
+  }
+  BatchOptions bo;
+  bo.max_tokens = static_cast<std::size_t>(t_.max_tokens);
+  bo.max_sentences = static_cast<std::size_t>(t_.max_sentences);
+  bo.seed = t_.seed;
+  sampler_ = std::make_unique<BatchSampler>(corpus_, bo);
+
+  const std::string log_path = path_in(dir_, model_files::kLog);
+  if (resume_) {
+    state_ = load_training_state(path_in(dir_, model_files::kState), *model_, *optimizer_);
+    sampler_->set_position(state_.position);
+    rng_.set_state(state_.rng_state);
+    schedule_.set_state(state_.schedule_state);
+    std::string history;
+    for (const auto& h : state_.history) history += h + "\n";
+    write_text_atomically(path_in(dir_, model_files::kHistory), history);
+  }
+  write_text_atomically(path_in(dir_, model_files::kConfig), to_yaml(c_));
+
+  std::int64_t total = t_.max_steps;
+  const auto epoch_steps =
+      t_.max_epochs * static_cast<std::int64_t>(sampler_->batches_in_epoch());
+  if (t_.max_epochs > 0 && (total == 0 || epoch_steps < total)) total = epoch_steps;
+  ProgressOptions po;
+  po.tty = tty_;
+  po.log_every = t_.log_every;
+  po.total_steps = total;
+  po.log_path = log_path;
+  Progress progress(console_, po);
+  progress.message(corpus_.stats.summary() + "; vocabularies: source " +
+                   std::to_string(src_vocab_.size()) + ", target " +
+                   std::to_string(tgt_vocab_.size()) + "; " + mc.kind + " model with " +
+                   std::to_string(model_->num_parameters()) + " parameters");
+  if (resume_)
+    progress.message("resuming " + dir_ + " at step " + std::to_string(state_.step) + " (epoch " +
+                     std::to_string(state_.position.epoch + 1) + ")");
+
+  const std::int64_t save_every = t_.save_every > 0 ? t_.save_every : t_.validate_every;
+  const bool has_dev = !dev_plan_.empty();
+  TrainOutcome outcome = TrainOutcome::finished;
+  std::string reason;
+  for (;;) {
+    if (stop_requested()) {
+      outcome = TrainOutcome::interrupted;
+      reason = "interrupted";
+      break;
+    }
+    if (t_.max_steps > 0 && state_.step >= t_.max_steps) {
+      reason = "reached max_steps " + std::to_string(t_.max_steps);
+      break;
+    }
+    if (t_.max_epochs > 0 && sampler_->epoch() >= static_cast<std::uint64_t>(t_.max_epochs)) {
+      reason = "reached max_epochs " + std::to_string(t_.max_epochs);
+      break;
+    }
+    if (has_dev && t_.early_stopping > 0 && state_.bad_validations >= t_.early_stopping) {
+      outcome = TrainOutcome::early_stopped;
+      reason = "early stopping: no improvement in " + std::to_string(t_.early_stopping) +
+               " validations";
+      break;
+    }
+    const std::int64_t epoch = static_cast<std::int64_t>(sampler_->epoch());
+    std::optional<Batch> batch = sampler_->next();
+    if (!batch) {
+      progress.message("epoch " + std::to_string(epoch + 1) + " done at step " +
+                       std::to_string(state_.step));
+      continue;
+    }
+    const double lr = schedule_.lr(state_.step + 1);
+    optimizer_->set_lr(lr);
+    const double loss = train_step(*batch);
+    ++state_.step;
+    const auto tokens = static_cast<std::int64_t>(batch->tgt_tokens);
+    state_.target_tokens += tokens;
+    window_loss_ += loss * static_cast<double>(tokens);
+    window_tokens_ += tokens;
+    progress.step(state_.step, epoch, loss, tokens, lr);
+    if (has_dev && state_.step % t_.validate_every == 0) {
+      validate(progress, window_tokens_ ? window_loss_ / static_cast<double>(window_tokens_) : 0.0);
+      window_loss_ = 0.0;
+      window_tokens_ = 0;
+    }
+    if (state_.step % save_every == 0) save(true);
+  }
+  // A run that never validated still leaves a best model.
+  if (has_dev && !state_.has_best && outcome != TrainOutcome::interrupted && state_.step > 0)
+    validate(progress, window_tokens_ ? window_loss_ / static_cast<double>(window_tokens_) : 0.0);
+  state_.stop_reason = outcome == TrainOutcome::interrupted ? "" : reason;
+  if (state_.step > 0) save(false);  // also records the stop reason
+  progress.message("stopped at step " + std::to_string(state_.step) + ": " + reason +
+                   (outcome == TrainOutcome::interrupted ? "; the training state is saved, run "
+                                                           "the same command to resume"
+                                                         : ""));
+  TrainResult r;
+  r.outcome = outcome;
+  r.step = state_.step;
+  r.has_best = state_.has_best;
+  r.best_score = state_.best_score;
+  r.best_step = state_.best_step;
+  return r;
+}
+
+}  // namespace
+
+TrainResult train(const TrainConfig& config, const TrainerOptions& options) {
+  Run run(config, options);
+  return run.run();
+}
+
+void request_stop() { g_stop = 1; }
+bool stop_requested() { return g_stop != 0; }
+void clear_stop_request() { g_stop = 0; }
+
+void install_stop_signal_handlers() {
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+}
+
+}  // namespace heed

@@ -1,0 +1,41 @@
+#pragma once
+// TrainingState: what a run needs beyond the weights and the optimizer to continue exactly
+// where it stopped: the step, the batch sampler's position, the dropout generator, the
+// learning-rate schedule, the best dev score so far, the early-stopping counter, the step
+// checkpoints on disk and the validation history. Saved with the weights and optimizer
+// state in one safetensors file (the state goes in its metadata), written atomically.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "heed/data/batch_sampler.h"
+#include "heed/nn/module.h"
+#include "heed/train/optimizer.h"
+
+namespace heed {
+
+struct TrainingState {
+  std::int64_t step = 0;           // updates made
+  BatchPosition position;          // where the batch sampler stands
+  std::string rng_state;           // the model's generator (dropout)
+  std::string schedule_state;      // LrSchedule::state()
+  bool has_best = false;
+  double best_score = 0.0;
+  std::int64_t best_step = 0;
+  std::int64_t bad_validations = 0;  // in a row, for early stopping
+  std::int64_t target_tokens = 0;    // target tokens trained on
+  double train_seconds = 0.0;        // time spent in earlier sessions
+  std::vector<std::int64_t> checkpoints;  // steps of the kept step checkpoints, oldest first
+  std::vector<std::string> history;       // one JSON object per validation (history.jsonl)
+  std::string stop_reason;                // "" while training may go on
+};
+
+// Writes module weights + optimizer state + the state (as metadata "heed.*") to path.
+void save_training_state(const std::string& path, const Module& module,
+                         const Optimizer& optimizer, const TrainingState& state);
+// Restores weights and optimizer state; returns the state. heed::Error names the file.
+TrainingState load_training_state(const std::string& path, Module& module, Optimizer& optimizer);
+// Only the state (no model needed): for `heed info`.
+TrainingState read_training_state(const std::string& path);
+
+}  // namespace heed
