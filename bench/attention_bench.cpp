@@ -1,0 +1,119 @@
+// The fused attention step kernels (scores + mask + softmax + context, and the fused
+// backward) at B = 64, m = 30: additive (Bahdanau: keys A = 256, values 2 x 256 from the
+// bi-GRU) and general (Luong: keys = values = 256). FLOPs follow the benchmark protocol's
+// analytic count, per (row, source position): 2 * key_dim (score) + 2 * value_dim
+// (context) forward, twice that backward; tanh, exp and the softmax are not counted.
+#include <benchmark/benchmark.h>
+
+#include <vector>
+
+#include "heed/bench/micro.h"
+#include "heed/kernels/attention.h"
+
+namespace {
+
+using heed::bench::random_floats;
+using heed::kernels::AttentionStep;
+using heed::kernels::ScoreKind;
+
+struct Inputs {
+  std::vector<std::int64_t> lengths;
+  std::vector<float> q, K, H, wq, v;
+  AttentionStep<float> step;
+};
+
+// kind 0: additive (tanh), 1: general (dot over W_a H). Lengths cycle through 15..30 so
+// that rows are ragged as in the mt/luong configs, with the longest at m.
+Inputs make_inputs(int kind, std::int64_t B, std::int64_t m, std::int64_t kd, std::int64_t dv) {
+  Inputs in;
+  in.lengths.resize(static_cast<std::size_t>(B));
+  for (std::int64_t b = 0; b < B; ++b) in.lengths[b] = m - (b * 7) % (m / 2 + 1);
+  in.lengths[0] = m;
+  in.K = random_floats(static_cast<std::size_t>(B * m * kd), -1, 1, 1);
+  in.H = random_floats(static_cast<std::size_t>(B * m * dv), -1, 1, 2);
+  in.q = random_floats(static_cast<std::size_t>(B * kd), -0.1f, 0.1f, 3);
+  in.wq = random_floats(static_cast<std::size_t>(B * kd), -1, 1, 4);
+  in.v = random_floats(static_cast<std::size_t>(kd), -0.1f, 0.1f, 5);
+  AttentionStep<float>& s = in.step;
+  s.kind = kind == 0 ? ScoreKind::tanh : ScoreKind::dot;
+  s.batch = B;
+  s.m = m;
+  s.key_dim = kd;
+  s.value_dim = dv;
+  s.lengths = in.lengths.data();
+  s.K = in.K.data();
+  s.H = in.H.data();
+  if (kind == 0) {
+    s.wq = in.wq.data();
+    s.v = in.v.data();
+  } else {
+    s.q = in.q.data();
+  }
+  return in;
+}
+
+double pair_flops(const Inputs& in) {
+  double positions = 0;
+  for (auto l : in.lengths) positions += static_cast<double>(l);
+  return positions * (2.0 * in.step.key_dim + 2.0 * in.step.value_dim);
+}
+
+// args: kind, B, m, key_dim, value_dim
+void BM_AttentionForward(benchmark::State& state) {
+  Inputs in = make_inputs(static_cast<int>(state.range(0)), state.range(1), state.range(2),
+                          state.range(3), state.range(4));
+  const auto& s = in.step;
+  std::vector<float> context(static_cast<std::size_t>(s.batch * s.value_dim));
+  std::vector<float> alpha(static_cast<std::size_t>(s.batch * s.m));
+  for (auto _ : state) {
+    heed::kernels::attention_forward<float>(s, context.data(), alpha.data());
+    benchmark::DoNotOptimize(context.data());
+    benchmark::ClobberMemory();
+  }
+  heed::bench::set_flops(state, pair_flops(in));
+}
+
+void BM_AttentionBackward(benchmark::State& state) {
+  Inputs in = make_inputs(static_cast<int>(state.range(0)), state.range(1), state.range(2),
+                          state.range(3), state.range(4));
+  const auto& s = in.step;
+  const std::int64_t B = s.batch, m = s.m, kd = s.key_dim, dv = s.value_dim;
+  std::vector<float> context(static_cast<std::size_t>(B * dv)), alpha(static_cast<std::size_t>(B * m));
+  heed::kernels::attention_forward<float>(s, context.data(), alpha.data());
+  auto dcontext = random_floats(static_cast<std::size_t>(B * dv), -1, 1, 6);
+  std::vector<float> dscore(static_cast<std::size_t>(B * m)), dK(static_cast<std::size_t>(B * m * kd)),
+      dH(static_cast<std::size_t>(B * m * dv)), dq(static_cast<std::size_t>(B * kd)),
+      dwq(static_cast<std::size_t>(B * kd)), dv_rows(static_cast<std::size_t>(B * kd));
+  heed::kernels::AttentionStepGrad<float> g;
+  g.dcontext = dcontext.data();
+  g.dscore = dscore.data();
+  g.dK = dK.data();
+  g.dH = dH.data();
+  if (s.kind == ScoreKind::tanh) {
+    g.dwq = dwq.data();
+    g.dv_rows = dv_rows.data();
+  } else {
+    g.dq = dq.data();
+  }
+  // dK, dH and dq accumulate; their growth over iterations does not change the work.
+  for (auto _ : state) {
+    heed::kernels::attention_backward<float>(s, alpha.data(), g);
+    benchmark::DoNotOptimize(dK.data());
+    benchmark::ClobberMemory();
+  }
+  heed::bench::set_flops(state, 2.0 * pair_flops(in));
+}
+
+BENCHMARK(BM_AttentionForward)
+    ->ArgNames({"kind", "B", "m", "kd", "dv"})
+    ->Args({0, 64, 30, 256, 512})   // additive (Bahdanau mt)
+    ->Args({0, 320, 30, 256, 512})  // additive, beam 5 x 64 rows
+    ->Args({1, 64, 30, 256, 256})   // general (Luong)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_AttentionBackward)
+    ->ArgNames({"kind", "B", "m", "kd", "dv"})
+    ->Args({0, 64, 30, 256, 512})
+    ->Args({1, 64, 30, 256, 256})
+    ->Unit(benchmark::kMicrosecond);
+
+}  // namespace
