@@ -287,6 +287,9 @@ void read_training(Section s, TrainingConfig& c) {
   s.check("max_epochs", c.max_epochs >= 0, "must be 0 (no limit) or more");
   s.check("max_epochs", c.max_steps > 0 || c.max_epochs > 0,
           "max_steps and max_epochs are both 0: set at least one so that training ends");
+  s.check("decay", c.schedule != "warmup" || c.decay != "linear" || c.max_steps > c.warmup_steps,
+          "linear decay needs training.max_steps (" + std::to_string(c.max_steps) +
+              ") greater than training.warmup_steps (" + std::to_string(c.warmup_steps) + ")");
   s.read("validate_every", c.validate_every);
   s.check("validate_every", c.validate_every >= 1, "must be at least 1");
   s.read_choice("metric", c.metric, {"loss", "bleu", "wer"});
@@ -320,6 +323,8 @@ void apply_override(YAML::Node& root, const std::string& text) {
     throw Error("--set " + text + ": the value is not valid YAML (" + e.msg + ")");
   }
   if (value.IsNull() && text.size() == eq + 1) value = YAML::Node(std::string());
+  // A fresh node has no position, so messages about it say "--set" rather than a line.
+  if (value.IsScalar()) value = YAML::Node(value.Scalar());
   std::vector<std::string> parts;
   std::stringstream ss(key);
   for (std::string p; std::getline(ss, p, '.');) {
