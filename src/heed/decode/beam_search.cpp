@@ -8,6 +8,7 @@
 
 #include "heed/autograd/tape.h"
 #include "heed/decode/decode_common.h"
+#include "heed/kernels/gemm.h"
 #include "heed/kernels/softmax.h"
 #include "heed/tensor/arena.h"
 
@@ -80,8 +81,6 @@ DecodeResult beam_loop(const Seq2Seq& model, const TokenBatch& src, const Decode
   std::vector<T> logp;
   bool has_attn = false;
   std::int64_t steps = 0;
-  TopK<T> top;
-
   for (std::int64_t t = 0; t < max_steps; ++t) {
     if (t > 0) out = model.step(y, state, enc);
     Tensor lg = detail::step_logits(out, R);
@@ -97,7 +96,15 @@ DecodeResult beam_loop(const Seq2Seq& model, const TokenBatch& src, const Decode
     HEED_CHECK(a.defined() == has_attn, "decode: the model's attention appeared or vanished");
     if (has_attn) attn.insert(attn.end(), a.data<T>(), a.data<T>() + R * m);
 
+    // Sentences are independent: split them over threads when the scan is large.
+    toks.resize(toks.size() + Rs);
+    backs.resize(backs.size() + Rs);
+    std::int32_t* step_toks = toks.data() + t * R;
+    std::int32_t* step_backs = backs.data() + t * R;
+    const int threads = R * V >= (std::int64_t{1} << 18) ? kernels::num_threads() : 1;
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
     for (std::int64_t b = 0; b < B; ++b) {
+      TopK<T> top;
       top.reset(ks, slots.data() + b * k);
       for (std::int64_t j = 0; j < k; ++j) {
         const auto r = static_cast<std::size_t>(b * k + j);
@@ -134,8 +141,8 @@ DecodeResult beam_loop(const Seq2Seq& model, const TokenBatch& src, const Decode
         next_lengths[r] = lengths[p] + (finished[p] ? 0 : 1);
         next_finished[r] = finished[p] || tok == kEos;
         y[r] = tok;
-        toks.push_back(tok);
-        backs.push_back(static_cast<std::int32_t>(back));
+        step_toks[r] = tok;
+        step_backs[r] = static_cast<std::int32_t>(back);
       }
     }
     lengths.swap(next_lengths);
