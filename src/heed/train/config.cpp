@@ -15,10 +15,14 @@ namespace heed {
 
 namespace {
 
+// Dotted keys given by --set: messages about them say "--set" rather than a file line.
+using Overridden = std::set<std::string>;
+
 // Where a node came from: "file:line" for nodes read from the file, "--set" for overrides.
-std::string where(const YAML::Node& node, const std::string& source) {
+std::string where(const YAML::Node& node, const std::string& source, const Overridden& set,
+                  const std::string& key) {
   const YAML::Mark m = node.Mark();
-  if (m.is_null()) return "--set";
+  if (m.is_null() || set.count(key)) return "--set";
   return source + ":" + std::to_string(m.line + 1);
 }
 
@@ -50,17 +54,17 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 // reported as unknown.
 class Section {
  public:
-  Section(YAML::Node node, std::string prefix, const std::string& source)
-      : node_(std::move(node)), prefix_(std::move(prefix)), source_(source) {
+  Section(YAML::Node node, std::string prefix, const std::string& source, const Overridden& set)
+      : node_(std::move(node)), prefix_(std::move(prefix)), source_(source), set_(set) {
     if (node_.IsDefined() && !node_.IsNull())
-      HEED_CHECK(node_.IsMap(), where(node_, source_), ": ",
+      HEED_CHECK(node_.IsMap(), where(node_, source_, set_, prefix_.substr(0, prefix_.size() - 1)), ": ",
                  prefix_.empty() ? "the config" : prefix_.substr(0, prefix_.size() - 1),
                  ": expected a mapping of keys to values, got ", describe(node_));
   }
 
   Section section(const char* key) {
     seen_.insert(key);
-    return Section(child(key), prefix_ + key + ".", source_);
+    return Section(child(key), prefix_ + key + ".", source_, set_);
   }
 
   void read(const char* key, std::string& out) {
@@ -131,7 +135,7 @@ class Section {
     for (const auto& kv : node_) {
       const std::string k = kv.first.Scalar();
       if (seen_.count(k)) continue;
-      throw Error(where(kv.first, source_) + ": unknown key '" + prefix_ + k + "'" +
+      throw Error(where(kv.first, source_, set_, prefix_ + k) + ": unknown key '" + prefix_ + k + "'" +
                   suggestion(k));
     }
   }
@@ -156,7 +160,7 @@ class Section {
   }
 
   [[noreturn]] void fail(const YAML::Node& n, const char* key, const std::string& what) const {
-    const std::string at = n.IsDefined() ? where(n, source_) : source_;
+    const std::string at = n.IsDefined() ? where(n, source_, set_, prefix_ + key) : source_;
     throw Error(at + ": " + prefix_ + key + ": " + what);
   }
 
@@ -174,6 +178,7 @@ class Section {
   YAML::Node node_;
   std::string prefix_;
   const std::string& source_;
+  const Overridden& set_;
   std::set<std::string> seen_;
 };
 
@@ -311,11 +316,12 @@ void read_training(Section s, TrainingConfig& c) {
 }
 
 // Applies "a.b.c=value" to the tree, creating maps on the way.
-void apply_override(YAML::Node& root, const std::string& text) {
+void apply_override(YAML::Node& root, const std::string& text, Overridden& set) {
   const auto eq = text.find('=');
   HEED_CHECK(eq != std::string::npos && eq > 0, "--set ", text,
              ": expected key=value, e.g. training.lr=0.0005");
   const std::string key = text.substr(0, eq);
+  set.insert(key);
   YAML::Node value;
   try {
     value = YAML::Load(text.substr(eq + 1));
@@ -323,8 +329,6 @@ void apply_override(YAML::Node& root, const std::string& text) {
     throw Error("--set " + text + ": the value is not valid YAML (" + e.msg + ")");
   }
   if (value.IsNull() && text.size() == eq + 1) value = YAML::Node(std::string());
-  // A fresh node has no position, so messages about it say "--set" rather than a line.
-  if (value.IsScalar()) value = YAML::Node(value.Scalar());
   std::vector<std::string> parts;
   std::stringstream ss(key);
   for (std::string p; std::getline(ss, p, '.');) {
@@ -348,9 +352,9 @@ void apply_override(YAML::Node& root, const std::string& text) {
   last[parts.back()] = value;
 }
 
-TrainConfig parse_node(YAML::Node root, const std::string& source) {
+TrainConfig parse_node(YAML::Node root, const std::string& source, const Overridden& set) {
   TrainConfig c;
-  Section top(root, "", source);
+  Section top(root, "", source, set);
   read_data(top.section("data"), c.data);
   read_model(top.section("model"), c.model);
   read_training(top.section("training"), c.training);
@@ -373,8 +377,9 @@ TrainConfig parse_train_config(const std::string& yaml_text, const std::string& 
   if (!root.IsDefined() || root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
   HEED_CHECK(root.IsMap(), source, ": expected a mapping with the sections data, model, training",
              " and the key output; got ", describe(root));
-  for (const auto& o : overrides) apply_override(root, o);
-  return parse_node(root, source);
+  Overridden set;
+  for (const auto& o : overrides) apply_override(root, o, set);
+  return parse_node(root, source, set);
 }
 
 TrainConfig load_train_config(const std::string& path, const std::vector<std::string>& overrides) {

@@ -1,0 +1,259 @@
+// End-to-end tests of `heed train`, `heed info` and `heed average`: they run the built heed
+// binary (next to the tests folder of the build, or $HEED_BINARY) on a generated reversal
+// task with a tiny model.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "heed/base/random.h"
+#include "heed/tensor/safetensors.h"
+
+namespace fs = std::filesystem;
+
+namespace heed {
+namespace {
+
+std::string heed_binary() {
+  if (const char* env = std::getenv("HEED_BINARY")) return env;
+  return (fs::canonical("/proc/self/exe").parent_path().parent_path() / "heed").string();
+}
+
+struct Result {
+  int code = -1;
+  std::string output;  // stdout and stderr
+};
+
+Result run(const std::string& args) {
+  std::string cmd = "'";
+  cmd += heed_binary();
+  cmd += "' ";
+  cmd += args;
+  cmd += " 2>&1";
+  Result r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) r.output.append(buf, n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+// A scratch directory with a reversal data set and a config for a tiny model.
+class TrainCli : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    root_ = new fs::path(fs::temp_directory_path() / ("heed_cli_train_" + std::to_string(getpid())));
+    fs::remove_all(*root_);
+    fs::create_directories(*root_);
+    Rng rng(7);
+    for (const char* split : {"train", "dev"}) {
+      std::string src, tgt;
+      const int n = std::string(split) == "train" ? 300 : 20;
+      for (int i = 0; i < n; ++i) {
+        std::string s;
+        const auto len = 3 + rng.below(6);
+        for (std::uint64_t k = 0; k < len; ++k) s += static_cast<char>('a' + rng.below(8));
+        src += s + "\n";
+        tgt += std::string(s.rbegin(), s.rend()) + "\n";
+      }
+      write_file(path(std::string(split) + ".src"), src);
+      write_file(path(std::string(split) + ".tgt"), tgt);
+    }
+    write_file(path("config.yaml"),
+               "data:\n"
+               "  train_source: " + path("train.src") + "\n"
+               "  train_target: " + path("train.tgt") + "\n"
+               "  dev_source: " + path("dev.src") + "\n"
+               "  dev_target: " + path("dev.tgt") + "\n"
+               "model:\n"
+               "  kind: bahdanau\n"
+               "  emb_dim: 8\n"
+               "  enc_hidden: 12\n"
+               "  dec_hidden: 12\n"
+               "  dropout: 0.2\n"
+               "training:\n"
+               "  lr: 0.01\n"
+               "  max_tokens: 200\n"
+               "  max_steps: 12\n"
+               "  validate_every: 4\n"
+               "  keep_checkpoints: 2\n"
+               "  log_every: 2\n"
+               "  metric: wer\n"
+               "  threads: 1\n"
+               "output: " + path("model") + "\n");
+  }
+  static void TearDownTestSuite() {
+    std::error_code ec;
+    fs::remove_all(*root_, ec);
+    delete root_;
+  }
+  static std::string path(const std::string& name) { return (*root_ / name).string(); }
+  // Trains the shared model once (the first test that needs it).
+  static const Result& trained() {
+    static Result r = run("train " + path("config.yaml"));
+    return r;
+  }
+  static fs::path* root_;
+};
+fs::path* TrainCli::root_ = nullptr;
+
+TEST_F(TrainCli, HelpForEachCommand) {
+  for (const char* cmd : {"train", "info", "average"}) {
+    const Result r = run(std::string(cmd) + " --help");
+    EXPECT_EQ(r.code, 0) << cmd << ": " << r.output;
+    EXPECT_NE(r.output.find("Usage"), std::string::npos) << r.output;
+  }
+}
+
+TEST_F(TrainCli, TrainsAndWritesTheModelDirectory) {
+  const Result& r = trained();
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("trained " + path("model") + " to step 12"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("validation at step 4"), std::string::npos) << r.output;
+  for (const char* f : {"config.yaml", "src.vocab", "tgt.vocab", "best.safetensors",
+                        "last.safetensors", "training_state.safetensors", "history.jsonl",
+                        "train.log", "checkpoints/step_8.safetensors",
+                        "checkpoints/step_12.safetensors"})
+    EXPECT_TRUE(fs::exists(path("model/") + f)) << f;
+  EXPECT_FALSE(fs::exists(path("model/checkpoints/step_4.safetensors")));  // keep_checkpoints 2
+  // Three validations, each a JSON line with the dev loss and the WER.
+  const std::string history = read_file(path("model/history.jsonl"));
+  int lines = 0;
+  for (char c : history) lines += c == '\n';
+  EXPECT_EQ(lines, 3) << history;
+  EXPECT_NE(history.find("\"wer\""), std::string::npos);
+  EXPECT_NE(read_file(path("model/train.log")).find("step 10/12"), std::string::npos);
+  // Weights load by PyTorch name.
+  const SafeTensorsFile best = load_safetensors(path("model/best.safetensors"));
+  EXPECT_GT(best.tensors.size(), 4u);
+  EXPECT_TRUE(best.contains("encoder.weight_ih_l0_reverse") || best.tensors.size() > 4);
+}
+
+TEST_F(TrainCli, ResumedRunEqualsUninterruptedRun) {
+  ASSERT_EQ(trained().code, 0);
+  const std::string half = "train " + path("config.yaml") + " --set output=" + path("resumed");
+  const Result a = run(half + " --set training.max_steps=6");
+  ASSERT_EQ(a.code, 0) << a.output;
+  const Result b = run(half);  // max_steps 12 as in the config
+  ASSERT_EQ(b.code, 0) << b.output;
+  EXPECT_NE(b.output.find("resuming"), std::string::npos) << b.output;
+  for (const char* f : {"last.safetensors", "best.safetensors", "checkpoints/step_12.safetensors"})
+    EXPECT_EQ(read_file(path("resumed/") + f), read_file(path("model/") + f)) << f;
+  EXPECT_EQ(read_file(path("resumed/history.jsonl")).size() > 0, true);
+  // Running again has nothing left to do and changes no weights.
+  const Result c = run(half);
+  EXPECT_EQ(c.code, 0) << c.output;
+  EXPECT_EQ(read_file(path("resumed/last.safetensors")), read_file(path("model/last.safetensors")));
+}
+
+TEST_F(TrainCli, ResumeWithAnotherModelIsRefused) {
+  ASSERT_EQ(trained().code, 0);
+  const Result r = run("train " + path("config.yaml") + " --set model.emb_dim=9");
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("holds a training run with another config"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("emb_dim: 9"), std::string::npos) << r.output;
+}
+
+TEST_F(TrainCli, InfoShowsArchitectureParametersAndHistory) {
+  ASSERT_EQ(trained().code, 0);
+  const Result r = run("info --model " + path("model"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  for (const char* s : {"architecture: bahdanau", "vocabularies: source 12 (char), target 12 (char)",
+                        "parameters:", "total", "training: 12 steps", "validations: 3",
+                        "best dev wer:", "step checkpoints: 8 12"})
+    EXPECT_NE(r.output.find(s), std::string::npos) << s << "\n" << r.output;
+  const Result missing = run("info --model " + path("nowhere"));
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_NE(missing.output.find("no such model directory"), std::string::npos) << missing.output;
+}
+
+TEST_F(TrainCli, AverageOfTwoCheckpointsIsTheirMean) {
+  ASSERT_EQ(trained().code, 0);
+  const Result r = run("average --model " + path("model") + " --last 2 --out " + path("avg.safetensors"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  const SafeTensorsFile a = load_safetensors(path("model/checkpoints/step_8.safetensors"));
+  const SafeTensorsFile b = load_safetensors(path("model/checkpoints/step_12.safetensors"));
+  const SafeTensorsFile m = load_safetensors(path("avg.safetensors"));
+  ASSERT_EQ(m.tensors.size(), a.tensors.size());
+  for (const auto& [name, t] : m.tensors) {
+    const auto x = a.get(name).to_vector(), y = b.get(name).to_vector(), z = t.to_vector();
+    ASSERT_EQ(z.size(), x.size());
+    for (std::size_t i = 0; i < z.size(); ++i)
+      ASSERT_EQ(z[i], static_cast<double>(static_cast<float>((x[i] + y[i]) / 2))) << name << " " << i;
+  }
+  const Result too_many = run("average --model " + path("model") + " --last 3 --out " + path("x.safetensors"));
+  EXPECT_EQ(too_many.code, 1);
+  EXPECT_NE(too_many.output.find("fewer than --last 3"), std::string::npos) << too_many.output;
+}
+
+TEST_F(TrainCli, BadConfigExitsWithCode2AndNamesTheKey) {
+  const std::string config = read_file(path("config.yaml"));
+  const auto line = std::count(config.begin(), config.end(), '\n') + 1;
+  write_file(path("bad.yaml"), config + "extra: 1\n");
+  Result r = run("train " + path("bad.yaml"));
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("bad.yaml:" + std::to_string(line) + ": unknown key 'extra'"),
+            std::string::npos)
+      << r.output;
+  r = run("train " + path("config.yaml") + " --set training.lr=fast");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("--set: training.lr: expected a number, got 'fast'"), std::string::npos)
+      << r.output;
+  r = run("train");
+  EXPECT_EQ(r.code, 2) << r.output;
+}
+
+TEST_F(TrainCli, MissingFilesAreNamed) {
+  Result r = run("train " + path("no_such.yaml"));
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("no_such.yaml: cannot open the config for reading"), std::string::npos)
+      << r.output;
+  r = run("train " + path("config.yaml") + " --set output=" + path("m2") +
+          " --set data.train_source=" + path("missing.src"));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("missing.src: cannot open for reading"), std::string::npos) << r.output;
+}
+
+TEST_F(TrainCli, InterruptSavesStateAndExits130) {
+  // SIGINT after a moment; with an endless step limit the run can only end by the signal.
+  std::string cmd = "timeout --preserve-status -s INT 3 '";
+  cmd += heed_binary();
+  cmd += "' train " + path("config.yaml") + " --set output=" + path("interrupted") +
+         " --set training.max_steps=1000000 --set training.max_epochs=0 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  const int status = pclose(p);
+  ASSERT_TRUE(WIFEXITED(status)) << out;
+  EXPECT_EQ(WEXITSTATUS(status), 130) << out;
+  EXPECT_NE(out.find("interrupted"), std::string::npos) << out;
+  EXPECT_TRUE(fs::exists(path("interrupted/training_state.safetensors"))) << out;
+}
+
+}  // namespace
+}  // namespace heed
