@@ -1,9 +1,15 @@
+#include "heed/cli/average_command.h"
 #include "heed/cli/command.h"
+#include "heed/cli/info_command.h"
+#include "heed/cli/train_command.h"
 
 namespace heed::cli {
 
 std::vector<std::unique_ptr<Command>> all_commands() {
   std::vector<std::unique_ptr<Command>> c;
+  c.push_back(make_train_command());
+  c.push_back(make_info_command());
+  c.push_back(make_average_command());
   return c;
 }
 
