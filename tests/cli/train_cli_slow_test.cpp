@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "heed/base/random.h"
+#include "heed/base/error.h"
 #include "heed/tensor/safetensors.h"
+#include "heed/train/model_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -207,6 +209,29 @@ TEST_F(TrainCli, AverageOfTwoCheckpointsIsTheirMean) {
   const Result too_many = run("average --model " + path("model") + " --last 3 --out " + path("x.safetensors"));
   EXPECT_EQ(too_many.code, 1);
   EXPECT_NE(too_many.output.find("fewer than --last 3"), std::string::npos) << too_many.output;
+}
+
+TEST_F(TrainCli, LoadModelDirRestoresModelVocabulariesAndTokenizers) {
+  ASSERT_EQ(trained().code, 0);
+  for (const char* which : {"best", "last"}) {
+    LoadedModel m = load_model_dir(path("model"), which);
+    EXPECT_EQ(m.src_vocab.size(), 12u);
+    EXPECT_EQ(m.tgt_vocab.size(), 12u);
+    EXPECT_EQ(m.src_tokenizer->name(), "char");
+    EXPECT_EQ(m.config.model.kind, "bahdanau");
+    EXPECT_FALSE(m.model->training());
+    const SafeTensorsFile f = load_safetensors(path("model/") + which + ".safetensors");
+    for (const auto& [name, v] : m.model->named_parameters())
+      EXPECT_EQ(v.value().to_vector(), f.get(name).to_vector()) << name;
+  }
+  EXPECT_NO_THROW(load_model_dir(path("model"), path("model/checkpoints/step_8.safetensors")));
+  try {
+    load_model_dir(path("model"), path("nope.safetensors"));
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no such weights file"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(load_model_dir(path("nowhere")), Error);
 }
 
 TEST_F(TrainCli, BadConfigExitsWithCode2AndNamesTheKey) {

@@ -56,7 +56,7 @@ class InfoCommand : public Command {
     std::cout << "model directory: " << dir_ << "\n";
     std::cout << "architecture: " << mc.kind << "\n";
     std::cout << "  emb_dim " << mc.emb_dim << ", encoder "
-              << (mc.encoder_cell.empty() ? "default" : mc.encoder_cell) << " x" << mc.enc_layers
+              << mc.resolved_encoder_cell() << " x" << mc.enc_layers
               << (mc.bidirectional ? " bidirectional" : "") << " hidden " << mc.enc_hidden
               << ", decoder hidden " << mc.dec_hidden << " x" << mc.dec_layers;
     if (mc.kind == "luong")
