@@ -15,10 +15,15 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("heed 0.1.0"));
   auto commands = heed::cli::all_commands();
   std::vector<CLI::App*> subs;
-  for (auto& c : commands) {
-    CLI::App* sub = app.add_subcommand(c->name(), c->description());
-    c->setup(*sub);
-    subs.push_back(sub);
+  try {
+    for (auto& c : commands) {
+      CLI::App* sub = app.add_subcommand(c->name(), c->description());
+      c->setup(*sub);
+      subs.push_back(sub);
+    }
+  } catch (const CLI::Error& e) {  // a mistake in a command's option table: a bug, say so
+    std::cerr << "heed: internal error in the command definitions: " << e.what() << "\n";
+    return 1;
   }
   try {
     app.parse(argc, argv);

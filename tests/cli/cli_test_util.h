@@ -1,0 +1,62 @@
+#pragma once
+// Helpers for end-to-end tests of the `heed` binary: it lives at <build>/heed, and the test
+// executables at <build>/tests/, so it is found relative to /proc/self/exe.
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace heed::testing {
+
+inline std::string heed_binary() {
+  auto exe = std::filesystem::read_symlink("/proc/self/exe");
+  return (exe.parent_path().parent_path() / "heed").string();
+}
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+// Runs `heed <args>` through the shell (args are shell words; quote as needed).
+inline CommandResult run_heed(const std::string& args) {
+  CommandResult r;
+  std::string cmd = heed_binary() + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.output.append(buf.data(), n);
+  int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// A fresh directory under the system temp dir, removed when the object dies.
+class ScratchDir {
+ public:
+  explicit ScratchDir(const std::string& name) {
+    path_ = std::filesystem::temp_directory_path() /
+            (name + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter()++));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDir() { std::filesystem::remove_all(path_); }
+  std::string file(const std::string& name, const std::string& content) const {
+    auto p = path_ / name;
+    std::ofstream(p) << content;
+    return p.string();
+  }
+  std::string path(const std::string& name = "") const { return (path_ / name).string(); }
+
+ private:
+  static int& counter() {
+    static int c = 0;
+    return c;
+  }
+  std::filesystem::path path_;
+};
+
+}  // namespace heed::testing
