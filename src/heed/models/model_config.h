@@ -28,6 +28,14 @@ struct ModelConfig {
   std::int64_t max_src_len = 100;  // location score
   double dropout = 0.0;
   bool tie_embeddings = false;     // target embedding shares the output layer's weight
+
+  // The sizes and choices above with "" and 0 resolved to the model's defaults.
+  std::string resolved_encoder_cell() const {
+    if (!encoder_cell.empty()) return encoder_cell;
+    return kind == "luong" ? "lstm" : "gru";
+  }
+  std::int64_t resolved_attn_dim() const { return attn_dim > 0 ? attn_dim : dec_hidden; }
+  std::int64_t resolved_out_dim() const { return out_dim > 0 ? out_dim : dec_hidden; }
 };
 
 }  // namespace heed

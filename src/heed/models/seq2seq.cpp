@@ -4,6 +4,25 @@
 
 namespace heed {
 
+void check_token_batch(const TokenBatch& batch, std::int64_t vocab, const char* what,
+                       bool empty_rows_ok) {
+  HEED_CHECK(batch.batch >= 1 && batch.len >= 1, what, ": empty batch (", batch.batch, " x ",
+             batch.len, ")");
+  HEED_CHECK(static_cast<std::int64_t>(batch.ids.size()) == batch.batch * batch.len, what, ": ",
+             batch.ids.size(), " ids for a ", batch.batch, " x ", batch.len, " batch");
+  HEED_CHECK(static_cast<std::int64_t>(batch.lengths.size()) == batch.batch, what, ": ",
+             batch.lengths.size(), " lengths for ", batch.batch, " rows");
+  for (std::int64_t b = 0; b < batch.batch; ++b) {
+    const std::int64_t n = batch.lengths[static_cast<std::size_t>(b)];
+    HEED_CHECK(n <= batch.len && (n >= 1 || (empty_rows_ok && n == 0)), what, ": row ", b,
+               " has length ", n, ", expected ", empty_rows_ok ? 0 : 1, "..", batch.len);
+  }
+  for (std::size_t i = 0; i < batch.ids.size(); ++i)
+    HEED_CHECK(batch.ids[i] >= 0 && batch.ids[i] < vocab, what, ": token id ", batch.ids[i],
+               " at row ", static_cast<std::int64_t>(i) / batch.len, " is outside the vocabulary of ",
+               vocab);
+}
+
 Tensor reorder_rows(const Tensor& t, std::span<const std::int64_t> rows) {
   Tensor src = t.contiguous();
   Shape shape = src.shape();
@@ -37,6 +56,7 @@ Encoded reorder_rows(const Encoded& enc, std::span<const std::int64_t> rows) {
   out.fixed_context = reorder_var(enc.fixed_context, rows);
   out.lengths.reserve(rows.size());
   for (auto r : rows) out.lengths.push_back(enc.lengths[static_cast<std::size_t>(r)]);
+  out.initial = reorder_rows(enc.initial, rows);
   return out;
 }
 

@@ -30,17 +30,25 @@ struct TokenBatch {
   std::vector<std::int64_t> lengths;
 };
 
+// The recurrent state between decoder steps; its meaning is the model's own
+// (Bahdanau, noattn: {s}; Luong: {h_1..h_L, c_1..c_L, h~}).
+struct DecoderState {
+  std::vector<Var> parts;
+};
+
+// Throws heed::Error (prefixed by what) unless the batch is consistent: ids.size() = batch *
+// len, lengths in [1, len] (or 0 when empty_rows_ok), every id in [0, vocab).
+void check_token_batch(const TokenBatch& batch, std::int64_t vocab, const char* what,
+                       bool empty_rows_ok = false);
+
 struct Encoded {
   Var annotations;                   // H (B, m, dk); undefined for noattn
   Var keys;                          // attention keys, precomputed once per batch (may be undefined)
   Var fixed_context;                 // noattn: c (B, dk)
   std::vector<std::int64_t> lengths; // source lengths (B)
-};
-
-// The recurrent state between decoder steps; its meaning is the model's own
-// (Bahdanau: {s}; Luong: {h_1..h_L, c_1..c_L, h~}).
-struct DecoderState {
-  std::vector<Var> parts;
+  // The decoder's initial state, computed with the encoder (the reference's encode returns
+  // (enc, state0)); initial_state() hands it out.
+  DecoderState initial;
 };
 
 struct StepOutput {
@@ -62,6 +70,10 @@ class Seq2Seq : public Module {
   // (row b*n + t). alphas, if given, receives the attention weights (B, n, m).
   virtual Var forward(const TokenBatch& src, const TokenBatch& tgt_in,
                       Tensor* alphas = nullptr) const = 0;
+
+  // Whether step() returns attention weights (false for noattn).
+  virtual bool has_attention() const { return true; }
+  std::int64_t tgt_vocab() const { return config_.tgt_vocab; }
 
   // Random draws in training (dropout); set by the trainer.
   void set_rng(Rng* rng) { rng_ = rng; }

@@ -1,0 +1,34 @@
+#pragma once
+// Small helpers the model files share (not part of the public API).
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "heed/autograd/var.h"
+#include "heed/base/random.h"
+#include "heed/models/seq2seq.h"
+
+namespace heed::model_detail {
+
+std::vector<std::int32_t> to_int32(const std::vector<std::int64_t>& lengths);
+
+// Inverted dropout when training with p > 0 (then rng is required), else x itself.
+Var maybe_dropout(const Var& x, double p, bool training, Rng* rng, const char* model);
+
+// Checks tgt_in against the source batch: same batch size, ids inside the vocabulary.
+void check_target(const TokenBatch& tgt_in, std::int64_t batch, std::int64_t vocab,
+                  const char* model);
+
+// Checks a step's inputs: one previous token per row inside the vocabulary, a state of
+// parts state parts with that many rows, an encoding of that many rows.
+void check_step(std::span<const std::int32_t> y_prev, const DecoderState& state,
+                std::size_t parts, const Encoded& enc, std::int64_t vocab, const char* model);
+
+// (B, n, m) buffer for teacher-forced attention weights, and row t of it from alpha (B, m).
+Tensor alloc_alphas(std::int64_t B, std::int64_t n, std::int64_t m, DType dtype);
+void store_alpha(Tensor& alphas, const Var& alpha, std::int64_t t);
+
+// The final state of layer l, direction d (0 forward, 1 reverse) from h_n (L*dirs, B, H).
+Var final_state(const Var& h_n, int layer, int direction, int directions);
+
+}  // namespace heed::model_detail
