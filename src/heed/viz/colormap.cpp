@@ -1,0 +1,48 @@
+#include "heed/viz/colormap.h"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+
+namespace heed::viz {
+namespace {
+
+// viridis at t = 0, 0.1, ..., 1 (the d3 / R viridis(11) values).
+constexpr std::array<std::uint32_t, 11> kViridis = {0x440154, 0x482475, 0x414487, 0x355f8d,
+                                                    0x2a788e, 0x21918c, 0x22a884, 0x44bf70,
+                                                    0x7ad151, 0xbddf26, 0xfde725};
+
+double channel(std::uint32_t rgb, int shift) { return static_cast<double>((rgb >> shift) & 0xff); }
+
+double linear(double c8) {
+  const double c = c8 / 255.0;
+  return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+}
+
+}  // namespace
+
+Rgb viridis(double t) {
+  if (!(t > 0.0)) t = 0.0;  // also catches NaN
+  if (t > 1.0) t = 1.0;
+  const double pos = t * static_cast<double>(kViridis.size() - 1);
+  std::size_t i = static_cast<std::size_t>(pos);
+  if (i >= kViridis.size() - 1) i = kViridis.size() - 2;
+  const double f = pos - static_cast<double>(i);
+  auto mix = [&](int shift) {
+    const double v = channel(kViridis[i], shift) * (1.0 - f) + channel(kViridis[i + 1], shift) * f;
+    return static_cast<std::uint8_t>(std::lround(v));
+  };
+  return Rgb{mix(16), mix(8), mix(0)};
+}
+
+std::string hex(Rgb c) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", c.r, c.g, c.b);
+  return buf;
+}
+
+double luminance(Rgb c) {
+  return 0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b);
+}
+
+}  // namespace heed::viz

@@ -1,0 +1,22 @@
+#pragma once
+// Viridis, the perceptually uniform sequential colour scale (matplotlib's default), as an
+// 11-stop table with linear interpolation between stops: close enough to the 256-entry
+// original that the eye cannot tell, and small enough to read.
+#include <cstdint>
+#include <string>
+
+namespace heed::viz {
+
+struct Rgb {
+  std::uint8_t r = 0, g = 0, b = 0;
+  bool operator==(const Rgb&) const = default;
+};
+
+// t in [0, 1] (clamped; NaN maps to 0): dark purple #440154 at 0, yellow #fde725 at 1.
+Rgb viridis(double t);
+// "#rrggbb"
+std::string hex(Rgb c);
+// Relative luminance in [0, 1] (sRGB, WCAG); decides black or white text over a colour.
+double luminance(Rgb c);
+
+}  // namespace heed::viz

@@ -1,0 +1,43 @@
+// Viridis table, interpolation, clamping and the luminance used for text contrast.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "heed/viz/colormap.h"
+
+namespace heed::viz {
+namespace {
+
+TEST(Colormap, EndsAndMiddleAreViridis) {
+  EXPECT_EQ(hex(viridis(0.0)), "#440154");
+  EXPECT_EQ(hex(viridis(1.0)), "#fde725");
+  EXPECT_EQ(hex(viridis(0.5)), "#21918c");
+  EXPECT_EQ(hex(viridis(0.1)), "#482475");
+}
+
+TEST(Colormap, InterpolatesBetweenStops) {
+  // Halfway between #440154 and #482475.
+  EXPECT_EQ(viridis(0.05), (Rgb{0x46, 0x13, 0x65}));
+}
+
+TEST(Colormap, ClampsOutOfRangeAndNaN) {
+  EXPECT_EQ(viridis(-3.0), viridis(0.0));
+  EXPECT_EQ(viridis(7.0), viridis(1.0));
+  EXPECT_EQ(viridis(std::numeric_limits<double>::quiet_NaN()), viridis(0.0));
+}
+
+TEST(Colormap, LuminanceRisesMonotonically) {
+  // The property that makes viridis readable as "more": lighter for larger weights.
+  double previous = -1.0;
+  for (int k = 0; k <= 40; ++k) {
+    const double l = luminance(viridis(k / 40.0));
+    EXPECT_GT(l, previous) << "t = " << k / 40.0;
+    previous = l;
+  }
+  EXPECT_NEAR(luminance(Rgb{255, 255, 255}), 1.0, 1e-12);
+  EXPECT_NEAR(luminance(Rgb{0, 0, 0}), 0.0, 1e-12);
+}
+
+}  // namespace
+}  // namespace heed::viz
