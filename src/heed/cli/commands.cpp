@@ -1,4 +1,5 @@
 #include "heed/cli/average_command.h"
+#include "heed/cli/bench_command.h"
 #include "heed/cli/command.h"
 #include "heed/cli/info_command.h"
 #include "heed/cli/train_command.h"
@@ -10,6 +11,7 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   c.push_back(make_train_command());
   c.push_back(make_info_command());
   c.push_back(make_average_command());
+  c.push_back(make_bench_command());
   return c;
 }
 

@@ -1,0 +1,86 @@
+#include "heed/cli/bench_command.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "heed/base/error.h"
+#include "heed/bench/protocol.h"
+
+namespace heed::cli {
+namespace {
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+class BenchCommand : public Command {
+ public:
+  std::string name() const override { return "bench"; }
+  std::string description() const override {
+    return "Time training, greedy decoding and beam search on synthetic data (the reference "
+           "protocol); one JSON line per measurement";
+  }
+
+  void setup(CLI::App& app) override {
+    app.add_option("--config", config_, "g2p | mt | luong | noattn | all (= g2p,mt,luong); comma list ok")
+        ->capture_default_str();
+    app.add_option("--threads", opt_.threads, "threads for BLAS and heed's loops")
+        ->capture_default_str();
+    app.add_option("--steps", opt_.steps, "timed training steps (>= 20 for the protocol)")
+        ->capture_default_str();
+    app.add_option("--warmup", opt_.warmup, "untimed training steps first")->capture_default_str();
+    app.add_option("--only", only_, "comma list of train, greedy, beam")->capture_default_str();
+    app.add_option("--tag", opt_.tag, "free text copied into every line (e.g. a run id)");
+    // The protocol's fixed sizes, as the reference's options (for quick runs and tests).
+    app.add_option("--batch", opt_.batch, "sentences per batch")->capture_default_str();
+    app.add_option("--decode-sents", opt_.decode_sents, "greedy: timed sentences")
+        ->capture_default_str();
+    app.add_option("--beam-sents", opt_.beam_sents, "beam: timed sentences")->capture_default_str();
+    app.add_option("--decode-steps", opt_.decode_steps, "decoder steps per sentence (forced)")
+        ->capture_default_str();
+    app.add_option("--beam", opt_.beam, "beam width")->capture_default_str();
+    app.add_option("--seed", opt_.seed, "data and initialisation seed")->capture_default_str();
+    app.footer(
+        "Output: an \"info\" line per config (parameters, analytic FLOP terms), then one line per\n"
+        "measurement: train (tgt_tok_per_s, src_tgt_tok_per_s, ms_per_step_median, loss_last,\n"
+        "achieved_gflop_per_s, ...), greedy and beam (sent_per_s, ...), each with peak_rss_mb.");
+  }
+
+  int run() override {
+    opt_.configs = split_commas(config_);
+    HEED_CHECK(!opt_.configs.empty(), "--config is empty");
+    opt_.train = opt_.greedy = opt_.beam_search = false;
+    for (const auto& m : split_commas(only_)) {
+      if (m == "train")
+        opt_.train = true;
+      else if (m == "greedy")
+        opt_.greedy = true;
+      else if (m == "beam")
+        opt_.beam_search = true;
+      else
+        throw Error("--only: unknown measurement '" + m + "' (expected train, greedy, beam)");
+    }
+    HEED_CHECK(opt_.train || opt_.greedy || opt_.beam_search, "--only names no measurement");
+    bench::run_bench(opt_, std::cout);
+    return 0;
+  }
+
+ private:
+  bench::BenchOptions opt_;
+  std::string config_ = "all";
+  std::string only_ = "train,greedy,beam";
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_bench_command() { return std::make_unique<BenchCommand>(); }
+
+}  // namespace heed::cli

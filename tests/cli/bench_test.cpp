@@ -1,0 +1,193 @@
+// heed bench: the protocol's analytic FLOP terms against the reference's numbers, the
+// synthetic data rules, and the command's JSON lines on a tiny run.
+#include <gtest/gtest.h>
+
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "heed/base/error.h"
+#include "heed/bench/protocol.h"
+#include "heed/cli/bench_command.h"
+
+namespace heed {
+namespace {
+
+using Json = nlohmann::json;
+
+// Runs `heed bench <args>` in process and returns its standard output.
+std::string run_bench_command(const std::string& args) {
+  auto cmd = cli::make_bench_command();
+  CLI::App app{"bench"};
+  cmd->setup(app);
+  app.parse(args, false);
+  std::ostringstream captured;
+  std::streambuf* old = std::cout.rdbuf(captured.rdbuf());
+  try {
+    cmd->run();
+  } catch (...) {
+    std::cout.rdbuf(old);
+    throw;
+  }
+  std::cout.rdbuf(old);
+  return captured.str();
+}
+
+std::vector<Json> json_lines(const std::string& text) {
+  std::vector<Json> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) out.push_back(Json::parse(line));  // throws if not JSON
+  return out;
+}
+
+TEST(BenchProtocol, FlopTermsMatchTheReference) {
+  // bench.py's flop_terms for each config (printed by the reference).
+  struct Expected {
+    const char* name;
+    std::int64_t src, sent, tgt, pair;
+  };
+  for (const Expected& e : {Expected{"g2p", 1441792, 131072, 2007040, 1536},
+                            Expected{"mt", 1835008, 131072, 6324224, 1536},
+                            Expected{"luong", 2228224, 0, 6979584, 1024},
+                            Expected{"noattn", 1572864, 131072, 6193152, 0}}) {
+    const bench::FlopTerms t = bench::flop_terms(bench::bench_config(e.name));
+    EXPECT_EQ(t.per_src_token, e.src) << e.name;
+    EXPECT_EQ(t.per_sentence, e.sent) << e.name;
+    EXPECT_EQ(t.per_tgt_step, e.tgt) << e.name;
+    EXPECT_EQ(t.per_tgt_step_per_src_token, e.pair) << e.name;
+  }
+}
+
+TEST(BenchProtocol, FlopSums) {
+  const bench::FlopTerms t{10, 100, 1000, 1};
+  const std::vector<std::int64_t> sl{2, 3}, tl{4, 5};
+  // (10*2 + 100 + 1000*4 + 2*4) + (10*3 + 100 + 1000*5 + 3*5)
+  EXPECT_DOUBLE_EQ(bench::fwd_flops(t, sl, tl), 4128.0 + 5145.0);
+  // per sentence: 10 m + 100 + rows * steps * (1000 + m)
+  EXPECT_DOUBLE_EQ(bench::decode_fwd_flops(t, sl, 30, 5), (20 + 100 + 150 * 1002.0) +
+                                                              (30 + 100 + 150 * 1003.0));
+}
+
+TEST(BenchProtocol, SyntheticBatchesFollowTheRules) {
+  const auto batches = bench::make_batches(3, 16, 6, 12, 32, 80, 1234);
+  ASSERT_EQ(batches.size(), 3u);
+  for (const auto& b : batches) {
+    ASSERT_EQ(b.src.batch, 16);
+    std::int64_t longest_src = 0, longest_tgt = 0;
+    for (std::int64_t r = 0; r < 16; ++r) {
+      const std::int64_t m = b.src.lengths[r], n = b.tgt_in.lengths[r];
+      EXPECT_GE(m, 6);
+      EXPECT_LE(m, 12);
+      EXPECT_GE(n, 6);
+      EXPECT_LE(n, 12);
+      longest_src = std::max(longest_src, m);
+      longest_tgt = std::max(longest_tgt, n);
+      for (std::int64_t j = 0; j < b.src.len; ++j) {
+        const std::int32_t x = b.src.ids[r * b.src.len + j];
+        if (j < m) {
+          EXPECT_GE(x, 3);
+          EXPECT_LT(x, 32);
+        } else {
+          EXPECT_EQ(x, kPad);
+        }
+      }
+      const std::int32_t* out = b.tgt_out.data() + r * b.tgt_in.len;
+      const std::int32_t* in = b.tgt_in.ids.data() + r * b.tgt_in.len;
+      EXPECT_EQ(in[0], kBos);
+      for (std::int64_t j = 0; j < b.tgt_in.len; ++j) {
+        if (j < n - 1) {
+          EXPECT_GE(out[j], 3);
+          EXPECT_LT(out[j], 80);
+        } else if (j == n - 1) {
+          EXPECT_EQ(out[j], kEos);  // the target length counts the EOS
+        } else {
+          EXPECT_EQ(out[j], kPad);
+          EXPECT_EQ(in[j], kPad);
+        }
+        if (j >= 1 && j < n) {
+          EXPECT_EQ(in[j], out[j - 1]);
+        }
+      }
+    }
+    EXPECT_EQ(b.src.len, longest_src);  // each batch padded to its own longest
+    EXPECT_EQ(b.tgt_in.len, longest_tgt);
+  }
+  // Same seed, same data.
+  EXPECT_EQ(bench::make_batches(3, 16, 6, 12, 32, 80, 1234)[2].src.ids, batches[2].src.ids);
+}
+
+TEST(BenchProtocol, UnknownConfigThrows) {
+  EXPECT_THROW(bench::bench_config("gpt"), Error);
+  EXPECT_THROW(run_bench_command("--config gpt"), Error);
+  EXPECT_THROW(run_bench_command("--config g2p --only train,sample"), Error);
+  EXPECT_THROW(run_bench_command("--config g2p --steps 0"), Error);
+}
+
+TEST(BenchCommand, TrainPrintsInfoAndTrainLines) {
+  const auto lines = json_lines(
+      run_bench_command("--config g2p --steps 1 --warmup 0 --only train --threads 1 --tag t1"));
+  ASSERT_EQ(lines.size(), 2u);
+  const Json& info = lines[0];
+  EXPECT_EQ(info.at("measure"), "info");
+  EXPECT_EQ(info.at("config"), "g2p");
+  EXPECT_EQ(info.at("tag"), "t1");
+  EXPECT_EQ(info.at("threads"), 1);
+  EXPECT_EQ(info.at("params"), 1810000);  // the reference's parameter count
+  EXPECT_EQ(info.at("train_flops_per_tgt_token_at_mean_len"), 10431659);
+  EXPECT_EQ(info.at("flop_terms_fwd").at("per_tgt_step"), 2007040);
+
+  const Json& train = lines[1];
+  EXPECT_EQ(train.at("measure"), "train");
+  EXPECT_EQ(train.at("config"), "g2p");
+  EXPECT_EQ(train.at("steps"), 1);
+  for (const char* key : {"seconds", "tgt_tok_per_s", "src_tgt_tok_per_s", "ms_per_step_median",
+                          "ms_per_step_mean", "achieved_gflop_per_s", "train_gflop",
+                          "peak_rss_mb"}) {
+    ASSERT_TRUE(train.contains(key)) << key;
+    EXPECT_GT(train.at(key).get<double>(), 0.0) << key;
+  }
+  EXPECT_GE(train.at("tgt_tokens").get<int>(), 64 * 6);
+  EXPECT_LE(train.at("tgt_tokens").get<int>(), 64 * 12);
+  EXPECT_GE(train.at("padded_tgt_positions").get<int>(), train.at("tgt_tokens").get<int>());
+  // An untrained model over 80 classes: the loss is near log(80) = 4.38.
+  EXPECT_NEAR(train.at("loss_last").get<double>(), std::log(80.0), 0.5);
+  EXPECT_TRUE(train.at("loss_first_warmup").is_null());  // no warm-up step ran
+}
+
+TEST(BenchCommand, DecodeLines) {
+  const auto lines = json_lines(run_bench_command(
+      "--config g2p --only greedy,beam --threads 1 --batch 4 --decode-sents 8 --beam-sents 4 "
+      "--decode-steps 3 --beam 2"));
+  ASSERT_EQ(lines.size(), 3u);
+  const Json& greedy = lines[1];
+  EXPECT_EQ(greedy.at("measure"), "greedy");
+  EXPECT_EQ(greedy.at("sentences"), 8);
+  EXPECT_EQ(greedy.at("steps_per_sentence"), 3);
+  EXPECT_GT(greedy.at("sent_per_s").get<double>(), 0.0);
+  EXPECT_GT(greedy.at("peak_rss_mb").get<double>(), 0.0);
+  ASSERT_EQ(greedy.at("attention_shape").size(), 3u);
+  EXPECT_EQ(greedy.at("attention_shape")[0], 4);
+  EXPECT_EQ(greedy.at("attention_shape")[1], 3);
+  const Json& beam = lines[2];
+  EXPECT_EQ(beam.at("measure"), "beam");
+  EXPECT_EQ(beam.at("sentences"), 4);
+  EXPECT_EQ(beam.at("beam"), 2);
+  EXPECT_GT(beam.at("sent_per_s").get<double>(), 0.0);
+  ASSERT_EQ(beam.at("attention_shape").size(), 4u);
+  EXPECT_EQ(beam.at("attention_shape")[2], 3);
+}
+
+TEST(BenchCommand, NoAttentionHasNoAttentionShape) {
+  const auto lines = json_lines(run_bench_command(
+      "--config noattn --only greedy --threads 1 --batch 2 --decode-sents 2 --decode-steps 2"));
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_TRUE(lines[1].at("attention_shape").is_null());
+}
+
+}  // namespace
+}  // namespace heed
