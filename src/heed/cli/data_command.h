@@ -1,0 +1,8 @@
+#pragma once
+// heed data: prepares training data; `heed data g2p` splits a pronunciation dictionary
+// (CMUdict or the user's) into train/dev/test files (docs/cli/data.md).
+#include "heed/cli/command.h"
+
+namespace heed::cli {
+std::unique_ptr<Command> make_data_command();
+}
