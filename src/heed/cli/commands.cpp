@@ -1,6 +1,7 @@
 #include "heed/cli/average_command.h"
 #include "heed/cli/bench_command.h"
 #include "heed/cli/command.h"
+#include "heed/cli/data_command.h"
 #include "heed/cli/info_command.h"
 #include "heed/cli/train_command.h"
 
@@ -12,6 +13,7 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   c.push_back(make_info_command());
   c.push_back(make_average_command());
   c.push_back(make_bench_command());
+  c.push_back(make_data_command());
   return c;
 }
 
