@@ -4,6 +4,7 @@
 #include "heed/cli/data_command.h"
 #include "heed/cli/info_command.h"
 #include "heed/cli/train_command.h"
+#include "heed/cli/translate_command.h"
 
 namespace heed::cli {
 
@@ -12,6 +13,7 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   c.push_back(make_train_command());
   c.push_back(make_info_command());
   c.push_back(make_average_command());
+  c.push_back(make_translate_command());
   c.push_back(make_bench_command());
   c.push_back(make_data_command());
   return c;

@@ -1,0 +1,228 @@
+#include "heed/cli/translate_command.h"
+
+#include <CLI/CLI.hpp>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "heed/base/error.h"
+#include "heed/data/text_file.h"
+#include "heed/data/utf8.h"
+#include "heed/kernels/gemm.h"
+#include "heed/translate/translator.h"
+#include "heed/viz/attention_record.h"
+
+namespace heed::cli {
+namespace {
+
+// Standard input as lines, validated like a file.
+std::vector<std::string> read_stdin_lines() {
+  std::vector<std::string> lines;
+  std::string line;
+  std::size_t n = 0;
+  while (std::getline(std::cin, line)) {
+    ++n;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (n == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // byte order mark
+    const std::size_t bad = find_invalid_utf8(line);
+    HEED_CHECK(bad == std::string::npos, "<stdin>:", n, ":", bad + 1,
+               ": invalid UTF-8; the input must be UTF-8 text");
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+// "translated 1200/5000 sentences (340.2 sent/s)", redrawn in place at most 5 times a second
+// once a run has taken more than a second; only when stderr is a terminal.
+class ProgressLine {
+ public:
+  ProgressLine() : enabled_(isatty(STDERR_FILENO) != 0), start_(Clock::now()), last_(start_) {}
+  void update(std::size_t done, std::size_t total) {
+    if (!enabled_) return;
+    const auto now = Clock::now();
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    if (elapsed < 1.0 || (done < total && now - last_ < std::chrono::milliseconds(200))) return;
+    last_ = now;
+    std::fprintf(stderr, "\rtranslated %zu/%zu sentences (%.1f sent/s)", done, total,
+                 static_cast<double>(done) / elapsed);
+    std::fflush(stderr);
+    drawn_ = true;
+  }
+  ~ProgressLine() {
+    if (drawn_) std::fputc('\n', stderr);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  bool enabled_, drawn_ = false;
+  Clock::time_point start_, last_;
+};
+
+std::string format_score(double score) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6f", score);
+  return buf;
+}
+
+class TranslateCommand : public Command {
+ public:
+  std::string name() const override { return "translate"; }
+  std::string description() const override {
+    return "Translate sentences (stdin or a file) with a trained model or an ensemble: greedy "
+           "or beam search, n-best lists, attention output";
+  }
+
+  void setup(CLI::App& app) override {
+    app.add_option("--model,-m", dirs_,
+                   "model directory written by heed train; repeat it for an ensemble (averaged "
+                   "probabilities)")
+        ->required();
+    auto* weights =
+        app.add_option("--weights,-w", weights_,
+                       "weights file to load instead of the directory's checkpoint (e.g. from heed "
+                       "average): one per --model, or several with a single --model to ensemble "
+                       "checkpoints")
+            ->check(CLI::ExistingFile);
+    app.add_option("--checkpoint,-c", checkpoint_, "which weights of the directory: best | last")
+        ->check(CLI::IsMember({"best", "last"}))
+        ->excludes(weights);
+    app.add_option("--beam,-k", beam_, "beam width; 1 = greedy decoding")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000));
+    app.add_option("--nbest,-n", nbest_,
+                   "hypotheses per sentence (at most --beam); above 1 writes INDEX ||| text ||| score")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000));
+    app.add_option("--alpha", alpha_, "length-normalisation exponent (0: raw log-probability)")
+        ->capture_default_str();
+    app.add_option("--norm", norm_, "length penalty: length (|y|^alpha) | gnmt (((5+|y|)/6)^alpha)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"length", "gnmt"}));
+    app.add_option("--max-len-a", len_a_, "at most a * source length + b output tokens: a")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--max-len-b", len_b_, "at most a * source length + b output tokens: b")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--batch-size,-b", batch_size_, "sentences per batch (sorted by length)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000));
+    app.add_option("--attention,-a", attention_,
+                   "write the best output's attention of every sentence to this JSON Lines file "
+                   "(docs/ATTENTION_JSON.md; draw it with heed plot)");
+    app.add_option("--input,-i", input_, "input file, one sentence per line (default: stdin)")
+        ->check(CLI::ExistingFile);
+    app.add_option("--output,-o", output_, "output file, written atomically (default: stdout)");
+    app.add_flag("--replace-unk", replace_unk_,
+                 "replace each output <unk> by the source piece it attended to most");
+    app.add_option("--threads,-t", threads_, "threads for the kernels (0: the OpenMP default)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    app.footer(
+        "Reads raw text, tokenises it with the model's own tokeniser and writes one detokenised\n"
+        "line per input line, in input order (an empty line gives an empty line). With --nbest\n"
+        "N > 1, N lines per sentence: INDEX ||| hypothesis ||| score (INDEX 0-based, score the\n"
+        "length-normalised log-probability, best first).");
+  }
+
+  int run() override {
+    HEED_CHECK(nbest_ <= beam_, "--nbest ", nbest_, " is larger than --beam ", beam_,
+               "; a beam of k keeps at most k hypotheses");
+    if (threads_ > 0) kernels::set_num_threads(threads_);
+
+    std::vector<ModelSpec> specs;
+    if (weights_.empty()) {
+      for (const auto& d : dirs_) specs.push_back({d, checkpoint_});
+    } else if (weights_.size() == dirs_.size()) {
+      for (std::size_t i = 0; i < dirs_.size(); ++i) specs.push_back({dirs_[i], weights_[i]});
+    } else {
+      HEED_CHECK(dirs_.size() == 1, "got ", dirs_.size(), " --model and ", weights_.size(),
+                 " --weights; give one --weights per --model, or several with a single --model");
+      for (const auto& w : weights_) specs.push_back({dirs_.front(), w});
+    }
+    const Translator translator = Translator::load(specs);
+
+    TranslateOptions options;
+    options.decode.beam = beam_;
+    options.decode.n_best = nbest_;
+    options.decode.alpha = alpha_;
+    options.decode.norm = parse_length_norm(norm_);
+    options.decode.len_a = len_a_;
+    options.decode.len_b = len_b_;
+    options.batch_size = batch_size_;
+    options.replace_unk = replace_unk_;
+    options.keep_attention = !attention_.empty();
+
+    const std::vector<std::string> lines = input_.empty() ? read_stdin_lines() : read_lines(input_);
+    std::vector<Translation> result;
+    {
+      ProgressLine progress;
+      result = translator.translate(lines, options, [&](std::size_t done, std::size_t total) {
+        progress.update(done, total);
+      });
+    }
+
+    std::vector<std::string> out;
+    out.reserve(lines.size() * static_cast<std::size_t>(nbest_));
+    for (std::size_t i = 0; i < result.size(); ++i) {
+      const Translation& t = result[i];
+      if (nbest_ == 1) {
+        out.push_back(t.nbest.empty() ? std::string() : t.nbest.front().text);
+      } else if (t.nbest.empty()) {
+        out.push_back(std::to_string(i) + " |||  ||| " + format_score(0.0));
+      } else {
+        for (const auto& h : t.nbest)
+          out.push_back(std::to_string(i) + " ||| " + h.text + " ||| " + format_score(h.score));
+      }
+    }
+    if (!attention_.empty()) write_attention(result);
+    if (output_.empty()) {
+      std::string text;
+      for (const auto& l : out) (text += l) += '\n';
+      std::fwrite(text.data(), 1, text.size(), stdout);
+      std::fflush(stdout);
+    } else {
+      write_lines(output_, out);
+    }
+    return 0;
+  }
+
+ private:
+  void write_attention(const std::vector<Translation>& result) const {
+    std::string model;
+    for (const auto& d : dirs_) model += (model.empty() ? "" : " + ") + d;
+    std::vector<viz::AttentionRecord> records;
+    for (std::size_t i = 0; i < result.size(); ++i) {
+      const Translation& t = result[i];
+      if (t.nbest.empty()) continue;  // an empty line has nothing to draw
+      const TranslatedHypothesis& h = t.nbest.front();
+      viz::AttentionRecord r;
+      r.index = static_cast<std::int64_t>(i);
+      r.source = t.source;
+      r.output = h.output;
+      r.alpha = h.attention;
+      r.score = h.score;
+      r.model = model;
+      records.push_back(std::move(r));
+    }
+    viz::write_attention_file(attention_, records);
+  }
+
+  std::vector<std::string> dirs_, weights_;
+  std::string checkpoint_ = "best", norm_ = "length", attention_, input_, output_;
+  std::int64_t beam_ = 5, nbest_ = 1;
+  double alpha_ = 0.0, len_a_ = 2.0, len_b_ = 10.0;
+  std::size_t batch_size_ = 32;
+  int threads_ = 0;
+  bool replace_unk_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_translate_command() { return std::make_unique<TranslateCommand>(); }
+
+}  // namespace heed::cli

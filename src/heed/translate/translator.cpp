@@ -1,0 +1,201 @@
+#include "heed/translate/translator.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <numeric>
+
+#include "heed/autograd/tape.h"
+#include "heed/base/error.h"
+#include "heed/data/corpus.h"
+#include "heed/decode/beam_search.h"
+#include "heed/decode/ensemble.h"
+#include "heed/decode/greedy.h"
+#include "heed/decode/unk_replace.h"
+
+namespace fs = std::filesystem;
+
+namespace heed {
+namespace {
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Throws unless member b can be decoded together with member a (the first model).
+void check_same_side(const char* side, const Tokenizer& ta, const Vocabulary& va,
+                     const std::string& name_a, const Tokenizer& tb, const Vocabulary& vb,
+                     const std::string& name_b, const char* spm_file) {
+  HEED_CHECK(ta.name() == tb.name() && ta.lowercase() == tb.lowercase(),
+             "cannot ensemble ", name_a, " and ", name_b, ": their ", side, " tokenisers differ (",
+             ta.name(), ta.lowercase() ? " lowercased" : "", " vs ", tb.name(),
+             tb.lowercase() ? " lowercased" : "", ")");
+  if (ta.name() == "sentencepiece") {
+    const std::string pa = path_in(name_a, spm_file), pb = path_in(name_b, spm_file);
+    if (fs::exists(pa) && fs::exists(pb))
+      HEED_CHECK(file_bytes(pa) == file_bytes(pb), "cannot ensemble ", name_a, " and ", name_b,
+                 ": their ", side, " SentencePiece models (", spm_file, ") differ");
+  }
+  HEED_CHECK(va == vb, "cannot ensemble ", name_a, " and ", name_b, ": their ", side,
+             " vocabularies differ (", va.size(), " and ", vb.size(),
+             " tokens); ensemble members must be trained on the same vocabularies");
+}
+
+std::vector<std::string> with_eos(std::vector<std::string> pieces) {
+  pieces.emplace_back(Vocabulary::kEosToken);
+  return pieces;
+}
+
+}  // namespace
+
+Translator Translator::load(const std::vector<ModelSpec>& specs) {
+  HEED_CHECK(!specs.empty(), "translate: no model given");
+  std::vector<LoadedModel> models;
+  std::vector<std::string> names;
+  for (const auto& s : specs) {
+    models.push_back(load_model_dir(s.dir, s.weights));
+    names.push_back(s.dir);
+  }
+  return Translator(std::move(models), std::move(names));
+}
+
+Translator::Translator(std::vector<LoadedModel> models, std::vector<std::string> names)
+    : models_(std::move(models)), names_(std::move(names)) {
+  HEED_CHECK(!models_.empty(), "translate: no model given");
+  names_.resize(models_.size());
+  const LoadedModel& first = models_.front();
+  for (std::size_t i = 0; i < models_.size(); ++i) {
+    const LoadedModel& m = models_[i];
+    HEED_CHECK(m.model && m.src_tokenizer && m.tgt_tokenizer, "translate: model ", names_[i],
+               " is not loaded");
+    const ModelConfig& mc = m.model->config();
+    if (mc.kind == "luong" && mc.score == "location") {
+      const auto limit = static_cast<std::size_t>(mc.max_src_len);
+      max_src_len_ = max_src_len_ == 0 ? limit : std::min(max_src_len_, limit);
+    }
+    if (i == 0) continue;
+    check_same_side("source", *first.src_tokenizer, first.src_vocab, names_[0], *m.src_tokenizer,
+                    m.src_vocab, names_[i], model_files::kSrcSpm);
+    check_same_side("target", *first.tgt_tokenizer, first.tgt_vocab, names_[0], *m.tgt_tokenizer,
+                    m.tgt_vocab, names_[i], model_files::kTgtSpm);
+    HEED_CHECK(m.config.training.dtype == first.config.training.dtype, "cannot ensemble ",
+               names_[0], " and ", names_[i], ": one computes in ", first.config.training.dtype,
+               ", the other in ", m.config.training.dtype);
+  }
+  // The members stay owned by models_ (their heap objects never move); the shared_ptrs
+  // only lend them to the Ensemble.
+  auto lend = [](const LoadedModel& m) {
+    return std::shared_ptr<const Seq2Seq>(m.model.get(), [](const Seq2Seq*) {});
+  };
+  if (models_.size() == 1) {
+    decoder_ = lend(models_.front());
+  } else {
+    std::vector<std::shared_ptr<const Seq2Seq>> members;
+    for (const auto& m : models_) members.push_back(lend(m));
+    decoder_ = std::make_shared<Ensemble>(std::move(members));
+  }
+}
+
+Translator::Translator(Translator&&) noexcept = default;
+Translator& Translator::operator=(Translator&&) noexcept = default;
+Translator::~Translator() = default;
+
+bool Translator::has_attention() const {
+  for (const auto& m : models_)
+    if (m.model->has_attention()) return true;
+  return false;
+}
+
+std::vector<Translation> Translator::translate(
+    const std::vector<std::string>& lines, const TranslateOptions& options,
+    const std::function<void(std::size_t, std::size_t)>& progress) const {
+  const DecodeOptions& dopt = options.decode;
+  HEED_CHECK(dopt.beam >= 1, "the beam width must be at least 1, got ", dopt.beam);
+  HEED_CHECK(dopt.n_best >= 1 && dopt.n_best <= dopt.beam, "n-best must be between 1 and the beam "
+             "width (", dopt.beam, "), got ", dopt.n_best);
+  HEED_CHECK(options.batch_size >= 1, "the batch size must be at least 1");
+  HEED_CHECK(!(options.replace_unk || options.keep_attention) || has_attention(),
+             options.replace_unk ? "UNK replacement" : "attention output",
+             " needs a model with attention (", names_.front(), " has none)");
+
+  const LoadedModel& first = models_.front();
+  CorpusOptions co;
+  co.max_src_len = max_src_len_;
+  co.src_eos = true;  // as in training
+  const Corpus corpus = build_source_corpus(lines, *first.src_tokenizer, first.src_vocab, co);
+
+  std::vector<Translation> out(lines.size());
+  std::vector<std::size_t> order;  // non-empty lines, shortest first (stable)
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (corpus.src[i].size() > 1) {  // more than the EOS
+      out[i].source = with_eos(first.src_tokenizer->encode(lines[i]));
+      order.push_back(i);
+    }
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return corpus.src[a].size() < corpus.src[b].size();
+  });
+
+  const Vocabulary& tv = first.tgt_vocab;
+  const Tokenizer& tt = *first.tgt_tokenizer;
+  std::size_t done = lines.size() - order.size();  // empty lines need no work
+  NoGradGuard no_grad;
+  for (std::size_t start = 0; start < order.size(); start += options.batch_size) {
+    const std::size_t end = std::min(order.size(), start + options.batch_size);
+    TokenBatch src;
+    src.batch = static_cast<std::int64_t>(end - start);
+    for (std::size_t k = start; k < end; ++k)
+      src.len = std::max<std::int64_t>(src.len, static_cast<std::int64_t>(corpus.src[order[k]].size()));
+    src.ids.assign(static_cast<std::size_t>(src.batch * src.len), kPad);
+    for (std::size_t k = start; k < end; ++k) {
+      const auto& ids = corpus.src[order[k]];
+      std::copy(ids.begin(), ids.end(), src.ids.begin() + static_cast<std::ptrdiff_t>(k - start) * src.len);
+      src.lengths.push_back(static_cast<std::int64_t>(ids.size()));
+    }
+    const DecodeResult r =
+        dopt.beam == 1 ? greedy_decode(*decoder_, src, dopt) : beam_search(*decoder_, src, dopt);
+
+    for (std::size_t k = start; k < end; ++k) {
+      Translation& tr = out[order[k]];
+      const auto& hyps = r.nbest.at(k - start);
+      for (std::size_t h = 0; h < hyps.size(); ++h) {
+        const Hypothesis& hyp = hyps[h];
+        TranslatedHypothesis th;
+        th.score = hyp.score;
+        std::vector<std::int64_t> unk_pos(hyp.tokens.size(), -1);
+        if (options.replace_unk) unk_pos = unk_source_positions(hyp);
+        std::vector<std::string> pieces;
+        for (std::size_t t = 0; t < hyp.tokens.size(); ++t) {
+          const std::int32_t id = hyp.tokens[t];
+          th.output.push_back(tv.token(id));
+          if (id == kPad || id == kBos || id == kEos) continue;
+          // An UNK that attended most to the source's EOS has no word to copy: it stays.
+          const auto p = unk_pos[t];
+          if (p >= 0 && static_cast<std::size_t>(p) + 1 < tr.source.size())
+            pieces.push_back(tr.source[static_cast<std::size_t>(p)]);
+          else
+            pieces.push_back(tv.token(id));
+        }
+        th.text = tt.decode(pieces);
+        if (h == 0 && options.keep_attention && hyp.attention.defined()) {
+          const Tensor a = hyp.attention.contiguous();
+          HEED_CHECK(a.ndim() == 2 && a.dim(0) == static_cast<std::int64_t>(hyp.tokens.size()) &&
+                         a.dim(1) == static_cast<std::int64_t>(tr.source.size()),
+                     "translate: attention of shape ", a.shape().str(), " for ", hyp.tokens.size(),
+                     " output and ", tr.source.size(), " source tokens");
+          th.attention.reserve(static_cast<std::size_t>(a.numel()));
+          for (double w : a.to_vector())
+            th.attention.push_back(static_cast<float>(std::clamp(w, 0.0, 1.0)));
+        }
+        tr.nbest.push_back(std::move(th));
+      }
+    }
+    done += end - start;
+    if (progress) progress(done, lines.size());
+  }
+  return out;
+}
+
+}  // namespace heed

@@ -1,0 +1,78 @@
+#pragma once
+// Translator: raw sentences in, detokenised translations out (what `heed translate` runs).
+// It tokenises with the model's source tokeniser, batches the sentences sorted by length,
+// decodes greedily (beam 1) or with beam search, restores the input order, and detokenises
+// with the target tokeniser, optionally replacing output UNKs by the most-attended source
+// piece. Several models are decoded as one Ensemble; they must share the vocabularies and
+// tokenisers (checked when the Translator is built).
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "heed/decode/decode_options.h"
+#include "heed/train/model_dir.h"
+
+namespace heed {
+
+struct TranslateOptions {
+  DecodeOptions decode;          // beam 1 = greedy decoding; n_best <= beam
+  std::size_t batch_size = 32;   // sentences per batch (each holds beam rows in beam search)
+  bool replace_unk = false;      // output UNK -> most-attended source piece
+  bool keep_attention = false;   // fill the best hypothesis' attention matrix
+};
+
+struct TranslatedHypothesis {
+  std::string text;                 // detokenised output (UNKs replaced when asked)
+  double score = 0.0;               // log-probability / length penalty
+  std::vector<std::string> output;  // target pieces as emitted, "</s>" included if emitted
+  // |output| x |source| row-major, row t the attention while emitting output[t]; only for
+  // the best hypothesis and only with keep_attention.
+  std::vector<float> attention;
+};
+
+struct Translation {
+  // Source pieces as the encoder saw them ("</s>" appended); empty for an empty line.
+  std::vector<std::string> source;
+  // Best first, n_best of them; empty for a line without tokens (its output is "").
+  std::vector<TranslatedHypothesis> nbest;
+};
+
+// Which model to load: a model directory and "best", "last" or a weights file.
+struct ModelSpec {
+  std::string dir;
+  std::string weights = "best";
+};
+
+class Translator {
+ public:
+  // Loads every model (load_model_dir) and checks that they can form an ensemble.
+  static Translator load(const std::vector<ModelSpec>& specs);
+  // From models already loaded; names (e.g. their directories) label error messages and, for
+  // SentencePiece tokenisers, locate the .model files compared between members.
+  Translator(std::vector<LoadedModel> models, std::vector<std::string> names);
+  Translator(Translator&&) noexcept;
+  Translator& operator=(Translator&&) noexcept;
+  ~Translator();
+
+  // One Translation per line, in input order. progress(done, total) is called after every
+  // batch (sentences, empty lines included in both).
+  std::vector<Translation> translate(
+      const std::vector<std::string>& lines, const TranslateOptions& options,
+      const std::function<void(std::size_t, std::size_t)>& progress = {}) const;
+
+  bool has_attention() const;
+  // The longest source (pieces + EOS) every model accepts; 0 = no limit.
+  std::size_t max_source_length() const { return max_src_len_; }
+  std::size_t size() const { return models_.size(); }
+  const LoadedModel& model(std::size_t i) const { return models_.at(i); }
+
+ private:
+  std::vector<LoadedModel> models_;
+  std::vector<std::string> names_;
+  std::shared_ptr<const Seq2Seq> decoder_;  // the single model, or the Ensemble
+  std::size_t max_src_len_ = 0;
+};
+
+}  // namespace heed
