@@ -78,12 +78,14 @@ void BM_AttentionBackward(benchmark::State& state) {
                           state.range(3), state.range(4));
   const auto& s = in.step;
   const std::int64_t B = s.batch, m = s.m, kd = s.key_dim, dv = s.value_dim;
-  std::vector<float> context(static_cast<std::size_t>(B * dv)), alpha(static_cast<std::size_t>(B * m));
+  std::vector<float> context(static_cast<std::size_t>(B * dv)),
+      alpha(static_cast<std::size_t>(B * m));
   heed::kernels::attention_forward<float>(s, context.data(), alpha.data());
   auto dcontext = random_floats(static_cast<std::size_t>(B * dv), -1, 1, 6);
-  std::vector<float> dscore(static_cast<std::size_t>(B * m)), dK(static_cast<std::size_t>(B * m * kd)),
-      dH(static_cast<std::size_t>(B * m * dv)), dq(static_cast<std::size_t>(B * kd)),
-      dwq(static_cast<std::size_t>(B * kd)), dv_rows(static_cast<std::size_t>(B * kd));
+  std::vector<float> dscore(static_cast<std::size_t>(B * m)),
+      dK(static_cast<std::size_t>(B * m * kd)), dH(static_cast<std::size_t>(B * m * dv)),
+      dq(static_cast<std::size_t>(B * kd)), dwq(static_cast<std::size_t>(B * kd)),
+      dv_rows(static_cast<std::size_t>(B * kd));
   heed::kernels::AttentionStepGrad<float> g;
   g.dcontext = dcontext.data();
   g.dscore = dscore.data();

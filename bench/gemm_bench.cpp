@@ -18,8 +18,8 @@ void BM_Gemm(benchmark::State& state) {
   std::vector<float> c(static_cast<std::size_t>(M * N));
   const std::int64_t lda = ta ? M : K, ldb = tb ? K : N;
   for (auto _ : state) {
-    heed::kernels::gemm<float>(ta, tb, M, N, K, 1.0f, a.data(), lda, b.data(), ldb, 0.0f,
-                               c.data(), N);
+    heed::kernels::gemm<float>(ta, tb, M, N, K, 1.0f, a.data(), lda, b.data(), ldb, 0.0f, c.data(),
+                               N);
     benchmark::DoNotOptimize(c.data());
     benchmark::ClobberMemory();
   }

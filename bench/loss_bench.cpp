@@ -53,8 +53,8 @@ void BM_CrossEntropyBackward(benchmark::State& state) {
   std::vector<float> dlogits(static_cast<std::size_t>(rows * cols));
   const float scale = 1.0f / static_cast<float>(rows);
   for (auto _ : state) {
-    heed::kernels::cross_entropy_backward<float>(logits.data(), lse.data(), rows, cols, t.data(),
-                                                 0, 0.0, scale, dlogits.data());
+    heed::kernels::cross_entropy_backward<float>(logits.data(), lse.data(), rows, cols, t.data(), 0,
+                                                 0.0, scale, dlogits.data());
     benchmark::DoNotOptimize(dlogits.data());
     benchmark::ClobberMemory();
   }
@@ -96,9 +96,13 @@ void BM_SoftmaxBackward(benchmark::State& state) {
 }
 
 // (64 * 30, 8000): a whole mt batch; (320, 8000): one beam step's log-softmax.
-BENCHMARK(BM_CrossEntropyForward)->ArgNames({"rows", "V"})->Args({1920, 8000})
+BENCHMARK(BM_CrossEntropyForward)
+    ->ArgNames({"rows", "V"})
+    ->Args({1920, 8000})
     ->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_CrossEntropyBackward)->ArgNames({"rows", "V"})->Args({1920, 8000})
+BENCHMARK(BM_CrossEntropyBackward)
+    ->ArgNames({"rows", "V"})
+    ->Args({1920, 8000})
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SoftmaxForward)
     ->ArgNames({"rows", "V", "log"})
@@ -106,7 +110,9 @@ BENCHMARK(BM_SoftmaxForward)
     ->Args({320, 8000, 1})
     ->Args({64 * 30, 30, 0})  // attention-sized rows
     ->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_SoftmaxBackward)->ArgNames({"rows", "V"})->Args({1920, 8000})
+BENCHMARK(BM_SoftmaxBackward)
+    ->ArgNames({"rows", "V"})
+    ->Args({1920, 8000})
     ->Unit(benchmark::kMicrosecond);
 
 }  // namespace

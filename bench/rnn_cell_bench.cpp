@@ -29,7 +29,10 @@ void BM_GruStepForward(benchmark::State& state) {
   }
   heed::bench::set_flops(state, 2.0 * B * H * G);
 }
-BENCHMARK(BM_GruStepForward)->ArgNames({"B", "H"})->Args({64, 256})->Args({320, 256})
+BENCHMARK(BM_GruStepForward)
+    ->ArgNames({"B", "H"})
+    ->Args({64, 256})
+    ->Args({320, 256})
     ->Unit(benchmark::kMicrosecond);
 
 void BM_GruStepBackward(benchmark::State& state) {
@@ -56,8 +59,7 @@ void BM_GruStepBackward(benchmark::State& state) {
   }
   heed::bench::set_flops(state, 2.0 * B * H * G);
 }
-BENCHMARK(BM_GruStepBackward)->ArgNames({"B", "H"})->Args({64, 256})
-    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_GruStepBackward)->ArgNames({"B", "H"})->Args({64, 256})->Unit(benchmark::kMicrosecond);
 
 void BM_LstmStepForward(benchmark::State& state) {
   const std::int64_t B = state.range(0), H = state.range(1), G = 4 * H;
@@ -69,15 +71,18 @@ void BM_LstmStepForward(benchmark::State& state) {
   std::vector<float> h_out(static_cast<std::size_t>(B * H)), c_out(static_cast<std::size_t>(B * H));
   std::vector<float> save(static_cast<std::size_t>(B * heed::kernels::lstm_save_width(H)));
   for (auto _ : state) {
-    heed::kernels::lstm_step_forward<float>(B, H, gi.data(), G, h.data(), H, c.data(), H,
-                                            w.data(), b.data(), nullptr, h_out.data(), H,
-                                            c_out.data(), H, save.data());
+    heed::kernels::lstm_step_forward<float>(B, H, gi.data(), G, h.data(), H, c.data(), H, w.data(),
+                                            b.data(), nullptr, h_out.data(), H, c_out.data(), H,
+                                            save.data());
     benchmark::DoNotOptimize(h_out.data());
     benchmark::ClobberMemory();
   }
   heed::bench::set_flops(state, 2.0 * B * H * G);
 }
-BENCHMARK(BM_LstmStepForward)->ArgNames({"B", "H"})->Args({64, 256})->Args({320, 256})
+BENCHMARK(BM_LstmStepForward)
+    ->ArgNames({"B", "H"})
+    ->Args({64, 256})
+    ->Args({320, 256})
     ->Unit(benchmark::kMicrosecond);
 
 void BM_LstmStepBackward(benchmark::State& state) {
@@ -107,7 +112,9 @@ void BM_LstmStepBackward(benchmark::State& state) {
   }
   heed::bench::set_flops(state, 2.0 * B * H * G);
 }
-BENCHMARK(BM_LstmStepBackward)->ArgNames({"B", "H"})->Args({64, 256})
+BENCHMARK(BM_LstmStepBackward)
+    ->ArgNames({"B", "H"})
+    ->Args({64, 256})
     ->Unit(benchmark::kMicrosecond);
 
 }  // namespace

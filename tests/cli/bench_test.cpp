@@ -69,8 +69,8 @@ TEST(BenchProtocol, FlopSums) {
   // (10*2 + 100 + 1000*4 + 2*4) + (10*3 + 100 + 1000*5 + 3*5)
   EXPECT_DOUBLE_EQ(bench::fwd_flops(t, sl, tl), 4128.0 + 5145.0);
   // per sentence: 10 m + 100 + rows * steps * (1000 + m)
-  EXPECT_DOUBLE_EQ(bench::decode_fwd_flops(t, sl, 30, 5), (20 + 100 + 150 * 1002.0) +
-                                                              (30 + 100 + 150 * 1003.0));
+  EXPECT_DOUBLE_EQ(bench::decode_fwd_flops(t, sl, 30, 5),
+                   (20 + 100 + 150 * 1002.0) + (30 + 100 + 150 * 1003.0));
 }
 
 TEST(BenchProtocol, SyntheticBatchesFollowTheRules) {
@@ -145,9 +145,9 @@ TEST(BenchCommand, TrainPrintsInfoAndTrainLines) {
   EXPECT_EQ(train.at("measure"), "train");
   EXPECT_EQ(train.at("config"), "g2p");
   EXPECT_EQ(train.at("steps"), 1);
-  for (const char* key : {"seconds", "tgt_tok_per_s", "src_tgt_tok_per_s", "ms_per_step_median",
-                          "ms_per_step_mean", "achieved_gflop_per_s", "train_gflop",
-                          "peak_rss_mb"}) {
+  for (const char* key :
+       {"seconds", "tgt_tok_per_s", "src_tgt_tok_per_s", "ms_per_step_median", "ms_per_step_mean",
+        "achieved_gflop_per_s", "train_gflop", "peak_rss_mb"}) {
     ASSERT_TRUE(train.contains(key)) << key;
     EXPECT_GT(train.at(key).get<double>(), 0.0) << key;
   }

@@ -22,9 +22,8 @@ inline std::vector<float> random_floats(std::size_t n, float lo = -1.0f, float h
 
 // Reports `flops` floating-point operations per iteration as a FLOP/s rate.
 inline void set_flops(benchmark::State& state, double flops) {
-  state.counters["FLOP/s"] =
-      benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate,
-                         benchmark::Counter::kIs1000);
+  state.counters["FLOP/s"] = benchmark::Counter(
+      flops, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
 }
 
 }  // namespace heed::bench

@@ -138,8 +138,8 @@ std::string cpu_capability() {
 
 // ------------------------------------------------------------------ measurements
 
-void bench_train(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& opt,
-                 const Json& base, std::ostream& out) {
+void bench_train(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& opt, const Json& base,
+                 std::ostream& out) {
   const auto batches = make_batches(opt.warmup + opt.steps, opt.batch, cfg.lo, cfg.hi,
                                     cfg.src_vocab, cfg.tgt_vocab, opt.seed);
   const std::vector<Var> params = model.parameters();
@@ -179,7 +179,8 @@ void bench_train(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& opt
   };
 
   double first_loss = std::nan(""), last_loss = std::nan("");
-  for (std::int64_t i = 0; i < opt.warmup; ++i) first_loss = step(batches[static_cast<std::size_t>(i)]);
+  for (std::int64_t i = 0; i < opt.warmup; ++i)
+    first_loss = step(batches[static_cast<std::size_t>(i)]);
   std::vector<double> step_times;
   timing = true;
   const auto t0 = Clock::now();
@@ -226,13 +227,13 @@ void bench_train(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& opt
   emit(out, j);
 }
 
-void bench_decode(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& opt,
-                  const Json& base, bool beam, std::ostream& out) {
+void bench_decode(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& opt, const Json& base,
+                  bool beam, std::ostream& out) {
   const std::int64_t n_sent = beam ? opt.beam_sents : opt.decode_sents;
   const std::int64_t n_batches = std::max<std::int64_t>(1, n_sent / opt.batch);
   const std::uint64_t seed = opt.seed + (beam ? 2 : 1);
-  const auto batches = make_batches(n_batches + 1, opt.batch, cfg.lo, cfg.hi, cfg.src_vocab,
-                                    cfg.tgt_vocab, seed);
+  const auto batches =
+      make_batches(n_batches + 1, opt.batch, cfg.lo, cfg.hi, cfg.src_vocab, cfg.tgt_vocab, seed);
   model.eval();
   const FlopTerms terms = flop_terms(cfg);
   const std::int64_t T = opt.decode_steps;
@@ -329,15 +330,15 @@ FlopTerms flop_terms(const BenchConfig& c) {
   FlopTerms t;
   if (c.model == "bahdanau" || c.model == "noattn") {
     const std::int64_t De = c.enc_hidden, Dd = c.dec_hidden, O = Dd;
-    t.per_src_token = 2 * (2 * E * 3 * De + 2 * De * 3 * De);    // bi-GRU, both directions
-    t.per_sentence = 2 * De * Dd;                                // W_init
+    t.per_src_token = 2 * (2 * E * 3 * De + 2 * De * 3 * De);      // bi-GRU, both directions
+    t.per_sentence = 2 * De * Dd;                                  // W_init
     t.per_tgt_step = 2 * (E + 2 * De) * 3 * Dd + 2 * Dd * 3 * Dd;  // GRUCell
-    t.per_tgt_step += 2 * (Dd + 2 * De + E) * O + 2 * O * V;     // deep output + W_out
+    t.per_tgt_step += 2 * (Dd + 2 * De + E) * O + 2 * O * V;       // deep output + W_out
     if (c.model == "bahdanau") {
       const std::int64_t A = c.attn_dim;
-      t.per_src_token += 2 * 2 * De * A;                         // U_h h_j
-      t.per_tgt_step += 2 * Dd * A;                              // W_q s_{t-1}
-      t.per_tgt_step_per_src_token = 2 * A + 2 * 2 * De;         // v^T tanh(.), context
+      t.per_src_token += 2 * 2 * De * A;                  // U_h h_j
+      t.per_tgt_step += 2 * Dd * A;                       // W_q s_{t-1}
+      t.per_tgt_step_per_src_token = 2 * A + 2 * 2 * De;  // v^T tanh(.), context
     }
   } else {
     const std::int64_t Hd = c.hidden, L = c.layers;
@@ -346,10 +347,10 @@ FlopTerms flop_terms(const BenchConfig& c) {
     const std::int64_t in0 = E + (c.input_feed ? Hd : 0);
     for (std::int64_t l = 0; l < L; ++l)
       t.per_tgt_step += 2 * (l == 0 ? in0 : Hd) * 4 * Hd + 2 * Hd * 4 * Hd;
-    t.per_tgt_step += 2 * (Hd + Hd) * Hd + 2 * Hd * V;           // W_c [c; h], W_s
+    t.per_tgt_step += 2 * (Hd + Hd) * Hd + 2 * Hd * V;  // W_c [c; h], W_s
     if (c.score == "general") {
-      t.per_src_token += 2 * Hd * Hd;                            // W_a h_j once per batch
-      t.per_tgt_step_per_src_token = 2 * Hd + 2 * Hd;            // q . (W_a h_j), context
+      t.per_src_token += 2 * Hd * Hd;                  // W_a h_j once per batch
+      t.per_tgt_step_per_src_token = 2 * Hd + 2 * Hd;  // q . (W_a h_j), context
     } else if (c.score == "concat") {
       const std::int64_t A = c.attn_dim > 0 ? c.attn_dim : Hd;
       t.per_src_token += 2 * Hd * A;
@@ -390,13 +391,14 @@ double decode_fwd_flops(const FlopTerms& t, std::span<const std::int64_t> src_le
 }
 
 std::vector<SyntheticBatch> make_batches(std::int64_t n_batches, std::int64_t batch,
-                                         std::int64_t lo, std::int64_t hi,
-                                         std::int64_t src_vocab, std::int64_t tgt_vocab,
-                                         std::uint64_t seed) {
+                                         std::int64_t lo, std::int64_t hi, std::int64_t src_vocab,
+                                         std::int64_t tgt_vocab, std::uint64_t seed) {
   HEED_CHECK(batch >= 1 && lo >= 1 && hi >= lo, "make_batches: bad batch or length range");
   HEED_CHECK(src_vocab > 3 && tgt_vocab > 3, "make_batches: vocabularies need more than 3 ids");
   Rng rng(seed);
-  auto length = [&] { return lo + static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(hi - lo + 1))); };
+  auto length = [&] {
+    return lo + static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(hi - lo + 1)));
+  };
   auto token = [&](std::int64_t V) {
     return static_cast<std::int32_t>(3 + rng.below(static_cast<std::uint64_t>(V - 3)));
   };
@@ -415,10 +417,12 @@ std::vector<SyntheticBatch> make_batches(std::int64_t n_batches, std::int64_t ba
     for (std::size_t b = 0; b < B; ++b)
       for (std::int64_t j = 0; j < m; ++j) {
         const std::int32_t tok = token(src_vocab);
-        s.src.ids[b * static_cast<std::size_t>(m) + static_cast<std::size_t>(j)] = j < sl[b] ? tok : kPad;
+        s.src.ids[b * static_cast<std::size_t>(m) + static_cast<std::size_t>(j)] =
+            j < sl[b] ? tok : kPad;
       }
     s.tgt_out.assign(B * static_cast<std::size_t>(n), kPad);
-    s.tgt_in = TokenBatch{batch, n, std::vector<std::int32_t>(B * static_cast<std::size_t>(n), kPad), tl};
+    s.tgt_in =
+        TokenBatch{batch, n, std::vector<std::int32_t>(B * static_cast<std::size_t>(n), kPad), tl};
     for (std::size_t b = 0; b < B; ++b) {
       std::int32_t* y = s.tgt_out.data() + b * static_cast<std::size_t>(n);
       std::int32_t* yin = s.tgt_in.ids.data() + b * static_cast<std::size_t>(n);
@@ -439,7 +443,8 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
   HEED_CHECK(opt.steps >= 1, "--steps must be at least 1");
   HEED_CHECK(opt.warmup >= 0, "--warmup must not be negative");
   HEED_CHECK(opt.batch >= 1, "--batch must be at least 1");
-  HEED_CHECK(opt.decode_sents >= 1 && opt.beam_sents >= 1, "--decode-sents and --beam-sents must be at least 1");
+  HEED_CHECK(opt.decode_sents >= 1 && opt.beam_sents >= 1,
+             "--decode-sents and --beam-sents must be at least 1");
   HEED_CHECK(opt.decode_steps >= 1, "--decode-steps must be at least 1");
   HEED_CHECK(opt.beam >= 1, "--beam must be at least 1");
   std::vector<std::string> names;
@@ -458,10 +463,11 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
     std::unique_ptr<Seq2Seq> model = make_model(model_config(cfg), rng, DType::f32);
     const FlopTerms terms = flop_terms(cfg);
     const double mean_len = static_cast<double>(cfg.lo + cfg.hi) / 2.0;
-    const double per_tgt_fwd =
-        (static_cast<double>(terms.per_src_token) * mean_len + static_cast<double>(terms.per_sentence)) / mean_len +
-        static_cast<double>(terms.per_tgt_step) +
-        static_cast<double>(terms.per_tgt_step_per_src_token) * mean_len;
+    const double per_tgt_fwd = (static_cast<double>(terms.per_src_token) * mean_len +
+                                static_cast<double>(terms.per_sentence)) /
+                                   mean_len +
+                               static_cast<double>(terms.per_tgt_step) +
+                               static_cast<double>(terms.per_tgt_step_per_src_token) * mean_len;
     Json base;
     base["config"] = name;
     base["threads"] = kernels::num_threads();
@@ -474,7 +480,8 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
     info["batch"] = opt.batch;
     info["params"] = model->num_parameters();
     info["flop_terms_fwd"] = flop_terms_json(terms);
-    info["train_flops_per_tgt_token_at_mean_len"] = static_cast<std::int64_t>(std::llround(3 * per_tgt_fwd));
+    info["train_flops_per_tgt_token_at_mean_len"] =
+        static_cast<std::int64_t>(std::llround(3 * per_tgt_fwd));
     info["flops_counted"] =
         "forward matmul FLOPs x3; RNN/attention/output products at real positions; no "
         "elementwise, softmax, embedding, loss or optimiser work";

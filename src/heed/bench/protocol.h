@@ -62,13 +62,12 @@ double decode_fwd_flops(const FlopTerms& t, std::span<const std::int64_t> src_le
 
 struct SyntheticBatch {
   TokenBatch src;
-  TokenBatch tgt_in;                 // lengths = target lengths (EOS counted)
-  std::vector<std::int32_t> tgt_out; // (B, n) row-major, PAD after each length
+  TokenBatch tgt_in;                  // lengths = target lengths (EOS counted)
+  std::vector<std::int32_t> tgt_out;  // (B, n) row-major, PAD after each length
 };
 std::vector<SyntheticBatch> make_batches(std::int64_t n_batches, std::int64_t batch,
-                                         std::int64_t lo, std::int64_t hi,
-                                         std::int64_t src_vocab, std::int64_t tgt_vocab,
-                                         std::uint64_t seed);
+                                         std::int64_t lo, std::int64_t hi, std::int64_t src_vocab,
+                                         std::int64_t tgt_vocab, std::uint64_t seed);
 
 struct BenchOptions {
   std::vector<std::string> configs{"g2p"};

@@ -30,7 +30,8 @@ class BenchCommand : public Command {
   }
 
   void setup(CLI::App& app) override {
-    app.add_option("--config", config_, "g2p | mt | luong | noattn | all (= g2p,mt,luong); comma list ok")
+    app.add_option("--config", config_,
+                   "g2p | mt | luong | noattn | all (= g2p,mt,luong); comma list ok")
         ->capture_default_str();
     app.add_option("--threads", opt_.threads, "threads for BLAS and heed's loops")
         ->capture_default_str();
