@@ -1,0 +1,166 @@
+// Translator (the library behind `heed translate`) over table-driven fake models: UNK
+// replacement, empty lines, attention output, n-best, ensemble compatibility checks.
+#include "heed/translate/translator.h"
+
+#include <gtest/gtest.h>
+
+#include "decode/fake_model.h"
+#include "heed/base/error.h"
+
+namespace heed {
+namespace {
+
+using testing::dist;
+using testing::FakeModel;
+using testing::Prefix;
+
+constexpr std::int64_t kV = 6;  // 4 specials, "x" (4), "y" (5)
+
+// Emits UNK, then x, then EOS (with a little mass elsewhere so beams have alternatives).
+std::vector<double> unk_x_eos(std::int64_t, const Prefix& p) {
+  if (p.empty()) return dist(kV, {{kUnk, 0.7}, {5, 0.3}});
+  if (p.size() == 1) return dist(kV, {{4, 0.8}, {5, 0.2}});
+  return dist(kV, {{kEos, 0.9}, {4, 0.1}});
+}
+
+LoadedModel fake(FakeModel::AlphaFn alpha = {}, const std::vector<std::string>& tgt = {"x", "y"},
+                 const std::string& tokenizer = "whitespace") {
+  LoadedModel m;
+  m.model = std::make_unique<FakeModel>(kV, unk_x_eos, std::move(alpha));
+  m.src_vocab = Vocabulary::from_tokens({"x", "y"});
+  m.tgt_vocab = Vocabulary::from_tokens(tgt);
+  m.src_tokenizer = make_tokenizer(tokenizer);
+  m.tgt_tokenizer = make_tokenizer("whitespace");
+  return m;
+}
+
+Translator single(FakeModel::AlphaFn alpha = {}) {
+  std::vector<LoadedModel> v;
+  v.push_back(fake(std::move(alpha)));
+  return Translator(std::move(v), {"fake"});
+}
+
+TEST(Translator, UnkBecomesTheMostAttendedSourcePiece) {
+  const Translator t = single();  // step t attends to source position t
+  TranslateOptions o;
+  o.decode.beam = 1;
+  auto plain = t.translate({"hello world"}, o);
+  ASSERT_EQ(plain.size(), 1u);
+  EXPECT_EQ(plain[0].nbest.at(0).text, "<unk> x");
+  o.replace_unk = true;
+  auto replaced = t.translate({"hello world", "a b c"}, o);
+  EXPECT_EQ(replaced[0].nbest.at(0).text, "hello x");
+  EXPECT_EQ(replaced[1].nbest.at(0).text, "a x");
+  // The source pieces are the tokeniser's, with the EOS the encoder saw.
+  EXPECT_EQ(replaced[0].source, (std::vector<std::string>{"hello", "world", "</s>"}));
+  EXPECT_EQ(replaced[0].nbest[0].output, (std::vector<std::string>{"<unk>", "x", "</s>"}));
+}
+
+TEST(Translator, UnkAttendingToTheSourceEosStays) {
+  const Translator t = single([](std::int64_t, const Prefix&, std::int64_t m) {
+    std::vector<double> a(static_cast<std::size_t>(m), 0.0);
+    a.back() = 1.0;  // one sentence per batch: the last position is its EOS
+    return a;
+  });
+  TranslateOptions o;
+  o.decode.beam = 1;
+  o.batch_size = 1;
+  o.replace_unk = true;
+  EXPECT_EQ(t.translate({"hello world"}, o)[0].nbest.at(0).text, "<unk> x");
+}
+
+TEST(Translator, EmptyLinesGiveEmptyResultsInPlace) {
+  const Translator t = single();
+  TranslateOptions o;
+  o.decode.beam = 3;
+  o.decode.n_best = 2;
+  o.replace_unk = true;
+  std::size_t last_done = 0, calls = 0;
+  auto r = t.translate({"", "p q", "   ", "r"}, o, [&](std::size_t done, std::size_t total) {
+    EXPECT_EQ(total, 4u);
+    EXPECT_GT(done, last_done);
+    last_done = done;
+    ++calls;
+  });
+  ASSERT_EQ(r.size(), 4u);
+  EXPECT_TRUE(r[0].nbest.empty());
+  EXPECT_TRUE(r[2].nbest.empty());  // whitespace only: no tokens
+  ASSERT_EQ(r[1].nbest.size(), 2u);
+  ASSERT_EQ(r[3].nbest.size(), 2u);
+  EXPECT_EQ(r[1].nbest[0].text, "p x");
+  EXPECT_EQ(r[3].nbest[0].text, "r x");
+  EXPECT_GE(r[1].nbest[0].score, r[1].nbest[1].score);
+  EXPECT_EQ(last_done, 4u);
+  EXPECT_EQ(calls, 1u);  // both sentences fit one batch
+  EXPECT_TRUE(t.translate({}, o).empty());
+}
+
+TEST(Translator, AttentionMatrixMatchesTheTokens) {
+  const Translator t = single();
+  TranslateOptions o;
+  o.decode.beam = 2;
+  o.keep_attention = true;
+  auto r = t.translate({"a b c d", "e"}, o);
+  for (const auto& tr : r) {
+    const auto& h = tr.nbest.at(0);
+    ASSERT_EQ(h.attention.size(), h.output.size() * tr.source.size());
+    for (std::size_t row = 0; row < h.output.size(); ++row) {
+      double sum = 0;
+      for (std::size_t j = 0; j < tr.source.size(); ++j) sum += h.attention[row * tr.source.size() + j];
+      EXPECT_NEAR(sum, 1.0, 1e-6);
+      // The fake attends to position (step mod source length).
+      EXPECT_EQ(h.attention[row * tr.source.size() + row % tr.source.size()], 1.0f);
+    }
+  }
+  o.keep_attention = false;
+  EXPECT_TRUE(t.translate({"a"}, o)[0].nbest[0].attention.empty());
+}
+
+TEST(Translator, OptionErrors) {
+  const Translator t = single();
+  TranslateOptions o;
+  o.decode.beam = 2;
+  o.decode.n_best = 3;
+  EXPECT_THROW(t.translate({"a"}, o), Error);
+  o.decode.n_best = 1;
+  o.batch_size = 0;
+  EXPECT_THROW(t.translate({"a"}, o), Error);
+}
+
+TEST(Translator, EnsembleOfTheSameModelTwiceAgrees) {
+  std::vector<LoadedModel> v;
+  v.push_back(fake());
+  v.push_back(fake());
+  const Translator two(std::move(v), {"a", "b"});
+  const Translator one = single();
+  TranslateOptions o;
+  o.decode.beam = 3;
+  o.decode.n_best = 3;
+  const auto r1 = one.translate({"p q", "r"}, o), r2 = two.translate({"p q", "r"}, o);
+  for (std::size_t i = 0; i < r1.size(); ++i)
+    for (std::size_t h = 0; h < 3; ++h) {
+      EXPECT_EQ(r1[i].nbest[h].text, r2[i].nbest[h].text);
+      EXPECT_NEAR(r1[i].nbest[h].score, r2[i].nbest[h].score, 1e-9);
+    }
+}
+
+TEST(Translator, EnsembleMembersMustShareVocabulariesAndTokenisers) {
+  auto expect_error = [](LoadedModel b, const std::string& what) {
+    std::vector<LoadedModel> v;
+    v.push_back(fake());
+    v.push_back(std::move(b));
+    try {
+      Translator(std::move(v), {"dirA", "dirB"});
+      FAIL() << "no error for " << what;
+    } catch (const Error& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("cannot ensemble dirA and dirB"), std::string::npos) << msg;
+      EXPECT_NE(msg.find(what), std::string::npos) << msg;
+    }
+  };
+  expect_error(fake({}, {"x", "z"}), "target vocabularies differ");
+  expect_error(fake({}, {"x", "y"}, "char"), "source tokenisers differ (whitespace vs char)");
+}
+
+}  // namespace
+}  // namespace heed
