@@ -1,0 +1,118 @@
+#include "heed/cli/plot_command.h"
+
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "heed/base/error.h"
+#include "heed/data/text_file.h"
+#include "heed/viz/attention_plot.h"
+#include "heed/viz/attention_record.h"
+
+namespace heed::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// "0,3,5" -> {0, 3, 5}; spaces around numbers are allowed, anything else is an error.
+std::vector<std::int64_t> parse_sentence_list(const std::string& text) {
+  std::vector<std::int64_t> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    std::string item = text.substr(start, comma - start);
+    const auto b = item.find_first_not_of(' '), e = item.find_last_not_of(' ');
+    item = b == std::string::npos ? "" : item.substr(b, e - b + 1);
+    HEED_CHECK(!item.empty() && item.find_first_not_of("0123456789") == std::string::npos &&
+                   item.size() <= 18,
+               "--sentences: '", item, "' is not a sentence index (expected e.g. 0,3,5)");
+    out.push_back(std::stoll(item));
+    start = comma + 1;
+  }
+  return out;
+}
+
+// Replaces path with content through a temporary file (write_lines never half-writes).
+void write_file(const fs::path& path, const std::string& content) {
+  write_lines(path.string(), {content.back() == '\n' ? content.substr(0, content.size() - 1)
+                                                     : content});
+}
+
+class PlotCommand : public Command {
+ public:
+  std::string name() const override { return "plot"; }
+  std::string description() const override {
+    return "Draw attention heat maps (SVG) and an index page from `heed translate --attention` "
+           "output";
+  }
+
+  void setup(CLI::App& app) override {
+    app.add_option("--attention,-a", attention_, "attention JSON Lines file (docs/ATTENTION_JSON.md)")
+        ->required();
+    app.add_option("--out,-o", out_, "directory for attention_<index>.svg and index.html "
+                                     "(created if missing)")
+        ->required();
+    app.add_option("--sentences,-s", sentences_,
+                   "only these sentence indices, comma-separated (e.g. 0,3,5); default: all");
+    app.add_flag("--values", values_, "print each weight inside its cell");
+    app.footer(
+        "Writes one SVG per sentence (DIR/attention_<index>.svg: output tokens down the left,\n"
+        "source tokens along the top, viridis colours on [0, 1]) and DIR/index.html listing\n"
+        "them with their sentences. Existing files of the same names are replaced.");
+  }
+
+  int run() override {
+    HEED_CHECK(fs::exists(attention_), attention_, ": no such file");
+    HEED_CHECK(!fs::is_directory(attention_), attention_, ": is a directory, expected a file");
+    std::vector<viz::AttentionRecord> records = viz::read_attention_file(attention_);
+    if (!sentences_.empty()) records = select(records, parse_sentence_list(sentences_));
+
+    std::error_code ec;
+    fs::create_directories(out_, ec);
+    HEED_CHECK(!ec && fs::is_directory(out_), out_, ": cannot create the output directory (",
+               ec ? ec.message() : "a file of that name exists", ")");
+    const fs::path dir(out_);
+    for (const auto& r : records) {
+      write_file(dir / viz::attention_svg_name(r), viz::attention_svg(r, values_));
+    }
+    const fs::path index = dir / "index.html";
+    write_file(index, viz::attention_index_html(records, fs::path(attention_).filename().string()));
+    std::cout << "wrote " << records.size() << (records.size() == 1 ? " heat map" : " heat maps")
+              << " (" << (dir / "attention_<index>.svg").string() << ") and " << index.string()
+              << "\n";
+    return 0;
+  }
+
+ private:
+  std::vector<viz::AttentionRecord> select(std::vector<viz::AttentionRecord>& all,
+                                           const std::vector<std::int64_t>& wanted) const {
+    std::map<std::int64_t, std::size_t> by_index;
+    for (std::size_t i = 0; i < all.size(); ++i) by_index[all[i].index] = i;
+    std::vector<viz::AttentionRecord> picked;
+    std::map<std::int64_t, bool> done;
+    for (std::int64_t w : wanted) {
+      auto it = by_index.find(w);
+      HEED_CHECK(it != by_index.end(), attention_, ": no sentence with index ", w,
+                 " (the file holds ", all.size(), " sentences, indices ",
+                 by_index.begin()->first, "..", by_index.rbegin()->first, ")");
+      if (done[w]) continue;  // "--sentences 3,3" draws it once
+      done[w] = true;
+      picked.push_back(std::move(all[it->second]));
+    }
+    return picked;
+  }
+
+  std::string attention_, out_, sentences_;
+  bool values_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_plot_command() { return std::make_unique<PlotCommand>(); }
+
+}  // namespace heed::cli
