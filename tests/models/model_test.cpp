@@ -1,0 +1,367 @@
+// Model tests without PyTorch: finite-difference gradients of every parameter (double
+// precision, tiny sizes), step() against forward(), padding invariance, configurations beyond
+// the reference (LSTM / deeper / unidirectional encoders, tied embeddings, bridges, dropout)
+// and config validation.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "heed/autograd/cross_entropy.h"
+#include "heed/autograd/tape.h"
+#include "heed/models/model_factory.h"
+#include "support/gradcheck.h"
+
+namespace heed {
+namespace {
+
+using testing::all_close;
+using testing::gradcheck;
+
+TokenBatch batch(std::int64_t len, const std::vector<std::vector<std::int32_t>>& rows) {
+  TokenBatch b;
+  b.batch = static_cast<std::int64_t>(rows.size());
+  b.len = len;
+  for (const auto& r : rows) {
+    for (std::int64_t t = 0; t < len; ++t)
+      b.ids.push_back(t < static_cast<std::int64_t>(r.size()) ? r[static_cast<std::size_t>(t)]
+                                                               : kPad);
+    b.lengths.push_back(static_cast<std::int64_t>(r.size()));
+  }
+  return b;
+}
+
+// Three sentences of different lengths (source and target), padded.
+const TokenBatch kSrc = batch(5, {{4, 5, 6}, {7, 4, 5, 8, 4}, {6, 9}});
+const TokenBatch kTgt = batch(4, {{kBos, 5, 6, 4}, {kBos, 7}, {kBos, 4, 8}});
+const std::vector<std::int32_t> kTgtOut = {5, 6, 4, kEos, 7, kEos, kPad, kPad, 4, 8, kEos, kPad};
+
+ModelConfig tiny(const std::string& kind) {
+  ModelConfig c;
+  c.kind = kind;
+  c.src_vocab = 10;
+  c.tgt_vocab = 9;
+  c.emb_dim = 3;
+  c.enc_hidden = 3;
+  c.dec_hidden = 4;
+  c.attn_dim = 3;
+  c.out_dim = 5;
+  if (kind == "luong") {
+    c.enc_hidden = 4;
+    c.bidirectional = false;
+    c.score = "general";
+    c.dec_layers = c.enc_layers = 2;
+  }
+  return c;
+}
+
+std::unique_ptr<Seq2Seq> build(const ModelConfig& c, std::uint64_t seed = 5) {
+  Rng rng(seed);
+  auto m = make_model(c, rng, DType::f64);
+  m->eval();
+  return m;
+}
+
+struct Case {
+  std::string name;
+  ModelConfig config;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  out.push_back({"bahdanau", tiny("bahdanau")});
+  out.push_back({"noattn", tiny("noattn")});
+  for (const char* score : {"general", "dot", "scaled_dot", "concat", "mlp", "location"}) {
+    ModelConfig c = tiny("luong");
+    c.score = score;
+    out.push_back({std::string("luong_") + score, c});
+  }
+  ModelConfig nofeed = tiny("luong");
+  nofeed.input_feed = false;
+  out.push_back({"luong_no_input_feed", nofeed});
+  ModelConfig local = tiny("luong");
+  local.local_p = true;
+  local.window = 1;
+  out.push_back({"luong_local_p", local});
+  ModelConfig bidir = tiny("luong");
+  bidir.bidirectional = true;
+  bidir.enc_hidden = 3;  // bridged from 2 x 3 to 4
+  out.push_back({"luong_bidir_bridge", bidir});
+  ModelConfig wide = tiny("luong");
+  wide.enc_hidden = 3;  // unidirectional, but enc_hidden != dec_hidden: bridged too
+  wide.score = "mlp";
+  out.push_back({"luong_bridge_sizes", wide});
+  ModelConfig tied = tiny("luong");
+  tied.emb_dim = tied.dec_hidden;
+  tied.tie_embeddings = true;
+  out.push_back({"luong_tied", tied});
+  ModelConfig lstm = tiny("bahdanau");
+  lstm.encoder_cell = "lstm";
+  lstm.enc_layers = 2;
+  out.push_back({"bahdanau_lstm2", lstm});
+  ModelConfig uni = tiny("bahdanau");
+  uni.bidirectional = false;
+  uni.out_dim = uni.emb_dim;
+  uni.tie_embeddings = true;
+  out.push_back({"bahdanau_uni_tied", uni});
+  ModelConfig uni_noattn = tiny("noattn");
+  uni_noattn.bidirectional = false;
+  uni_noattn.enc_layers = 2;
+  out.push_back({"noattn_uni2", uni_noattn});
+  return out;
+}
+
+class EveryModel : public ::testing::TestWithParam<Case> {};
+
+TEST_P(EveryModel, GradientsOfEveryParameter) {
+  {
+    const Case& c = GetParam();
+    auto model = build(c.config);
+    std::vector<Var> params = model->parameters();
+    // Through the loss, which ignores padded target positions: their logits read the PAD
+    // embedding row, which (as PyTorch's padding_idx) receives no gradient.
+    // Label smoothing makes every logit count, not just the targets'.
+    EXPECT_TRUE(gradcheck(
+        [&] { return cross_entropy(model->forward(kSrc, kTgt), kTgtOut, kPad, 0.2); }, params));
+  }
+}
+
+// Teacher-forced logits (B*n, V) from step() calls.
+Tensor stepped_logits(const Seq2Seq& model, const TokenBatch& src, const TokenBatch& tgt,
+                      Tensor* alphas) {
+  NoGradGuard no_grad;
+  Encoded enc = model.encode(src);
+  DecoderState state = model.initial_state(enc);
+  const std::int64_t B = tgt.batch, n = tgt.len, V = model.tgt_vocab();
+  Tensor out = Tensor::zeros({B, n, V}, DType::f64);
+  if (model.has_attention()) *alphas = Tensor::zeros({B, n, src.len}, DType::f64);
+  for (std::int64_t t = 0; t < n; ++t) {
+    std::vector<std::int32_t> y;
+    for (std::int64_t b = 0; b < B; ++b) y.push_back(tgt.ids[static_cast<std::size_t>(b * n + t)]);
+    StepOutput s = model.step(y, state, enc);
+    out.select(1, t).copy_from(s.logits.value());
+    EXPECT_EQ(s.alpha.defined(), model.has_attention());
+    if (s.alpha.defined()) alphas->select(1, t).copy_from(s.alpha.value());
+  }
+  return out.reshape({B * n, V});
+}
+
+TEST_P(EveryModel, StepMatchesForward) {
+  {
+    const Case& c = GetParam();
+    auto model = build(c.config);
+    Tensor alphas, step_alphas;
+    Tensor logits;
+    {
+      NoGradGuard no_grad;
+      logits = model->forward(kSrc, kTgt, &alphas).value();
+    }
+    EXPECT_TRUE(all_close(stepped_logits(*model, kSrc, kTgt, &step_alphas), logits, 1e-12, 1e-10));
+    EXPECT_EQ(alphas.defined(), model->has_attention());
+    if (alphas.defined()) EXPECT_TRUE(all_close(step_alphas, alphas, 1e-12, 1e-10));
+  }
+}
+
+TEST_P(EveryModel, PaddingDoesNotChangeASentence) {
+  {
+    const Case& c = GetParam();
+    auto model = build(c.config);
+    NoGradGuard no_grad;
+    Tensor alphas;
+    Tensor logits = model->forward(kSrc, kTgt, &alphas).value();
+    const std::int64_t n = kTgt.len, V = model->tgt_vocab();
+    for (std::int64_t b = 0; b < kSrc.batch; ++b) {
+      const std::int64_t m_b = kSrc.lengths[b], n_b = 1 + std::count_if(
+          kTgt.ids.begin() + b * n + 1, kTgt.ids.begin() + (b + 1) * n,
+          [](std::int32_t y) { return y != kPad; });
+      std::vector<std::int32_t> s(kSrc.ids.begin() + b * kSrc.len,
+                                  kSrc.ids.begin() + b * kSrc.len + m_b);
+      std::vector<std::int32_t> y(kTgt.ids.begin() + b * n, kTgt.ids.begin() + b * n + n_b);
+      Tensor alone_alphas;
+      Tensor alone = model->forward(batch(m_b, {s}), batch(n_b, {y}), &alone_alphas).value();
+      EXPECT_TRUE(all_close(alone, logits.slice(0, b * n, b * n + n_b), 1e-12, 1e-10)) << b;
+      if (!alphas.defined()) continue;
+      Tensor mine = alphas.select(0, b).slice(0, 0, n_b);
+      EXPECT_TRUE(all_close(alone_alphas.select(0, 0), mine.slice(1, 0, m_b).contiguous(), 1e-12,
+                            1e-10));
+      for (double a : mine.slice(1, m_b, kSrc.len).contiguous().to_vector()) EXPECT_EQ(a, 0.0);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, EveryModel, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
+
+TEST(Models, ReferenceParameterNames) {
+  auto names = [](const Seq2Seq& m) {
+    std::vector<std::string> out;
+    for (auto& [n, _] : m.named_parameters()) out.push_back(n);
+    return out;
+  };
+  ModelConfig b = tiny("bahdanau");
+  EXPECT_EQ(names(*build(b)),
+            (std::vector<std::string>{
+                "src_emb.weight", "tgt_emb.weight", "encoder.weight_ih_l0", "encoder.weight_hh_l0",
+                "encoder.bias_ih_l0", "encoder.bias_hh_l0", "encoder.weight_ih_l0_reverse",
+                "encoder.weight_hh_l0_reverse", "encoder.bias_ih_l0_reverse",
+                "encoder.bias_hh_l0_reverse", "W_init.weight", "W_init.bias",
+                "attention.W_q.weight", "attention.U_h.weight", "attention.U_h.bias",
+                "attention.v.weight", "decoder.weight_ih", "decoder.weight_hh", "decoder.bias_ih",
+                "decoder.bias_hh", "W_o.weight", "W_o.bias", "W_out.weight", "W_out.bias"}));
+  ModelConfig l = tiny("luong");
+  l.bidirectional = true;
+  l.dec_layers = l.enc_layers = 1;
+  EXPECT_EQ(names(*build(l)),
+            (std::vector<std::string>{
+                "src_emb.weight", "tgt_emb.weight", "encoder.weight_ih_l0", "encoder.weight_hh_l0",
+                "encoder.bias_ih_l0", "encoder.bias_hh_l0", "encoder.weight_ih_l0_reverse",
+                "encoder.weight_hh_l0_reverse", "encoder.bias_ih_l0_reverse",
+                "encoder.bias_hh_l0_reverse", "bridge_h.weight", "bridge_h.bias",
+                "bridge_c.weight", "bridge_c.bias", "cells.0.weight_ih", "cells.0.weight_hh",
+                "cells.0.bias_ih", "cells.0.bias_hh", "attention.W_a.weight", "W_c.weight",
+                "W_s.weight", "W_s.bias"}));
+}
+
+TEST(Models, TiedEmbeddingsShareOneTensor) {
+  ModelConfig c = tiny("bahdanau");
+  c.out_dim = c.emb_dim;
+  c.tie_embeddings = true;
+  auto model = build(c);
+  EXPECT_THROW(model->parameter("W_out.weight"), Error);
+  EXPECT_NO_THROW(model->parameter("W_out.bias"));
+  // Changing the embedding changes the output layer: the same storage.
+  Var emb = model->parameter("tgt_emb.weight");
+  NoGradGuard no_grad;
+  Tensor before = model->forward(kSrc, kTgt).value().clone();
+  emb.mutable_value().data<double>()[3 * c.emb_dim] += 1.0;  // row 3: never an input here
+  Tensor after = model->forward(kSrc, kTgt).value();
+  EXPECT_FALSE(all_close(after, before, 1e-9, 0));
+}
+
+TEST(Models, DropoutNeedsAnRngAndOnlyActsInTraining) {
+  for (const char* kind : {"bahdanau", "luong", "noattn"}) {
+    SCOPED_TRACE(kind);
+    ModelConfig c = tiny(kind);
+    c.dropout = 0.3;
+    auto model = build(c);
+    Tensor eval_logits;
+    {
+      NoGradGuard no_grad;
+      eval_logits = model->forward(kSrc, kTgt).value().clone();
+    }
+    model->train();
+    EXPECT_THROW(model->forward(kSrc, kTgt), Error);
+    Tape::current().clear();
+    Rng rng(3);
+    model->set_rng(&rng);
+    Var logits = model->forward(kSrc, kTgt);
+    EXPECT_FALSE(all_close(logits.value(), eval_logits, 1e-9, 0));
+    Var loss = cross_entropy(logits, std::vector<std::int32_t>(kTgt.ids.size(), 4), kPad);
+    Tape::current().backward(loss);
+    model->eval();
+    NoGradGuard no_grad;
+    EXPECT_TRUE(all_close(model->forward(kSrc, kTgt).value(), eval_logits, 0, 0));
+  }
+}
+
+TEST(Models, ReorderRowsReplicatesTheEncoding) {
+  auto model = build(tiny("luong"));
+  NoGradGuard no_grad;
+  Encoded enc = model->encode(kSrc);
+  const std::vector<std::int64_t> rows = {2, 2, 0};
+  Encoded r = reorder_rows(enc, rows);
+  DecoderState s = model->initial_state(r);
+  ASSERT_EQ(s.parts.size(), 5u);
+  EXPECT_EQ(r.lengths, (std::vector<std::int64_t>{2, 2, 3}));
+  StepOutput out = model->step(std::vector<std::int32_t>{kBos, kBos, kBos}, s, r);
+  DecoderState s0 = model->initial_state(enc);
+  StepOutput ref = model->step(std::vector<std::int32_t>{kBos, kBos, kBos}, s0, enc);
+  // (Rows in other GEMM positions may round differently in the last bit.)
+  EXPECT_TRUE(all_close(out.logits.value().select(0, 0), ref.logits.value().select(0, 2), 1e-13, 0));
+  EXPECT_TRUE(all_close(out.logits.value().select(0, 2), ref.logits.value().select(0, 0), 1e-13, 0));
+}
+
+void expect_error(ModelConfig c, const std::string& fragment) {
+  Rng rng(1);
+  try {
+    make_model(c, rng);
+    ADD_FAILURE() << "no error, expected one mentioning '" << fragment << "'";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+  }
+}
+
+TEST(Models, ConfigValidation) {
+  ModelConfig c = tiny("bahdanau");
+  c.kind = "transformer";
+  expect_error(c, "unknown model 'transformer'");
+  c = tiny("luong");
+  c.tgt_vocab = 2;
+  expect_error(c, "special tokens");
+  c = tiny("bahdanau");
+  c.emb_dim = 0;
+  expect_error(c, "emb_dim");
+  c = tiny("bahdanau");
+  c.encoder_cell = "rnn";
+  expect_error(c, "unknown cell 'rnn'");
+  c = tiny("luong");
+  c.encoder_cell = "gru";
+  expect_error(c, "must be lstm");
+  c = tiny("luong");
+  c.enc_layers = 1;
+  expect_error(c, "enc_layers (1) must equal dec_layers (2)");
+  c = tiny("luong");
+  c.score = "cosine";
+  expect_error(c, "cosine");
+  c = tiny("luong");
+  c.score = "dot";
+  c.bidirectional = true;
+  expect_error(c, "score dot needs");
+  c = tiny("luong");
+  c.local_p = true;
+  c.window = 0;
+  expect_error(c, "window");
+  c = tiny("luong");
+  c.tie_embeddings = true;
+  expect_error(c, "set emb_dim = dec_hidden");
+  c = tiny("bahdanau");
+  c.tie_embeddings = true;
+  expect_error(c, "set out_dim = emb_dim");
+  c = tiny("bahdanau");
+  c.dec_layers = 2;
+  expect_error(c, "dec_layers");
+  c = tiny("bahdanau");
+  c.score = "general";
+  expect_error(c, "additive (mlp)");
+  c = tiny("noattn");
+  c.local_p = true;
+  expect_error(c, "local-p");
+  c = tiny("bahdanau");
+  c.dropout = 1.0;
+  expect_error(c, "dropout");
+}
+
+TEST(Models, BadBatchesAreRefused) {
+  auto model = build(tiny("bahdanau"));
+  TokenBatch bad = kSrc;
+  bad.ids[0] = 10;
+  EXPECT_THROW(model->forward(bad, kTgt), Error);
+  bad = kSrc;
+  bad.lengths[1] = 0;
+  EXPECT_THROW(model->forward(bad, kTgt), Error);
+  bad = kSrc;
+  bad.ids.pop_back();
+  EXPECT_THROW(model->forward(bad, kTgt), Error);
+  TokenBatch tgt = kTgt;
+  tgt.ids[1] = 9;
+  EXPECT_THROW(model->forward(kSrc, tgt), Error);
+  EXPECT_THROW(model->forward(kSrc, batch(2, {{kBos, 4}})), Error);
+  NoGradGuard no_grad;
+  Encoded enc = model->encode(kSrc);
+  DecoderState s = model->initial_state(enc);
+  EXPECT_THROW(model->step(std::vector<std::int32_t>{kBos, kBos}, s, enc), Error);
+  DecoderState empty;
+  EXPECT_THROW(model->step(std::vector<std::int32_t>{kBos, kBos, kBos}, empty, enc), Error);
+}
+
+}  // namespace
+}  // namespace heed
