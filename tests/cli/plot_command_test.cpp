@@ -148,8 +148,7 @@ TEST(PlotCommand, ClearErrors) {
                        "\n{\"index\":1,\"source\":[\"a\",\"b\"],\"output\":[\"x\"],"
                        "\"attention\":[[1.0]]}\n");
   EXPECT_NE(plot_error({"--attention", bad, "--out", out})
-                .find(bad + ":2: sentence 1: \"attention\"[0] has 1 weights but there are 2 "
-                            "source tokens"),
+                .find(bad + ":2: sentence 1: \"attention\"[0] has 1 weight for 2 source tokens"),
             std::string::npos);
   EXPECT_FALSE(fs::exists(out));  // nothing written when the input is bad
   const std::string file_in_the_way = dir.write("file", "x");
@@ -196,7 +195,7 @@ TEST(PlotCommandEndToEnd, BinaryWritesPlotsAndReportsErrors) {
   const std::string bad = dir.write("bad.jsonl", "{\"index\": 0, \"source\": [\"a\"]\n");
   Exit fail = run_heed(dir, "plot --attention '" + bad + "' --out '" + out + "'");
   EXPECT_EQ(fail.code, 1);
-  EXPECT_NE(fail.err.find("heed plot: error: " + bad + ":1: invalid JSON"), std::string::npos)
+  EXPECT_NE(fail.err.find("heed plot: error: " + bad + ":1:29: invalid JSON"), std::string::npos)
       << fail.err;
 
   Exit usage = run_heed(dir, "plot --out '" + out + "'");

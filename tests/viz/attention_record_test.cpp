@@ -106,7 +106,8 @@ TEST(AttentionRecord, ErrorsNameFileLineAndProblem) {
     return dir.write("bad.jsonl", good + "\n" + second_line + "\n");
   };
   const std::string at = dir.file("bad.jsonl") + ":2: ";
-  EXPECT_ERROR_HAS(read_attention_file(file("{\"index\": 1,")), at + "invalid JSON");
+  EXPECT_ERROR_HAS(read_attention_file(file("{\"index\": 1,")),
+                   dir.file("bad.jsonl") + ":2:13: invalid JSON: syntax error");
   EXPECT_ERROR_HAS(read_attention_file(file("[1, 2]")), at + "expected one JSON object");
   EXPECT_ERROR_HAS(read_attention_file(file("{\"source\":[\"a\"]}")), at + "missing \"index\"");
   EXPECT_ERROR_HAS(read_attention_file(file("{\"index\":-1}")), at + "\"index\" must be >= 0");
@@ -122,10 +123,10 @@ TEST(AttentionRecord, ErrorsNameFileLineAndProblem) {
   // Matrix sizes that do not match the token counts.
   EXPECT_ERROR_HAS(read_attention_file(file("{\"index\":1,\"source\":[\"a\",\"b\"],\"output\":"
                                             "[\"x\",\"y\"],\"attention\":[[0.5,0.5]]}")),
-                   at + "sentence 1: \"attention\" has 1 rows but there are 2 output tokens");
+                   at + "sentence 1: \"attention\" has 1 row for 2 output tokens");
   EXPECT_ERROR_HAS(read_attention_file(file("{\"index\":1,\"source\":[\"a\",\"b\"],\"output\":"
                                             "[\"x\"],\"attention\":[[0.5,0.25,0.25]]}")),
-                   at + "sentence 1: \"attention\"[0] has 3 weights but there are 2 source tokens");
+                   at + "sentence 1: \"attention\"[0] has 3 weights for 2 source tokens");
   EXPECT_ERROR_HAS(read_attention_file(file("{\"index\":1,\"source\":[\"a\"],\"output\":[\"x\"],"
                                             "\"attention\":[[1.5]]}")),
                    "\"attention\"[0][0] = 1.5 is not a weight in [0, 1]");

@@ -32,6 +32,11 @@ std::vector<std::string> token_list(const Json& j, const char* key, const std::s
   return tokens;
 }
 
+// "3 rows", "1 row".
+std::string count(std::size_t n, const char* noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 // Strips nlohmann's "[json.exception.parse_error.101] " tag: users need the rest only.
 std::string plain_message(const std::exception& e) {
   std::string m = e.what();
@@ -84,7 +89,12 @@ AttentionRecord parse_attention_record(std::string_view line, const std::string&
   try {
     j = Json::parse(line.begin(), line.end());
   } catch (const Json::parse_error& e) {
-    throw Error(where + ": invalid JSON: " + plain_message(e));
+    // The parser sees one line, so its "at line 1, column N" becomes where:N.
+    std::string m = plain_message(e);
+    if (m.rfind("parse error at line", 0) == 0 && m.find(": ") != std::string::npos) {
+      m.erase(0, m.find(": ") + 2);
+    }
+    throw Error(where + ":" + std::to_string(e.byte) + ": invalid JSON: " + m);
   }
   HEED_CHECK(j.is_object(), where, ": expected one JSON object per line (a sentence), got ",
              j.type_name());
@@ -106,15 +116,15 @@ AttentionRecord parse_attention_record(std::string_view line, const std::string&
   HEED_CHECK(att->is_array(), where, ": \"attention\" must be an array of rows, got ",
              att->type_name());
   HEED_CHECK(att->size() == r.output.size(), where, ": sentence ", r.index, ": \"attention\" has ",
-             att->size(), " rows but there are ", r.output.size(), " output tokens");
+             count(att->size(), "row"), " for ", count(r.output.size(), "output token"));
   r.alpha.reserve(r.output.size() * r.source.size());
   for (std::size_t t = 0; t < att->size(); ++t) {
     const Json& row = (*att)[t];
     HEED_CHECK(row.is_array(), where, ": sentence ", r.index, ": \"attention\"[", t,
                "] must be an array of numbers, got ", row.type_name());
     HEED_CHECK(row.size() == r.source.size(), where, ": sentence ", r.index, ": \"attention\"[",
-               t, "] has ", row.size(), " weights but there are ", r.source.size(),
-               " source tokens");
+               t, "] has ", count(row.size(), "weight"), " for ",
+               count(r.source.size(), "source token"));
     for (std::size_t s = 0; s < row.size(); ++s) {
       const double w = row[s].is_number() ? row[s].get<double>() : -1.0;
       HEED_CHECK(w >= 0.0 && w <= 1.0, where, ": sentence ", r.index, ": \"attention\"[", t,
