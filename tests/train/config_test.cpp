@@ -108,7 +108,7 @@ TEST(TrainConfigErrors, Choices) {
             "cfg.yaml:6: model.kind: expected one of bahdanau | luong | noattn, got 'transformer'");
   EXPECT_NE(error_of(kMinimal, {"training.schedule=cosine"}).find("constant | plateau | warmup"),
             std::string::npos);
-  EXPECT_NE(error_of(kMinimal, {"training.metric=chrf"}).find("loss | bleu | wer"),
+  EXPECT_NE(error_of(kMinimal, {"training.metric=chrf"}).find("loss | bleu | wer | g2p"),
             std::string::npos);
   EXPECT_NE(error_of(kMinimal, {"data.target.tokenizer=bpe"})
                 .find("data.target.tokenizer: expected one of char | whitespace | sentencepiece"),

@@ -297,7 +297,7 @@ void read_training(Section s, TrainingConfig& c) {
               ") greater than training.warmup_steps (" + std::to_string(c.warmup_steps) + ")");
   s.read("validate_every", c.validate_every);
   s.check("validate_every", c.validate_every >= 1, "must be at least 1");
-  s.read_choice("metric", c.metric, {"loss", "bleu", "wer"});
+  s.read_choice("metric", c.metric, {"loss", "bleu", "wer", "g2p"});
   s.read("max_output_factor", c.max_output_factor);
   s.check("max_output_factor", c.max_output_factor >= 1, "must be at least 1");
   s.read("early_stopping", c.early_stopping);

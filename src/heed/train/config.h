@@ -51,7 +51,7 @@ struct TrainingConfig {
   std::int64_t max_steps = 0;         // 0 = no limit (max_epochs decides)
   std::int64_t max_epochs = 10;       // 0 = no limit (max_steps decides)
   std::int64_t validate_every = 1000; // steps
-  std::string metric = "loss";        // loss | bleu | wer
+  std::string metric = "loss";        // loss | bleu | wer | g2p
   std::int64_t max_output_factor = 2; // greedy dev decoding: at most factor*|x| + 10 tokens
   std::int64_t early_stopping = 0;    // validations without improvement; 0 = off
   std::int64_t save_every = 0;        // step checkpoints; 0 = validate_every

@@ -22,6 +22,7 @@
 #include "heed/decode/greedy.h"
 #include "heed/kernels/gemm.h"
 #include "heed/metrics/bleu.h"
+#include "heed/metrics/g2p.h"
 #include "heed/metrics/wer.h"
 #include "heed/models/model_factory.h"
 #include "heed/tensor/arena.h"
@@ -157,7 +158,9 @@ class Run {
   std::unique_ptr<Tokenizer> src_tok_, tgt_tok_;
   Vocabulary src_vocab_, tgt_vocab_;
   Corpus corpus_, dev_corpus_;
-  std::vector<std::string> dev_refs_;  // by dev corpus position
+  // By dev corpus position: the references of each dev pair (a tab in a dev target line
+  // separates alternatives, e.g. the pronunciations of a word; the loss uses the first).
+  std::vector<std::vector<std::string>> dev_refs_;
   std::vector<std::vector<std::size_t>> dev_plan_;
 
   Rng rng_;  // initialisation, then dropout
@@ -252,6 +255,11 @@ void Run::load_data() {
     dev.source.resize(static_cast<std::size_t>(c_.data.max_dev_sentences));
     dev.target.resize(static_cast<std::size_t>(c_.data.max_dev_sentences));
   }
+  std::vector<std::vector<std::string>> alternatives(dev.size());
+  for (std::size_t i = 0; i < dev.size(); ++i) {
+    alternatives[i] = metrics::split_g2p_references(dev.target[i]);
+    if (!alternatives[i].empty()) dev.target[i] = alternatives[i].front();
+  }
   CorpusOptions dco;  // dev pairs are never dropped for length, except where the model must
   if (c_.model.kind == "luong" && c_.model.score == "location")
     dco.max_src_len = static_cast<std::size_t>(c_.model.max_src_len);
@@ -260,8 +268,8 @@ void Run::load_data() {
              dev_corpus_.stats.summary(), ")");
   dev_refs_.resize(dev_corpus_.size());
   for (std::size_t k = 0; k < dev_corpus_.size(); ++k) {
-    const std::string& ref = dev.target[dev_corpus_.index[k]];
-    dev_refs_[k] = c_.data.target.lowercase ? to_lower_utf8(ref) : ref;
+    for (const std::string& ref : alternatives[dev_corpus_.index[k]])
+      dev_refs_[k].push_back(c_.data.target.lowercase ? to_lower_utf8(ref) : ref);
   }
   BatchOptions bo;
   bo.max_tokens = static_cast<std::size_t>(t_.max_tokens);
@@ -334,15 +342,21 @@ void Run::validate(Progress& progress, double train_loss) {
   double score = loss;
   std::string shown = "loss " + fmt("%.4f", loss) + ", ppl " + fmt("%.2f", std::exp(loss));
   if (t_.metric == "bleu") {
-    std::vector<std::vector<std::string>> refs(dev_refs_.size());
-    for (std::size_t i = 0; i < refs.size(); ++i) refs[i] = {dev_refs_[i]};
-    score = metrics::corpus_bleu(hyps, refs).score;
+    score = metrics::corpus_bleu(hyps, dev_refs_).score;
     entry["bleu"] = score;
     shown += ", BLEU " + fmt("%.2f", score);
   } else if (t_.metric == "wer") {
-    score = metrics::corpus_wer(hyps, dev_refs_);
+    std::vector<std::string> first;
+    for (auto& refs : dev_refs_) first.push_back(refs.front());
+    score = metrics::corpus_wer(hyps, first);
     entry["wer"] = score;
     shown += ", WER " + fmt("%.2f", score);
+  } else if (t_.metric == "g2p") {
+    const metrics::G2pScore g = metrics::g2p_score(hyps, dev_refs_);
+    score = g.wer;
+    entry["wer"] = g.wer;
+    entry["per"] = g.per;
+    shown += ", WER " + fmt("%.2f", g.wer) + ", PER " + fmt("%.2f", g.per);
   }
   const bool higher = metric_higher_is_better(t_.metric);
   const bool better = !state_.has_best || (higher ? score > state_.best_score : score < state_.best_score);
