@@ -287,6 +287,8 @@ void read_training(Section s, TrainingConfig& c) {
   s.read("max_sentences", c.max_sentences);
   s.check("max_sentences", c.max_sentences >= 0, "must be 0 (no limit) or more");
   s.read("max_steps", c.max_steps);
+  s.read("max_seconds", c.max_seconds);
+  s.check("max_seconds", c.max_seconds >= 0, "must be 0 (no limit) or more");
   s.check("max_steps", c.max_steps >= 0, "must be 0 (no limit) or more");
   s.read("max_epochs", c.max_epochs);
   s.check("max_epochs", c.max_epochs >= 0, "must be 0 (no limit) or more");
@@ -464,6 +466,7 @@ std::string to_yaml(const TrainConfig& c) {
   e << YAML::Key << "max_tokens" << YAML::Value << t.max_tokens;
   e << YAML::Key << "max_sentences" << YAML::Value << t.max_sentences;
   e << YAML::Key << "max_steps" << YAML::Value << t.max_steps;
+  e << YAML::Key << "max_seconds" << YAML::Value << t.max_seconds;
   e << YAML::Key << "max_epochs" << YAML::Value << t.max_epochs;
   e << YAML::Key << "validate_every" << YAML::Value << t.validate_every;
   e << YAML::Key << "metric" << YAML::Value << t.metric;

@@ -50,6 +50,7 @@ struct TrainingConfig {
   std::int64_t max_sentences = 0;     // 0 = no limit
   std::int64_t max_steps = 0;         // 0 = no limit (max_epochs decides)
   std::int64_t max_epochs = 10;       // 0 = no limit (max_steps decides)
+  double max_seconds = 0;             // 0 = no limit; a training-time budget (not bit-repeatable)
   std::int64_t validate_every = 1000; // steps
   std::string metric = "loss";        // loss | bleu | wer | g2p
   std::int64_t max_output_factor = 2; // greedy dev decoding: at most factor*|x| + 10 tokens

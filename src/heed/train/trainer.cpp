@@ -493,6 +493,10 @@ TrainResult Run::run() {
       reason = "reached max_epochs " + std::to_string(t_.max_epochs);
       break;
     }
+    if (t_.max_seconds > 0 && seconds() >= t_.max_seconds) {
+      reason = "reached max_seconds " + fmt("%g", t_.max_seconds);
+      break;
+    }
     if (has_dev && t_.early_stopping > 0 && state_.bad_validations >= t_.early_stopping) {
       outcome = TrainOutcome::early_stopped;
       reason = "early stopping: no improvement in " + std::to_string(t_.early_stopping) +
