@@ -4,6 +4,7 @@
 #include "heed/cli/data_command.h"
 #include "heed/cli/info_command.h"
 #include "heed/cli/plot_command.h"
+#include "heed/cli/score_command.h"
 #include "heed/cli/train_command.h"
 #include "heed/cli/translate_command.h"
 
@@ -15,6 +16,7 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   c.push_back(make_info_command());
   c.push_back(make_average_command());
   c.push_back(make_translate_command());
+  c.push_back(make_score_command());
   c.push_back(make_plot_command());
   c.push_back(make_bench_command());
   c.push_back(make_data_command());
