@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Grapheme-to-phoneme on CMUdict: prepare the split, train, and score the test set.
+#   examples/g2p-cmudict/run.sh [WORKDIR] [--set KEY=VALUE ...]
+# WORKDIR (default runs/g2p-cmudict) receives data/, model/ and the test outputs.
+# Extra arguments go to `heed train` (e.g. --set model.kind=luong --set model.score=dot).
+# Stress: HEED_G2P_STRESS=keep keeps stress digits (default strip, as the benchmark).
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+heed=${HEED:-$repo/build/heed}
+work=${1:-runs/g2p-cmudict}
+[ $# -gt 0 ] && shift
+stress=${HEED_G2P_STRESS:-strip}
+beam=${HEED_G2P_BEAM:-5}
+
+mkdir -p "$work"
+[ -f "$work/data/test.tgt" ] ||
+  "$heed" data g2p --cmudict --letters-only --stress "$stress" --out "$work/data"
+
+"$heed" train "$repo/examples/g2p-cmudict/config.yaml" \
+  --set "data.train_source=$work/data/train.src" --set "data.train_target=$work/data/train.tgt" \
+  --set "data.dev_source=$work/data/dev.src" --set "data.dev_target=$work/data/dev.tgt" \
+  --set "output=$work/model" "$@"
+
+"$heed" translate --model "$work/model" --beam "$beam" --input "$work/data/test.src" \
+  --output "$work/test.hyp"
+echo "test set ($stress stress, beam $beam):"
+"$heed" score --metric g2p --ref "$work/data/test.tgt" --hyp "$work/test.hyp"
