@@ -1,6 +1,7 @@
 // End-to-end tests of `heed translate`: tiny models are trained by `heed train` once per
 // suite (a fraction of a second each), then translated through the heed binary.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -105,6 +106,10 @@ TEST_F(TranslateCli, OneLinePerInputInInputOrder) {
   const CommandResult one =
       run_heed("translate -m " + m + kFixedLimit + " --batch-size 1 --input " + input(kLines));
   EXPECT_EQ(one.output, all.output);
+  // Batches decoded in parallel give the same output.
+  const CommandResult par = run_heed("translate -m " + m + kFixedLimit +
+                                     " --batch-size 2 --threads 3 < " + input(kLines));
+  EXPECT_EQ(par.output, all.output);
   std::vector<std::string> rev(kLines.rbegin(), kLines.rend());
   const CommandResult r = run_heed("translate -m " + m + kFixedLimit + " < " + input(rev));
   auto rev_out = split_lines(r.output);
@@ -127,6 +132,14 @@ TEST_F(TranslateCli, OutputFileIsWrittenInsteadOfStdout) {
   std::stringstream text;
   text << in.rdbuf();
   EXPECT_EQ(text.str(), s.output);
+  // A FIFO (like /dev/null or /dev/stdout) is written to, not replaced by a plain file.
+  const std::string fifo = dir_->path("fifo");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const CommandResult piped = run_heed("translate -m " + m + " -i " + input(kLines) + " -o " +
+                                       fifo + " & timeout 20 cat " + fifo + "; wait $!");
+  EXPECT_EQ(piped.exit_code, 0) << piped.output;
+  EXPECT_EQ(piped.output, s.output);
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
 }
 
 TEST_F(TranslateCli, NBestLinesInMosesFormat) {

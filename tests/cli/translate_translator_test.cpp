@@ -144,6 +144,40 @@ TEST(Translator, EnsembleOfTheSameModelTwiceAgrees) {
     }
 }
 
+TEST(Translator, ParallelBatchesGiveTheSameResults) {
+  std::vector<LoadedModel> v;
+  v.push_back(fake());
+  v.push_back(fake());
+  const Translator two(std::move(v), {"a", "b"});
+  std::vector<std::string> lines;
+  for (int i = 0; i < 40; ++i) lines.push_back(i % 7 == 0 ? "" : std::string(1 + i % 5, 'q'));
+  TranslateOptions o;
+  o.decode.beam = 2;
+  o.decode.n_best = 2;
+  o.batch_size = 3;
+  o.replace_unk = true;
+  o.keep_attention = true;
+  const auto serial = two.translate(lines, o);
+  o.threads = 4;
+  std::size_t last = 0;
+  const auto parallel = two.translate(lines, o, [&](std::size_t done, std::size_t total) {
+    EXPECT_GT(done, last);  // reported in order, under a lock
+    EXPECT_EQ(total, lines.size());
+    last = done;
+  });
+  EXPECT_EQ(last, lines.size());
+  ASSERT_EQ(parallel.size(), serial.size());
+  for (std::size_t i = 0; i < serial.size(); ++i) {
+    EXPECT_EQ(parallel[i].source, serial[i].source);
+    ASSERT_EQ(parallel[i].nbest.size(), serial[i].nbest.size());
+    for (std::size_t h = 0; h < serial[i].nbest.size(); ++h) {
+      EXPECT_EQ(parallel[i].nbest[h].text, serial[i].nbest[h].text);
+      EXPECT_EQ(parallel[i].nbest[h].score, serial[i].nbest[h].score);
+      EXPECT_EQ(parallel[i].nbest[h].attention, serial[i].nbest[h].attention);
+    }
+  }
+}
+
 TEST(Translator, EnsembleMembersMustShareVocabulariesAndTokenisers) {
   auto expect_error = [](LoadedModel b, const std::string& what) {
     std::vector<LoadedModel> v;

@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -61,6 +63,23 @@ class ProgressLine {
   bool enabled_, drawn_ = false;
   Clock::time_point start_, last_;
 };
+
+// Whether path names something other than a regular file or nothing (/dev/null, /dev/stdout,
+// a FIFO): the atomic temp-file-and-rename writers would replace it with a plain file.
+bool is_special_file(const std::string& path) {
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  return !ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st);
+}
+
+// Writes text to a special file directly.
+void write_special(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  HEED_CHECK(out, path, ": cannot open for writing");
+  out << text;
+  out.flush();
+  HEED_CHECK(out, path, ": write error");
+}
 
 std::string format_score(double score) {
   char buf[32];
@@ -119,7 +138,7 @@ class TranslateCommand : public Command {
     app.add_option("--output,-o", output_, "output file, written atomically (default: stdout)");
     app.add_flag("--replace-unk", replace_unk_,
                  "replace each output <unk> by the source piece it attended to most");
-    app.add_option("--threads,-t", threads_, "threads for the kernels (0: the OpenMP default)")
+    app.add_option("--threads,-t", threads_, "batches decoded in parallel (0: one per hardware thread)")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
     app.footer(
@@ -132,7 +151,9 @@ class TranslateCommand : public Command {
   int run() override {
     HEED_CHECK(nbest_ <= beam_, "--nbest ", nbest_, " is larger than --beam ", beam_,
                "; a beam of k keeps at most k hypotheses");
-    if (threads_ > 0) kernels::set_num_threads(threads_);
+    // Parallel work is whole batches (TranslateOptions::threads); the kernels run
+    // single-threaded, which is faster for the small GEMMs of decoding steps.
+    kernels::set_num_threads(1);
 
     std::vector<ModelSpec> specs;
     if (weights_.empty()) {
@@ -156,8 +177,14 @@ class TranslateCommand : public Command {
     options.batch_size = batch_size_;
     options.replace_unk = replace_unk_;
     options.keep_attention = !attention_.empty();
+    options.threads = static_cast<std::size_t>(threads_);
 
-    const std::vector<std::string> lines = input_.empty() ? read_stdin_lines() : read_lines(input_);
+    // An empty input file is no sentences (read_lines refuses it, as training data must not be).
+    const std::vector<std::string> lines =
+        input_.empty()                    ? read_stdin_lines()
+        : std::filesystem::is_regular_file(input_) && std::filesystem::file_size(input_) == 0
+            ? std::vector<std::string>{}
+            : read_lines(input_);
     std::vector<Translation> result;
     {
       ProgressLine progress;
@@ -180,11 +207,15 @@ class TranslateCommand : public Command {
       }
     }
     if (!attention_.empty()) write_attention(result);
-    if (output_.empty()) {
+    if (output_.empty() || is_special_file(output_)) {
       std::string text;
       for (const auto& l : out) (text += l) += '\n';
-      std::fwrite(text.data(), 1, text.size(), stdout);
-      std::fflush(stdout);
+      if (output_.empty()) {
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        std::fflush(stdout);
+      } else {
+        write_special(output_, text);
+      }
     } else {
       write_lines(output_, out);
     }
@@ -209,7 +240,16 @@ class TranslateCommand : public Command {
       r.model = model;
       records.push_back(std::move(r));
     }
-    viz::write_attention_file(attention_, records);
+    if (is_special_file(attention_)) {
+      std::string text;
+      for (const auto& r : records) {
+        viz::validate(r, attention_);
+        (text += viz::to_json_line(r)) += '\n';
+      }
+      write_special(attention_, text);
+    } else {
+      viz::write_attention_file(attention_, records);
+    }
   }
 
   std::vector<std::string> dirs_, weights_;

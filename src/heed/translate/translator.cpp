@@ -1,10 +1,14 @@
 #include "heed/translate/translator.h"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 #include <numeric>
+#include <thread>
 
 #include "heed/autograd/tape.h"
 #include "heed/base/error.h"
@@ -13,6 +17,7 @@
 #include "heed/decode/ensemble.h"
 #include "heed/decode/greedy.h"
 #include "heed/decode/unk_replace.h"
+#include "heed/kernels/gemm.h"
 
 namespace fs = std::filesystem;
 
@@ -140,9 +145,11 @@ std::vector<Translation> Translator::translate(
 
   const Vocabulary& tv = first.tgt_vocab;
   const Tokenizer& tt = *first.tgt_tokenizer;
-  std::size_t done = lines.size() - order.size();  // empty lines need no work
-  NoGradGuard no_grad;
-  for (std::size_t start = 0; start < order.size(); start += options.batch_size) {
+  const std::size_t batches = (order.size() + options.batch_size - 1) / options.batch_size;
+
+  // Decodes batch number `index` with `decoder`, filling its entries of out.
+  auto decode_batch = [&](const Seq2Seq& decoder, std::size_t index) {
+    const std::size_t start = index * options.batch_size;
     const std::size_t end = std::min(order.size(), start + options.batch_size);
     TokenBatch src;
     src.batch = static_cast<std::int64_t>(end - start);
@@ -154,8 +161,9 @@ std::vector<Translation> Translator::translate(
       std::copy(ids.begin(), ids.end(), src.ids.begin() + static_cast<std::ptrdiff_t>(k - start) * src.len);
       src.lengths.push_back(static_cast<std::int64_t>(ids.size()));
     }
+    NoGradGuard no_grad;
     const DecodeResult r =
-        dopt.beam == 1 ? greedy_decode(*decoder_, src, dopt) : beam_search(*decoder_, src, dopt);
+        dopt.beam == 1 ? greedy_decode(decoder, src, dopt) : beam_search(decoder, src, dopt);
 
     for (std::size_t k = start; k < end; ++k) {
       Translation& tr = out[order[k]];
@@ -192,9 +200,60 @@ std::vector<Translation> Translator::translate(
         tr.nbest.push_back(std::move(th));
       }
     }
-    done += end - start;
-    if (progress) progress(done, lines.size());
+    return end - start;
+  };
+
+  std::size_t workers = options.threads > 0 ? options.threads
+                                            : std::max(1u, std::thread::hardware_concurrency());
+  workers = std::min(workers, batches);
+  std::size_t done = lines.size() - order.size();  // empty lines need no work
+  if (workers <= 1) {
+    for (std::size_t i = 0; i < batches; ++i) {
+      done += decode_batch(*decoder_, i);
+      if (progress) progress(done, lines.size());
+    }
+    return out;
   }
+
+  // Several workers, each taking the next batch and running the kernels single-threaded:
+  // decoding steps are small GEMMs, which parallelise far better across batches than inside
+  // one. Every batch is decoded exactly as by one worker, so the output does not change.
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex mutex;  // guards done, error and the progress callback
+  auto work = [&] {
+    kernels::set_num_threads(1);
+    // An Ensemble caches one batch's unpacked encodings: each worker gets its own.
+    std::shared_ptr<const Seq2Seq> decoder = decoder_;
+    if (models_.size() > 1) {
+      std::vector<std::shared_ptr<const Seq2Seq>> members;
+      for (const auto& m : models_)
+        members.push_back(std::shared_ptr<const Seq2Seq>(m.model.get(), [](const Seq2Seq*) {}));
+      decoder = std::make_shared<Ensemble>(std::move(members));
+    }
+    while (!failed) {
+      const std::size_t i = next++;
+      if (i >= batches) break;
+      try {
+        const std::size_t n = decode_batch(*decoder, i);
+        std::lock_guard lock(mutex);
+        done += n;
+        if (progress) progress(done, lines.size());
+      } catch (...) {
+        std::lock_guard lock(mutex);
+        if (!error) error = std::current_exception();
+        failed = true;
+      }
+    }
+  };
+  const int kernel_threads = kernels::num_threads();
+  {
+    std::vector<std::jthread> pool;
+    for (std::size_t w = 0; w < workers; ++w) pool.emplace_back(work);
+  }
+  kernels::set_num_threads(kernel_threads);
+  if (error) std::rethrow_exception(error);
   return out;
 }
 

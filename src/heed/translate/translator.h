@@ -21,6 +21,9 @@ struct TranslateOptions {
   std::size_t batch_size = 32;   // sentences per batch (each holds beam rows in beam search)
   bool replace_unk = false;      // output UNK -> most-attended source piece
   bool keep_attention = false;   // fill the best hypothesis' attention matrix
+  // Batches decoded in parallel, each by a worker with single-threaded kernels; 0 = the
+  // hardware's thread count. The output is the same for any value.
+  std::size_t threads = 1;
 };
 
 struct TranslatedHypothesis {
