@@ -64,23 +64,6 @@ class ProgressLine {
   Clock::time_point start_, last_;
 };
 
-// Whether path names something other than a regular file or nothing (/dev/null, /dev/stdout,
-// a FIFO): the atomic temp-file-and-rename writers would replace it with a plain file.
-bool is_special_file(const std::string& path) {
-  std::error_code ec;
-  const auto st = std::filesystem::status(path, ec);
-  return !ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st);
-}
-
-// Writes text to a special file directly.
-void write_special(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  HEED_CHECK(out, path, ": cannot open for writing");
-  out << text;
-  out.flush();
-  HEED_CHECK(out, path, ": write error");
-}
-
 std::string format_score(double score) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.6f", score);
@@ -207,17 +190,13 @@ class TranslateCommand : public Command {
       }
     }
     if (!attention_.empty()) write_attention(result);
-    if (output_.empty() || is_special_file(output_)) {
+    if (output_.empty()) {
       std::string text;
       for (const auto& l : out) (text += l) += '\n';
-      if (output_.empty()) {
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        std::fflush(stdout);
-      } else {
-        write_special(output_, text);
-      }
+      std::fwrite(text.data(), 1, text.size(), stdout);
+      std::fflush(stdout);
     } else {
-      write_lines(output_, out);
+      write_lines(output_, out);  // atomic; writes devices and FIFOs directly
     }
     return 0;
   }
@@ -240,16 +219,7 @@ class TranslateCommand : public Command {
       r.model = model;
       records.push_back(std::move(r));
     }
-    if (is_special_file(attention_)) {
-      std::string text;
-      for (const auto& r : records) {
-        viz::validate(r, attention_);
-        (text += viz::to_json_line(r)) += '\n';
-      }
-      write_special(attention_, text);
-    } else {
-      viz::write_attention_file(attention_, records);
-    }
+    viz::write_attention_file(attention_, records);  // atomic; devices written directly
   }
 
   std::vector<std::string> dirs_, weights_;

@@ -1,5 +1,7 @@
 #include "heed/data/text_file.h"
 
+#include "heed/base/atomic_file.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -64,20 +66,9 @@ ParallelText read_parallel(const std::string& source_path, const std::string& ta
 }
 
 void write_lines(const std::string& path, const std::vector<std::string>& lines) {
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    HEED_CHECK(out, tmp, ": cannot open for writing (", std::strerror(errno), ")");
-    for (const auto& line : lines) out << line << '\n';
-    out.flush();
-    HEED_CHECK(out, tmp, ": write error");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    HEED_CHECK(false, path, ": cannot write (rename failed)");
-  }
+  AtomicFile file(path);
+  for (const auto& line : lines) file.stream() << line << '\n';
+  file.commit();
 }
 
 }  // namespace heed

@@ -1,5 +1,7 @@
 #include "heed/tensor/safetensors.h"
 
+#include "heed/base/atomic_file.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -312,34 +314,20 @@ void save_safetensors(const std::string& path, const NamedTensors& tensors,
   std::string text = header.dump();
   text.append((8 - text.size() % 8) % 8, ' ');
 
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    HEED_CHECK(out, "saving '", path, "': cannot open '", tmp, "' for writing");
-    unsigned char len_bytes[8];
-    std::uint64_t n = text.size();
-    for (int i = 0; i < 8; ++i) len_bytes[i] = static_cast<unsigned char>(n >> (8 * i));
-    out.write(reinterpret_cast<const char*>(len_bytes), 8);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    for (const auto& [name, t] : tensors) {
-      const Tensor c = t.contiguous();
-      out.write(static_cast<const char*>(c.raw()),
-                static_cast<std::streamsize>(c.numel()) *
-                    static_cast<std::streamsize>(dtype_size(c.dtype())));
-    }
-    out.close();
-    if (!out) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      throw Error("saving '" + path + "': write failed (disk full?)");
-    }
+  AtomicFile file(path);
+  std::ostream& out = file.stream();
+  unsigned char len_bytes[8];
+  std::uint64_t n = text.size();
+  for (int i = 0; i < 8; ++i) len_bytes[i] = static_cast<unsigned char>(n >> (8 * i));
+  out.write(reinterpret_cast<const char*>(len_bytes), 8);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  for (const auto& [name, t] : tensors) {
+    const Tensor c = t.contiguous();
+    out.write(static_cast<const char*>(c.raw()),
+              static_cast<std::streamsize>(c.numel()) *
+                  static_cast<std::streamsize>(dtype_size(c.dtype())));
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw Error("saving '" + path + "': cannot rename the temporary file into place");
-  }
+  file.commit();
 }
 
 }  // namespace heed

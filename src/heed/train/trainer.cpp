@@ -21,6 +21,7 @@
 #include "heed/data/utf8.h"
 #include "heed/decode/greedy.h"
 #include "heed/kernels/gemm.h"
+#include "heed/base/atomic_file.h"
 #include "heed/metrics/bleu.h"
 #include "heed/metrics/g2p.h"
 #include "heed/metrics/wer.h"
@@ -48,17 +49,6 @@ extern "C" void on_stop_signal(int sig) {
   std::signal(sig, SIG_DFL);  // a second Ctrl-C ends the process at once
 }
 
-void write_text_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    HEED_CHECK(out.good(), tmp, ": cannot open for writing");
-    out << text;
-    out.flush();
-    HEED_CHECK(out.good(), tmp, ": write failed");
-  }
-  fs::rename(tmp, path);
-}
 
 // The config with everything a resumed run may change blanked out: the data and model
 // sections must stay as they were.
@@ -453,9 +443,9 @@ TrainResult Run::run() {
     schedule_.set_state(state_.schedule_state);
     std::string history;
     for (const auto& h : state_.history) history += h + "\n";
-    write_text_atomically(path_in(dir_, model_files::kHistory), history);
+    write_file_atomically(path_in(dir_, model_files::kHistory), history);
   }
-  write_text_atomically(path_in(dir_, model_files::kConfig), to_yaml(c_));
+  write_file_atomically(path_in(dir_, model_files::kConfig), to_yaml(c_));
 
   std::int64_t total = t_.max_steps;
   const auto epoch_steps =
