@@ -113,16 +113,14 @@ std::vector<Case> cases() {
 class EveryModel : public ::testing::TestWithParam<Case> {};
 
 TEST_P(EveryModel, GradientsOfEveryParameter) {
-  {
-    const Case& c = GetParam();
-    auto model = build(c.config);
-    std::vector<Var> params = model->parameters();
-    // Through the loss, which ignores padded target positions: their logits read the PAD
-    // embedding row, which (as PyTorch's padding_idx) receives no gradient.
-    // Label smoothing makes every logit count, not just the targets'.
-    EXPECT_TRUE(gradcheck(
-        [&] { return cross_entropy(model->forward(kSrc, kTgt), kTgtOut, kPad, 0.2); }, params));
-  }
+  const Case& c = GetParam();
+  auto model = build(c.config);
+  std::vector<Var> params = model->parameters();
+  // Through the loss, which ignores padded target positions (their logits read the PAD
+  // embedding row, which as PyTorch's padding_idx receives no gradient); label smoothing
+  // makes every other logit count, not just the targets'.
+  EXPECT_TRUE(gradcheck(
+      [&] { return cross_entropy(model->forward(kSrc, kTgt), kTgtOut, kPad, 0.2); }, params));
 }
 
 // Teacher-forced logits (B*n, V) from step() calls.
@@ -146,45 +144,43 @@ Tensor stepped_logits(const Seq2Seq& model, const TokenBatch& src, const TokenBa
 }
 
 TEST_P(EveryModel, StepMatchesForward) {
+  const Case& c = GetParam();
+  auto model = build(c.config);
+  Tensor alphas, step_alphas;
+  Tensor logits;
   {
-    const Case& c = GetParam();
-    auto model = build(c.config);
-    Tensor alphas, step_alphas;
-    Tensor logits;
-    {
-      NoGradGuard no_grad;
-      logits = model->forward(kSrc, kTgt, &alphas).value();
-    }
-    EXPECT_TRUE(all_close(stepped_logits(*model, kSrc, kTgt, &step_alphas), logits, 1e-12, 1e-10));
-    EXPECT_EQ(alphas.defined(), model->has_attention());
-    if (alphas.defined()) EXPECT_TRUE(all_close(step_alphas, alphas, 1e-12, 1e-10));
+    NoGradGuard no_grad;
+    logits = model->forward(kSrc, kTgt, &alphas).value();
+  }
+  EXPECT_TRUE(all_close(stepped_logits(*model, kSrc, kTgt, &step_alphas), logits, 1e-12, 1e-10));
+  EXPECT_EQ(alphas.defined(), model->has_attention());
+  if (alphas.defined()) {
+    EXPECT_TRUE(all_close(step_alphas, alphas, 1e-12, 1e-10));
   }
 }
 
 TEST_P(EveryModel, PaddingDoesNotChangeASentence) {
-  {
-    const Case& c = GetParam();
-    auto model = build(c.config);
-    NoGradGuard no_grad;
-    Tensor alphas;
-    Tensor logits = model->forward(kSrc, kTgt, &alphas).value();
-    const std::int64_t n = kTgt.len, V = model->tgt_vocab();
-    for (std::int64_t b = 0; b < kSrc.batch; ++b) {
-      const std::int64_t m_b = kSrc.lengths[b], n_b = 1 + std::count_if(
-          kTgt.ids.begin() + b * n + 1, kTgt.ids.begin() + (b + 1) * n,
-          [](std::int32_t y) { return y != kPad; });
-      std::vector<std::int32_t> s(kSrc.ids.begin() + b * kSrc.len,
-                                  kSrc.ids.begin() + b * kSrc.len + m_b);
-      std::vector<std::int32_t> y(kTgt.ids.begin() + b * n, kTgt.ids.begin() + b * n + n_b);
-      Tensor alone_alphas;
-      Tensor alone = model->forward(batch(m_b, {s}), batch(n_b, {y}), &alone_alphas).value();
-      EXPECT_TRUE(all_close(alone, logits.slice(0, b * n, b * n + n_b), 1e-12, 1e-10)) << b;
-      if (!alphas.defined()) continue;
-      Tensor mine = alphas.select(0, b).slice(0, 0, n_b);
-      EXPECT_TRUE(all_close(alone_alphas.select(0, 0), mine.slice(1, 0, m_b).contiguous(), 1e-12,
-                            1e-10));
-      for (double a : mine.slice(1, m_b, kSrc.len).contiguous().to_vector()) EXPECT_EQ(a, 0.0);
-    }
+  const Case& c = GetParam();
+  auto model = build(c.config);
+  NoGradGuard no_grad;
+  Tensor alphas;
+  Tensor logits = model->forward(kSrc, kTgt, &alphas).value();
+  const std::int64_t n = kTgt.len;
+  for (std::int64_t b = 0; b < kSrc.batch; ++b) {
+    const std::int64_t m_b = kSrc.lengths[b], n_b = 1 + std::count_if(
+        kTgt.ids.begin() + b * n + 1, kTgt.ids.begin() + (b + 1) * n,
+        [](std::int32_t y) { return y != kPad; });
+    std::vector<std::int32_t> s(kSrc.ids.begin() + b * kSrc.len,
+                                kSrc.ids.begin() + b * kSrc.len + m_b);
+    std::vector<std::int32_t> y(kTgt.ids.begin() + b * n, kTgt.ids.begin() + b * n + n_b);
+    Tensor alone_alphas;
+    Tensor alone = model->forward(batch(m_b, {s}), batch(n_b, {y}), &alone_alphas).value();
+    EXPECT_TRUE(all_close(alone, logits.slice(0, b * n, b * n + n_b), 1e-12, 1e-10)) << b;
+    if (!alphas.defined()) continue;
+    Tensor mine = alphas.select(0, b).slice(0, 0, n_b);
+    EXPECT_TRUE(all_close(alone_alphas.select(0, 0), mine.slice(1, 0, m_b).contiguous(), 1e-12,
+                          1e-10));
+    for (double a : mine.slice(1, m_b, kSrc.len).contiguous().to_vector()) EXPECT_EQ(a, 0.0);
   }
 }
 
