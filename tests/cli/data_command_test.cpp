@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "data/temp_dir.h"
+#include "heed/base/utf8.h"
 #include "heed/data/pronunciation_dictionary.h"
 #include "heed/data/text_file.h"
-#include "heed/data/utf8.h"
 
 namespace heed {
 namespace {
@@ -100,7 +100,7 @@ TEST_F(DataCommand, SplitsATinyDictionaryByWord) {
   EXPECT_EQ(train_words.size(), 33u);
   for (const auto& w : dev_src) EXPECT_FALSE(train_words.count(w)) << w;
   for (const auto& w : test_src) EXPECT_FALSE(train_words.count(w)) << w;
-  for (const auto& w : train_src) EXPECT_EQ(w, heed::to_lower_utf8(w));
+  for (const auto& w : train_src) EXPECT_EQ(w, heed::to_lower(w));
   for (const auto& p : train_tgt) EXPECT_EQ(p.find_first_of("0123456789"), std::string::npos);
   // Variants: a word of the form WORD.. with i % 4 == 0 has two references on its line.
   std::size_t two = 0;

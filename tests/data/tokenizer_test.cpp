@@ -29,6 +29,14 @@ TEST(CharTokenizer, Lowercases) {
   EXPECT_EQ(tok.decode(tok.encode("Große Öfen")), "große öfen");
 }
 
+// The same lowercasing as heed score --lowercase (heed::to_lower, Python's str.lower()):
+// every cased script, final sigma, and U+0130 to two code points.
+TEST(CharTokenizer, LowercasesLikeTheMetrics) {
+  CharTokenizer tok(/*lowercase=*/true);
+  EXPECT_EQ(tok.decode(tok.encode("ΟΔΥΣΣΕΥΣ ԱՐԱ ＡＢ")), "οδυσσευς արա ａｂ");
+  EXPECT_EQ(tok.encode("İ"), (Pieces{"i", "\u0307"}));
+}
+
 TEST(CharTokenizer, RejectsInvalidUtf8) {
   CharTokenizer tok;
   EXPECT_THROW(tok.encode("a\xC3"), Error);

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "heed/data/utf8.h"
+#include "heed/base/utf8.h"
 
 namespace heed::testing {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "heed/base/error.h"
+#include "heed/base/utf8.h"
 #include "heed/data/text_file.h"
-#include "heed/data/utf8.h"
 #include "heed/metrics/bleu.h"
 #include "heed/metrics/chrf.h"
 #include "heed/metrics/g2p.h"

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "heed/base/error.h"
+#include "heed/base/utf8.h"
 #include "heed/data/text_file.h"
-#include "heed/data/utf8.h"
 #include "heed/kernels/gemm.h"
 #include "heed/translate/translator.h"
 #include "heed/viz/attention_record.h"

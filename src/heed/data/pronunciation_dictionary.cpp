@@ -4,8 +4,8 @@
 #include <unordered_map>
 
 #include "heed/base/error.h"
+#include "heed/base/utf8.h"
 #include "heed/data/text_file.h"
-#include "heed/data/utf8.h"
 
 namespace heed {
 namespace {
@@ -89,7 +89,7 @@ PronunciationDictionary parse_pronunciation_dictionary(const std::vector<std::st
                ": expected a word followed by its phones (WORD<TAB>PHONES), but '", raw_word,
                "' has no phones");
     ++st.entries;
-    std::string word = to_lower_utf8(strip_variant(raw_word));
+    std::string word = to_lower(strip_variant(raw_word));
     if (options.letters_only && !is_letters_only(word)) {
       ++st.not_letters;
       continue;

@@ -8,7 +8,7 @@
 #include <unordered_map>
 
 #include "heed/base/error.h"
-#include "heed/data/utf8.h"
+#include "heed/base/utf8.h"
 
 namespace heed {
 namespace {
@@ -29,7 +29,7 @@ class VectorIterator : public sentencepiece::SentenceIterator {
 
  private:
   void load() {
-    if (!done()) current_ = lowercase_ ? to_lower_utf8(sentences_[index_]) : sentences_[index_];
+    if (!done()) current_ = lowercase_ ? to_lower(sentences_[index_]) : sentences_[index_];
   }
   const std::vector<std::string>& sentences_;
   bool lowercase_;

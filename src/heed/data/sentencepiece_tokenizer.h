@@ -20,7 +20,7 @@ struct SentencePieceOptions {
   int vocab_size = 8000;              // an upper limit: small corpora may give fewer pieces
   std::string model_type = "unigram";  // "unigram" or "bpe"
   double character_coverage = 1.0;    // share of characters covered; the rest become unknown
-  bool lowercase = false;             // lowercase (to_lower_utf8) before training and encoding
+  bool lowercase = false;             // lowercase (to_lower) before training and encoding
   int num_threads = 2;
 };
 

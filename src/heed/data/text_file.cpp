@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "heed/base/error.h"
-#include "heed/data/utf8.h"
+#include "heed/base/utf8.h"
 
 namespace heed {
 namespace {

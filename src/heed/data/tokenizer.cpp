@@ -1,13 +1,13 @@
 #include "heed/data/tokenizer.h"
 
 #include "heed/base/error.h"
+#include "heed/base/utf8.h"
 #include "heed/data/sentencepiece_tokenizer.h"
-#include "heed/data/utf8.h"
 
 namespace heed {
 
 std::string Tokenizer::prepare(std::string_view text) const {
-  return lowercase_ ? to_lower_utf8(text) : std::string(text);
+  return lowercase_ ? to_lower(text) : std::string(text);
 }
 
 std::vector<std::string> CharTokenizer::encode(std::string_view text) const {

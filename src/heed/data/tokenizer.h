@@ -25,7 +25,7 @@ class Tokenizer {
 
  protected:
   explicit Tokenizer(bool lowercase) : lowercase_(lowercase) {}
-  // The text to split: lowercased (to_lower_utf8) when enabled.
+  // The text to split: lowercased (heed::to_lower, the metrics' mapping) when enabled.
   std::string prepare(std::string_view text) const;
 
  private:

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "heed/base/error.h"
+#include "heed/base/utf8.h"
 #include "heed/metrics/text.h"
 #include "heed/metrics/tokenizer_13a.h"
 
@@ -136,7 +137,7 @@ BleuScore compute_bleu(std::vector<double> correct, std::vector<double> total, l
 }
 
 std::vector<std::string> bleu_tokens(const std::string& line, const BleuOptions& options) {
-  std::string s = options.lowercase ? lowercase(line) : line;
+  std::string s = options.lowercase ? to_lower(line) : line;
   s = rstrip(s);
   if (options.tokenize == BleuTokenize::k13a) s = tokenize_13a(s);
   return split_whitespace(s);

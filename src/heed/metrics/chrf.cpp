@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "heed/base/error.h"
+#include "heed/base/utf8.h"
 #include "heed/metrics/text.h"
 
 namespace heed::metrics {
@@ -28,7 +29,7 @@ std::vector<std::string> words_without_punctuation(const std::string& sent) {
   auto is_punct = [](char c) { return puncts.find(c) != std::string_view::npos; };
   std::vector<std::string> out;
   for (const std::string& w : split_whitespace(sent)) {
-    if (utf8_decode(w).size() == 1) {
+    if (decode_utf8_escaped(w).size() == 1) {
       out.push_back(w);
     } else if (is_punct(w.back())) {
       out.push_back(w.substr(0, w.size() - 1));
@@ -44,7 +45,7 @@ std::vector<std::string> words_without_punctuation(const std::string& sent) {
 }
 
 SegmentNgrams extract(const std::string& raw, const ChrfOptions& o) {
-  const std::string sent = o.lowercase ? lowercase(raw) : raw;
+  const std::string sent = o.lowercase ? to_lower(raw) : raw;
   SegmentNgrams out;
   out.orders.resize(static_cast<std::size_t>(o.char_order + o.word_order));
 
@@ -52,13 +53,10 @@ SegmentNgrams extract(const std::string& raw, const ChrfOptions& o) {
   // Byte offsets of every code point, plus the end.
   std::vector<std::size_t> starts;
   {
-    std::u32string cps = utf8_decode(chars);
-    std::size_t at = 0;
-    for (char32_t c : cps) {
+    char32_t c;
+    for (std::size_t at = 0; at < chars.size(); at += decode_utf8_escaped_at(chars, at, c))
       starts.push_back(at);
-      at += utf8_encode(std::u32string_view(&c, 1)).size();
-    }
-    starts.push_back(at);
+    starts.push_back(chars.size());
   }
   const std::size_t len = starts.size() - 1;
   for (int n = 1; n <= o.char_order; ++n) {

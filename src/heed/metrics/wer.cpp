@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "heed/base/error.h"
+#include "heed/base/utf8.h"
 #include "heed/metrics/edit_distance.h"
 #include "heed/metrics/text.h"
 
@@ -16,7 +17,7 @@ StatsTable wer_stats(const std::vector<std::string>& hypotheses,
   double ref_tokens = 0;
   for (std::size_t i = 0; i < hypotheses.size(); ++i) {
     auto tokens = [&](const std::string& s) {
-      return split_whitespace(options.lowercase ? lowercase(s) : s);
+      return split_whitespace(options.lowercase ? to_lower(s) : s);
     };
     std::vector<std::string> hyp = tokens(hypotheses[i]), ref = tokens(references[i]);
     const double row[2] = {static_cast<double>(edit_distance(hyp, ref)), static_cast<double>(ref.size())};

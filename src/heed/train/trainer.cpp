@@ -14,11 +14,11 @@
 #include "heed/autograd/cross_entropy.h"
 #include "heed/autograd/tape.h"
 #include "heed/base/error.h"
+#include "heed/base/utf8.h"
 #include "heed/data/batch_sampler.h"
 #include "heed/data/corpus.h"
 #include "heed/data/sentencepiece_tokenizer.h"
 #include "heed/data/text_file.h"
-#include "heed/data/utf8.h"
 #include "heed/decode/greedy.h"
 #include "heed/kernels/gemm.h"
 #include "heed/base/atomic_file.h"
@@ -259,7 +259,7 @@ void Run::load_data() {
   dev_refs_.resize(dev_corpus_.size());
   for (std::size_t k = 0; k < dev_corpus_.size(); ++k) {
     for (const std::string& ref : alternatives[dev_corpus_.index[k]])
-      dev_refs_[k].push_back(c_.data.target.lowercase ? to_lower_utf8(ref) : ref);
+      dev_refs_[k].push_back(c_.data.target.lowercase ? to_lower(ref) : ref);
   }
   BatchOptions bo;
   bo.max_tokens = static_cast<std::size_t>(t_.max_tokens);
