@@ -48,9 +48,14 @@ std::string Progress::status_line(std::int64_t step, std::int64_t epoch, double 
   std::string eta = "-";
   const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
   const std::int64_t done = step - first_step_;
+  double left = -1;  // the sooner of the step limit and the time budget
   if (o_.total_steps > 0 && done > 0 && step <= o_.total_steps)
-    eta = format_duration(elapsed / static_cast<double>(done) *
-                          static_cast<double>(o_.total_steps - step));
+    left = elapsed / static_cast<double>(done) * static_cast<double>(o_.total_steps - step);
+  if (o_.seconds_left > 0) {
+    const double budget = o_.seconds_left > elapsed ? o_.seconds_left - elapsed : 0.0;
+    left = left < 0 || budget < left ? budget : left;
+  }
+  if (left >= 0) eta = format_duration(left);
   std::snprintf(buf, sizeof buf, "step %s | epoch %lld | loss %.4f | lr %.2e | %s tok/s | ETA %s",
                 steps, static_cast<long long>(epoch + 1), loss, lr, rate, eta.c_str());
   return buf;

@@ -16,6 +16,7 @@ struct ProgressOptions {
   bool tty = false;               // redraw one line (a terminal) or print plain lines
   std::int64_t log_every = 100;   // plain lines every N steps
   std::int64_t total_steps = 0;   // for the ETA; 0 = unknown
+  double seconds_left = 0;        // a time budget left when training starts; 0 = none
   std::string log_path;           // "" = no log file
 };
 

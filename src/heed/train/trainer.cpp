@@ -1,6 +1,7 @@
 #include "heed/train/trainer.h"
 
 #include <atomic>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -455,6 +456,7 @@ TrainResult Run::run() {
   po.tty = tty_;
   po.log_every = t_.log_every;
   po.total_steps = total;
+  if (t_.max_seconds > 0) po.seconds_left = std::max(0.0, t_.max_seconds - seconds());
   po.log_path = log_path;
   Progress progress(console_, po);
   progress.message(corpus_.stats.summary() + "; vocabularies: source " +
