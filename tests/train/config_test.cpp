@@ -127,6 +127,10 @@ TEST(TrainConfigErrors, RequiredKeysAndRanges) {
   EXPECT_NE(error_of(kMinimal, {"training.max_steps=0", "training.max_epochs=0"})
                 .find("set at least one so that training ends"),
             std::string::npos);
+  // A time budget alone is an end condition.
+  EXPECT_EQ(error_of(kMinimal, {"training.max_steps=0", "training.max_epochs=0",
+                                "training.max_seconds=60"}),
+            "");
   EXPECT_NE(error_of(kMinimal, {"training.schedule=warmup", "training.decay=linear",
                                 "training.max_steps=0"})
                 .find("training.decay: linear decay needs training.max_steps"),

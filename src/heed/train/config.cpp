@@ -292,8 +292,9 @@ void read_training(Section s, TrainingConfig& c) {
   s.check("max_steps", c.max_steps >= 0, "must be 0 (no limit) or more");
   s.read("max_epochs", c.max_epochs);
   s.check("max_epochs", c.max_epochs >= 0, "must be 0 (no limit) or more");
-  s.check("max_epochs", c.max_steps > 0 || c.max_epochs > 0,
-          "max_steps and max_epochs are both 0: set at least one so that training ends");
+  s.check("max_epochs", c.max_steps > 0 || c.max_epochs > 0 || c.max_seconds > 0,
+          "max_steps, max_epochs and max_seconds are all 0: set at least one so that training "
+          "ends");
   s.check("decay", c.schedule != "warmup" || c.decay != "linear" || c.max_steps > c.warmup_steps,
           "linear decay needs training.max_steps (" + std::to_string(c.max_steps) +
               ") greater than training.warmup_steps (" + std::to_string(c.warmup_steps) + ")");
