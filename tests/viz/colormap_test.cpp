@@ -1,4 +1,5 @@
-// Viridis table, interpolation, clamping and the luminance used for text contrast.
+// Viridis table, interpolation, clamping, the luminance used for text contrast, and the
+// categorical palette for chart lines.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -37,6 +38,19 @@ TEST(Colormap, LuminanceRisesMonotonically) {
   }
   EXPECT_NEAR(luminance(Rgb{255, 255, 255}), 1.0, 1e-12);
   EXPECT_NEAR(luminance(Rgb{0, 0, 0}), 0.0, 1e-12);
+}
+
+}  // namespace
+}  // namespace heed::viz
+
+namespace heed::viz {
+namespace {
+
+TEST(Categorical, OkabeItoColoursThatCycle) {
+  EXPECT_EQ(hex(categorical(0)), "#0072b2");
+  EXPECT_EQ(hex(categorical(1)), "#d55e00");
+  EXPECT_EQ(categorical(7), categorical(0));
+  for (std::size_t i = 0; i + 1 < 7; ++i) EXPECT_NE(categorical(i), categorical(i + 1));
 }
 
 }  // namespace

@@ -8,10 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "heed/base/atomic_file.h"
 #include "heed/base/error.h"
 #include "heed/data/text_file.h"
 #include "heed/viz/attention_plot.h"
 #include "heed/viz/attention_record.h"
+#include "heed/viz/length_scores.h"
+#include "heed/viz/line_chart_svg.h"
 
 namespace heed::cli {
 namespace {
@@ -48,25 +51,40 @@ class PlotCommand : public Command {
   std::string name() const override { return "plot"; }
   std::string description() const override {
     return "Draw attention heat maps (SVG) and an index page from `heed translate --attention` "
-           "output";
+           "output, or a chart of scores by source length from `heed score --by-length --json`";
   }
 
   void setup(CLI::App& app) override {
-    app.add_option("--attention,-a", attention_, "attention JSON Lines file (docs/ATTENTION_JSON.md)")
-        ->required();
-    app.add_option("--out,-o", out_, "directory for attention_<index>.svg and index.html "
-                                     "(created if missing)")
+    app.add_option("--attention,-a", attention_,
+                   "attention JSON Lines file (docs/ATTENTION_JSON.md)");
+    app.add_option("--by-length", by_length_,
+                   "scores by source length from `heed score --by-length ... --json` (repeat: one "
+                   "line per system)");
+    app.add_option("--out,-o", out_,
+                   "with --attention: directory for attention_<index>.svg and "
+                   "index.html (created if missing); with --by-length: the SVG file")
         ->required();
     app.add_option("--sentences,-s", sentences_,
                    "only these sentence indices, comma-separated (e.g. 0,3,5); default: all");
     app.add_flag("--values", values_, "print each weight inside its cell");
+    app.add_option("--title", title_,
+                   "--by-length: the chart's title (default: \"BLEU by source "
+                   "length\" etc.)");
+    app.add_option("--ci", ci_,
+                   "--by-length: draw the 95% intervals as a band (default) or as "
+                   "error bars")
+        ->check(CLI::IsMember({"band", "bars"}));
     app.footer(
-        "Writes one SVG per sentence (DIR/attention_<index>.svg: output tokens down the left,\n"
-        "source tokens along the top, viridis colours on [0, 1]) and DIR/index.html listing\n"
-        "them with their sentences. Existing files of the same names are replaced.");
+        "--attention: writes one SVG per sentence (DIR/attention_<index>.svg: output tokens down\n"
+        "the left, source tokens along the top, viridis colours on [0, 1]) and DIR/index.html\n"
+        "listing them with their sentences. Existing files of the same names are replaced.\n"
+        "--by-length: one line chart (score against source length, one line per file, 95%\n"
+        "intervals shaded) written to the file --out names.");
+    app.callback([this] { check_mode(); });
   }
 
   int run() override {
+    if (!by_length_.empty()) return run_by_length();
     HEED_CHECK(fs::exists(attention_), attention_, ": no such file");
     HEED_CHECK(!fs::is_directory(attention_), attention_, ": is a directory, expected a file");
     std::vector<viz::AttentionRecord> records = viz::read_attention_file(attention_);
@@ -89,6 +107,36 @@ class PlotCommand : public Command {
   }
 
  private:
+  // The two modes, checked at parse time so that a wrong combination is a usage error.
+  void check_mode() const {
+    HEED_CHECK(!attention_.empty() || !by_length_.empty(),
+               "plot: give --attention FILE (heat maps) or --by-length FILE.json (a chart of "
+               "scores by source length)");
+    HEED_CHECK(attention_.empty() || by_length_.empty(),
+               "plot: --attention and --by-length draw different things; give one of them");
+    if (by_length_.empty()) {
+      HEED_CHECK(title_.empty() && ci_.empty(), "plot: --title and --ci belong to --by-length");
+    } else {
+      HEED_CHECK(sentences_.empty() && !values_,
+                 "plot: --sentences and --values belong to --attention");
+    }
+  }
+
+  int run_by_length() {
+    HEED_CHECK(!fs::is_directory(out_), out_,
+               ": is a directory; with --by-length, --out names "
+               "the SVG file to write");
+    std::vector<viz::LengthScores> files;
+    for (const auto& path : by_length_) files.push_back(viz::read_length_scores(path));
+    viz::LineChart chart = viz::length_chart(files, title_);
+    if (ci_ == "bars") chart.intervals = viz::IntervalStyle::bars;
+    write_file_atomically(out_, viz::line_chart_svg(chart));
+    std::cout << "wrote " << out_ << " (" << chart.y_title << " by source length, " << files.size()
+              << (files.size() == 1 ? " system, " : " systems, ") << chart.categories.size()
+              << " buckets)\n";
+    return 0;
+  }
+
   std::vector<viz::AttentionRecord> select(std::vector<viz::AttentionRecord>& all,
                                            const std::vector<std::int64_t>& wanted) const {
     std::map<std::int64_t, std::size_t> by_index;
@@ -107,7 +155,8 @@ class PlotCommand : public Command {
     return picked;
   }
 
-  std::string attention_, out_, sentences_;
+  std::string attention_, out_, sentences_, title_, ci_;
+  std::vector<std::string> by_length_;
   bool values_ = false;
 };
 

@@ -2,21 +2,32 @@
 
 #include <CLI/CLI.hpp>
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "heed/base/atomic_file.h"
 #include "heed/base/error.h"
 #include "heed/base/utf8.h"
 #include "heed/data/text_file.h"
 #include "heed/metrics/bleu.h"
+#include "heed/metrics/bootstrap.h"
 #include "heed/metrics/chrf.h"
 #include "heed/metrics/g2p.h"
+#include "heed/metrics/length_buckets.h"
 #include "heed/metrics/wer.h"
 
 namespace heed::cli {
 namespace {
+
+namespace fs = std::filesystem;
 
 // Standard input as lines, validated like a file.
 std::vector<std::string> read_stdin_lines() {
@@ -33,11 +44,43 @@ std::vector<std::string> read_stdin_lines() {
   return lines;
 }
 
+// A number for the JSON output: 4 decimals (beyond any meaningful precision of a
+// bootstrap), NaN (an empty bucket) as null.
+nlohmann::json json_number(double v) {
+  if (!std::isfinite(v)) return nullptr;
+  return std::round(v * 1e4) / 1e4;
+}
+
+std::string fmt2(double v) {
+  if (!std::isfinite(v)) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+std::string interval_text(double lower, double upper) {
+  if (!std::isfinite(lower)) return "-";
+  return "[" + fmt2(lower) + ", " + fmt2(upper) + "]";
+}
+
+std::string pad(std::string s, std::size_t width, bool right_align) {
+  if (s.size() >= width) return s;
+  return right_align ? std::string(width - s.size(), ' ') + s
+                     : s + std::string(width - s.size(), ' ');
+}
+
+// The corpus metric as a StatsTable (its score is the headline number) plus the usual line.
+struct Scored {
+  std::optional<metrics::StatsTable> table, per;  // per: G2P's PER over the same rows
+  std::string line, score_only;
+};
+
 class ScoreCommand : public Command {
  public:
   std::string name() const override { return "score"; }
   std::string description() const override {
-    return "Score hypotheses against references: BLEU, chrF (sacreBLEU-equal), WER, G2P WER/PER";
+    return "Score hypotheses against references: BLEU, chrF (sacreBLEU-equal), WER, G2P WER/PER; "
+           "bootstrap intervals and scores by source length";
   }
 
   void setup(CLI::App& app) override {
@@ -53,72 +96,261 @@ class ScoreCommand : public Command {
         ->check(CLI::ExistingFile);
     app.add_flag("--lowercase,--lc", lowercase_, "compare lowercased text (bleu, chrf, wer)");
     app.add_flag("--score-only,-b", score_only_, "print only the number(s)");
+    bootstrap_opt_ = app.add_option("--bootstrap", samples_,
+                                    "bootstrap resamples for 95% confidence intervals (default "
+                                    "1000 with --by-length, else no interval)")
+                         ->check(CLI::Range(1, 1000000));
+    app.add_option("--seed", seed_, "seed of the bootstrap draws (default 12345)");
+    auto by_length = app.add_option("--by-length", source_,
+                                    "source file (line i = segment i): also score the segments "
+                                    "grouped by source length")
+                         ->check(CLI::ExistingFile);
+    app.add_option("--length-unit", unit_,
+                   "words (whitespace tokens, default) | chars (code "
+                   "points, whitespace not counted)")
+        ->check(CLI::IsMember({"words", "chars"}))
+        ->needs(by_length);
+    auto buckets = app.add_option("--buckets", buckets_,
+                                  "length buckets: upper edges (10,20,30 = 1-10, 11-20, 21-30, "
+                                  "31+) or ranges (1-10,11-20,21-)")
+                       ->needs(by_length);
+    app.add_option("--bucket-width", bucket_width_,
+                   "automatic buckets of this width, the last open-ended (default 10)")
+        ->check(CLI::Range(1, 1000000))
+        ->needs(by_length)
+        ->excludes(buckets);
+    app.add_option("--label", label_,
+                   "system name in the table and the JSON (default: the "
+                   "hypothesis file's name)");
+    app.add_option("--json", json_, "write the scores by length as one JSON object to this file")
+        ->needs(by_length);
     app.footer(
         "Output: one line as sacreBLEU prints it (BLEU = 42.73 75.0/... (BP = ...)), or just the\n"
         "number with --score-only. g2p prints WER (entries matching no reference) and PER\n"
-        "(phone edits to the closest reference over its length), both in percent.");
+        "(phone edits to the closest reference over its length), both in percent.\n"
+        "--bootstrap adds a line with the 95% interval; --by-length adds a table of the score\n"
+        "per source-length bucket with intervals (or writes it with --json, for heed plot).");
   }
 
   int run() override {
     std::vector<std::string> hyps = hyp_.empty() ? read_stdin_lines() : read_lines(hyp_);
+    const std::string hyp_name = hyp_.empty() ? "<stdin>" : hyp_;
     std::vector<std::vector<std::string>> streams;
     for (auto& r : refs_) {
       streams.push_back(read_lines(r));
       HEED_CHECK(streams.back().size() == hyps.size(), r, " has ", streams.back().size(),
-                 " lines but the hypotheses (", hyp_.empty() ? "<stdin>" : hyp_, ") have ",
-                 hyps.size());
+                 " lines but the hypotheses (", hyp_name, ") have ", hyps.size());
     }
     HEED_CHECK(metric_ == "bleu" || metric_ == "chrf" || refs_.size() == 1,
                "--metric ", metric_, " takes exactly one --ref file");
-    if (metric_ == "bleu") {
-      metrics::BleuOptions o;
-      o.lowercase = lowercase_;
-      auto s = metrics::corpus_bleu(hyps, metrics::references_per_segment(streams), o);
-      print(s.score, s.format());
-    } else if (metric_ == "chrf") {
-      metrics::ChrfOptions o;
-      o.lowercase = lowercase_;
-      double s = metrics::corpus_chrf(hyps, metrics::references_per_segment(streams), o);
-      print(s, metrics::format_chrf(s, o));
-    } else if (metric_ == "wer") {
-      metrics::WerOptions o;
-      o.lowercase = lowercase_;
-      double s = metrics::corpus_wer(hyps, streams[0], o);
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "WER = %.2f", s);
-      print(s, buf);
+    std::vector<std::string> sources;
+    if (!source_.empty()) {  // checked before any scoring: a mistake is reported at once
+      sources = read_lines(source_);
+      HEED_CHECK(sources.size() == hyps.size(), "--by-length: ", source_, " has ", sources.size(),
+                 " lines but the hypotheses (", hyp_name, ") have ", hyps.size(),
+                 "; line i of the source must be the source of segment i");
+    }
+    std::vector<metrics::LengthRange> ranges;
+    if (!buckets_.empty()) ranges = metrics::parse_length_buckets(buckets_);
+
+    Scored s = score(hyps, streams);
+    std::cout << (score_only_ ? s.score_only : s.line) << "\n";
+    if (!bootstrap_opt_->count() && source_.empty()) return 0;
+
+    HEED_CHECK(!hyps.empty(), "--bootstrap: ", hyp_name, " has no segments to resample");
+    const auto ci = metrics::bootstrap_ci(*s.table, samples_, seed_);
+    std::optional<metrics::ConfidenceInterval> per_ci;
+    if (s.per) per_ci = metrics::bootstrap_ci(*s.per, samples_, seed_);
+    print_corpus_interval(ci, per_ci);
+    if (source_.empty()) return 0;
+
+    const metrics::LengthUnit unit =
+        unit_ == "chars" ? metrics::LengthUnit::chars : metrics::LengthUnit::words;
+    std::vector<std::size_t> lengths;
+    std::size_t max_length = 0;
+    for (const auto& line : sources) {
+      lengths.push_back(metrics::source_length(line, unit));
+      max_length = std::max(max_length, lengths.back());
+    }
+    if (ranges.empty()) ranges = metrics::width_buckets(bucket_width_, max_length);
+    const auto by_length = metrics::score_by_length(*s.table, lengths, ranges, samples_, seed_);
+    std::optional<metrics::LengthBreakdown> per_by_length;
+    if (s.per) per_by_length = metrics::score_by_length(*s.per, lengths, ranges, samples_, seed_);
+
+    const std::string label =
+        label_.empty() ? (hyp_.empty() ? "stdin" : fs::path(hyp_).filename().string()) : label_;
+    if (!json_.empty()) {
+      write_json(label, unit, hyps.size(), ci, per_ci, by_length, per_by_length);
+      if (!score_only_)
+        std::cout << "wrote " << json_ << " (" << ranges.size() << " length buckets)\n";
     } else {
-      std::vector<std::vector<std::string>> refs;
-      for (auto& line : streams[0]) refs.push_back(metrics::split_g2p_references(line));
-      auto s = metrics::g2p_score(hyps, refs);
-      char buf[160];
-      if (score_only_) {
-        std::snprintf(buf, sizeof buf, "%.2f %.2f", s.wer, s.per);
-      } else {
-        std::snprintf(buf, sizeof buf,
-                      "WER = %.2f PER = %.2f (entries = %ld wrong = %ld phone edits = %ld "
-                      "ref phones = %ld)",
-                      s.wer, s.per, s.entries, s.wrong_entries, s.phone_edits, s.ref_phones);
-      }
-      std::cout << buf << "\n";
+      print_table(unit, by_length, per_by_length);
     }
     return 0;
   }
 
  private:
-  void print(double score, const std::string& full) const {
-    if (score_only_) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%.2f", score);
-      std::cout << buf << "\n";
+  // The score's name on the y axis of heed plot and in the table header.
+  std::string score_name() const {
+    if (metric_ == "bleu") return "BLEU";
+    if (metric_ == "chrf") return "chrF2";
+    return "WER";  // wer, and G2P's word error rate
+  }
+
+  Scored score(const std::vector<std::string>& hyps,
+               const std::vector<std::vector<std::string>>& streams) const {
+    Scored s;
+    char buf[200];
+    if (metric_ == "bleu") {
+      metrics::BleuOptions o;
+      o.lowercase = lowercase_;
+      s.table = metrics::bleu_stats(hyps, metrics::references_per_segment(streams), o);
+      auto b = metrics::bleu_from_sums(s.table->column_sums(), o);
+      s.line = b.format();
+      s.score_only = fmt2(b.score);
+    } else if (metric_ == "chrf") {
+      metrics::ChrfOptions o;
+      o.lowercase = lowercase_;
+      s.table = metrics::chrf_stats(hyps, metrics::references_per_segment(streams), o);
+      const double v = s.table->score();
+      s.line = metrics::format_chrf(v, o);
+      s.score_only = fmt2(v);
+    } else if (metric_ == "wer") {
+      metrics::WerOptions o;
+      o.lowercase = lowercase_;
+      s.table = metrics::wer_stats(hyps, streams[0], o);
+      const double v = s.table->score();
+      s.line = "WER = " + fmt2(v);
+      s.score_only = fmt2(v);
     } else {
-      std::cout << full << "\n";
+      std::vector<std::vector<std::string>> refs;
+      for (auto& line : streams[0]) refs.push_back(metrics::split_g2p_references(line));
+      s.table = metrics::g2p_stats(hyps, refs, metrics::G2pMeasure::wer);
+      // PER from the same rows, so both measures are resampled with the same draws.
+      s.per.emplace("g2p-per", s.table->width(),
+                    [](std::span<const double> sums) { return metrics::g2p_from_sums(sums).per; });
+      for (std::size_t i = 0; i < s.table->rows(); ++i) s.per->add_row(s.table->row(i));
+      auto g = metrics::g2p_from_sums(s.table->column_sums());
+      std::snprintf(buf, sizeof buf,
+                    "WER = %.2f PER = %.2f (entries = %ld wrong = %ld phone edits = %ld "
+                    "ref phones = %ld)",
+                    g.wer, g.per, g.entries, g.wrong_entries, g.phone_edits, g.ref_phones);
+      s.line = buf;
+      s.score_only = fmt2(g.wer) + " " + fmt2(g.per);
+    }
+    return s;
+  }
+
+  void print_corpus_interval(const metrics::ConfidenceInterval& ci,
+                             const std::optional<metrics::ConfidenceInterval>& per) const {
+    if (score_only_) {
+      std::cout << fmt2(ci.lower) << " " << fmt2(ci.upper);
+      if (per) std::cout << " " << fmt2(per->lower) << " " << fmt2(per->upper);
+      std::cout << "\n";
+      return;
+    }
+    std::cout << "95% CI: ";
+    if (per) std::cout << "WER ";
+    std::cout << interval_text(ci.lower, ci.upper);
+    if (per) std::cout << " PER " << interval_text(per->lower, per->upper);
+    std::cout << " (bootstrap, " << samples_ << " resamples, seed " << seed_ << ")\n";
+  }
+
+  void print_table(metrics::LengthUnit unit, const metrics::LengthBreakdown& b,
+                   const std::optional<metrics::LengthBreakdown>& per) const {
+    std::size_t w = 6;  // the length column
+    for (const auto& r : b.buckets) w = std::max(w, r.range.label().size());
+    if (!score_only_) {
+      std::cout << "\n"
+                << score_name() << (per ? " and PER" : "") << " by source length ("
+                << metrics::length_unit_name(unit) << "), 95% bootstrap CI:\n";
+      std::string header =
+          pad("length", w, false) + pad("n", 8, true) + pad(score_name(), 9, true) + "  95% CI";
+      if (per) header = pad(header, w + 17 + 2 + 16, false) + pad("PER", 9, true) + "  95% CI";
+      std::cout << header << "\n";
+    }
+    for (std::size_t i = 0; i < b.buckets.size(); ++i) {
+      const auto& r = b.buckets[i];
+      if (score_only_) {  // machine-readable rows: label n score lower upper [per lower upper]
+        std::cout << r.range.label() << " " << r.n << " " << fmt2(r.score) << " " << fmt2(r.lower)
+                  << " " << fmt2(r.upper);
+        if (per) {
+          const auto& p = per->buckets[i];
+          std::cout << " " << fmt2(p.score) << " " << fmt2(p.lower) << " " << fmt2(p.upper);
+        }
+        std::cout << "\n";
+        continue;
+      }
+      std::string row = pad(r.range.label(), w, false) + pad(std::to_string(r.n), 8, true) +
+                        pad(fmt2(r.score), 9, true) + "  ";
+      if (per) {
+        const auto& p = per->buckets[i];
+        row += pad(interval_text(r.lower, r.upper), 16, false) + pad(fmt2(p.score), 9, true) +
+               "  " + interval_text(p.lower, p.upper);
+      } else {
+        row += interval_text(r.lower, r.upper);
+      }
+      while (!row.empty() && row.back() == ' ') row.pop_back();
+      std::cout << row << "\n";
+    }
+    if (b.outside > 0 && !score_only_) {
+      std::cout << "(" << b.outside << (b.outside == 1 ? " segment is" : " segments are")
+                << " in no bucket, e.g. an empty source line)\n";
     }
   }
 
-  std::string metric_, hyp_;
+  void write_json(const std::string& label, metrics::LengthUnit unit, std::size_t segments,
+                  const metrics::ConfidenceInterval& ci,
+                  const std::optional<metrics::ConfidenceInterval>& per_ci,
+                  const metrics::LengthBreakdown& b,
+                  const std::optional<metrics::LengthBreakdown>& per) const {
+    nlohmann::ordered_json j;
+    j["metric"] = metric_;
+    j["score_name"] = score_name();
+    j["label"] = label;
+    j["lowercase"] = lowercase_;
+    j["length_unit"] = metrics::length_unit_name(unit);
+    j["bootstrap"] = samples_;
+    j["seed"] = seed_;
+    nlohmann::ordered_json corpus;
+    corpus["n"] = segments;
+    corpus["score"] = json_number(ci.score);
+    corpus["lower"] = json_number(ci.lower);
+    corpus["upper"] = json_number(ci.upper);
+    if (per_ci) {
+      corpus["per"] = json_number(per_ci->score);
+      corpus["per_lower"] = json_number(per_ci->lower);
+      corpus["per_upper"] = json_number(per_ci->upper);
+    }
+    j["corpus"] = corpus;
+    j["buckets"] = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < b.buckets.size(); ++i) {
+      const auto& r = b.buckets[i];
+      nlohmann::ordered_json o;
+      o["lo"] = r.range.lo;
+      o["hi"] = r.range.hi ? nlohmann::ordered_json(*r.range.hi) : nlohmann::ordered_json(nullptr);
+      o["n"] = r.n;
+      o["score"] = json_number(r.score);
+      o["lower"] = json_number(r.lower);
+      o["upper"] = json_number(r.upper);
+      if (per) {
+        const auto& p = per->buckets[i];
+        o["per"] = json_number(p.score);
+        o["per_lower"] = json_number(p.lower);
+        o["per_upper"] = json_number(p.upper);
+      }
+      j["buckets"].push_back(o);
+    }
+    j["outside"] = b.outside;
+    write_file_atomically(json_, j.dump(2) + "\n");
+  }
+
+  std::string metric_, hyp_, source_, unit_ = "words", buckets_, label_, json_;
   std::vector<std::string> refs_;
   bool lowercase_ = false, score_only_ = false;
+  std::size_t samples_ = 1000, bucket_width_ = 10;
+  std::uint64_t seed_ = 12345;
+  CLI::Option* bootstrap_opt_ = nullptr;
 };
 
 }  // namespace

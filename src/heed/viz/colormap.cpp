@@ -12,6 +12,10 @@ constexpr std::array<std::uint32_t, 11> kViridis = {0x440154, 0x482475, 0x414487
                                                     0x2a788e, 0x21918c, 0x22a884, 0x44bf70,
                                                     0x7ad151, 0xbddf26, 0xfde725};
 
+// Okabe & Ito (2008): blue, vermillion, bluish green, reddish purple, orange, sky blue, black.
+constexpr std::array<std::uint32_t, 7> kCategorical = {0x0072b2, 0xd55e00, 0x009e73, 0xcc79a7,
+                                                       0xe69f00, 0x56b4e9, 0x000000};
+
 double channel(std::uint32_t rgb, int shift) { return static_cast<double>((rgb >> shift) & 0xff); }
 
 double linear(double c8) {
@@ -33,6 +37,12 @@ Rgb viridis(double t) {
     return static_cast<std::uint8_t>(std::lround(v));
   };
   return Rgb{mix(16), mix(8), mix(0)};
+}
+
+Rgb categorical(std::size_t i) {
+  const std::uint32_t c = kCategorical[i % kCategorical.size()];
+  return Rgb{static_cast<std::uint8_t>(c >> 16), static_cast<std::uint8_t>(c >> 8),
+             static_cast<std::uint8_t>(c)};
 }
 
 std::string hex(Rgb c) {

@@ -1,7 +1,9 @@
 #pragma once
 // Viridis, the perceptually uniform sequential colour scale (matplotlib's default), as an
 // 11-stop table with linear interpolation between stops: close enough to the 256-entry
-// original that the eye cannot tell, and small enough to read.
+// original that the eye cannot tell, and small enough to read. Also a categorical palette
+// for lines in charts.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -14,6 +16,10 @@ struct Rgb {
 
 // t in [0, 1] (clamped; NaN maps to 0): dark purple #440154 at 0, yellow #fde725 at 1.
 Rgb viridis(double t);
+// Colours for lines that must be told apart (one per system in a chart): the Okabe-Ito
+// palette, distinguishable by colour-blind readers, without its yellow (too pale on white);
+// i cycles through its 7 colours.
+Rgb categorical(std::size_t i);
 // "#rrggbb"
 std::string hex(Rgb c);
 // Relative luminance in [0, 1] (sRGB, WCAG); decides black or white text over a colour.

@@ -1,0 +1,36 @@
+#pragma once
+// Line charts over categories as standalone SVG, written by hand like the heat maps: one
+// coloured line with round markers per series, its 95% interval as a shaded band (or as
+// error bars), y ticks at round numbers, axis titles, a legend to the right. Made for
+// quality by source length (Bahdanau et al. 2015, figure 2): categories are length buckets.
+#include <string>
+#include <vector>
+
+namespace heed::viz {
+
+struct LineSeries {
+  std::string label;  // legend entry
+  // One value per category; NaN (in y) means no point there: the line breaks at the gap.
+  // lower/upper are the interval; empty vectors mean none.
+  std::vector<double> y, lower, upper;
+};
+
+enum class IntervalStyle { band, bars };
+
+struct LineChart {
+  std::string title, x_title, y_title;
+  std::vector<std::string> categories;  // x labels, left to right
+  std::vector<std::string> notes;       // optional second line under each x label ("n=120")
+  std::vector<LineSeries> series;
+  IntervalStyle intervals = IntervalStyle::band;
+};
+
+// Throws heed::Error when there is no category or series, a series' vectors do not match
+// the categories, a value is infinite, or no series has a single point.
+std::string line_chart_svg(const LineChart& chart);
+
+// Round tick values covering [lo, hi]: steps of 1, 2, 2.5 or 5 times a power of ten, about
+// `target` of them; the first tick is <= lo and the last >= hi.
+std::vector<double> nice_ticks(double lo, double hi, int target = 5);
+
+}  // namespace heed::viz
