@@ -4,6 +4,8 @@
 # WORKDIR (default runs/g2p-cmudict) receives data/, model/ and the test outputs.
 # Extra arguments go to `heed train` (e.g. --set model.kind=luong --set model.score=dot).
 # Stress: HEED_G2P_STRESS=keep keeps stress digits (default strip, as the benchmark).
+# Beam width: HEED_G2P_BEAM (default 5). HEED_G2P_AVERAGE=N (default 3; 0 = off) also scores
+# the average of the last N step checkpoints.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 heed=${HEED:-$repo/build/heed}
@@ -11,6 +13,7 @@ work=${1:-runs/g2p-cmudict}
 [ $# -gt 0 ] && shift
 stress=${HEED_G2P_STRESS:-strip}
 beam=${HEED_G2P_BEAM:-5}
+average=${HEED_G2P_AVERAGE:-3}
 
 mkdir -p "$work"
 [ -f "$work/data/test.tgt" ] ||
@@ -23,5 +26,12 @@ mkdir -p "$work"
 
 "$heed" translate --model "$work/model" --beam "$beam" --input "$work/data/test.src" \
   --output "$work/test.hyp"
-echo "test set ($stress stress, beam $beam):"
+echo "test set ($stress stress, beam $beam, best checkpoint):"
 "$heed" score --metric g2p --ref "$work/data/test.tgt" --hyp "$work/test.hyp"
+if [ "$average" -gt 0 ] && [ "$(ls "$work/model/checkpoints" 2>/dev/null | wc -l)" -ge "$average" ]; then
+  "$heed" average --model "$work/model" --last "$average" --out "$work/averaged.safetensors"
+  "$heed" translate --model "$work/model" --weights "$work/averaged.safetensors" --beam "$beam" \
+    --input "$work/data/test.src" --output "$work/test.averaged.hyp"
+  echo "test set ($stress stress, beam $beam, average of the last $average step checkpoints):"
+  "$heed" score --metric g2p --ref "$work/data/test.tgt" --hyp "$work/test.averaged.hyp"
+fi

@@ -207,6 +207,12 @@ TEST(PlotByLength, OneLinePerSystem) {
   EXPECT_TRUE(contains(s, ">WER by length</text>"));
   EXPECT_TRUE(contains(s, ">WER %</text>"));
   EXPECT_TRUE(contains(s, ">21+</text>"));
+
+  // --y-title replaces the metric's axis title.
+  r = run_heed("plot --by-length " + a + " --out " + svg + " --y-title 'errors in %'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, "wrote " + svg + " (errors in % by source length, 1 system, 3 buckets)\n");
+  EXPECT_TRUE(contains(slurp(svg), ">errors in %</text>"));
 }
 
 TEST(PlotByLength, Errors) {

@@ -70,6 +70,8 @@ class PlotCommand : public Command {
     app.add_option("--title", title_,
                    "--by-length: the chart's title (default: \"BLEU by source "
                    "length\" etc.)");
+    app.add_option("--y-title", y_title_,
+                   "--by-length: the y axis title (default: the metric, e.g. \"BLEU\")");
     app.add_option("--ci", ci_,
                    "--by-length: draw the 95% intervals as a band (default) or as "
                    "error bars")
@@ -115,7 +117,8 @@ class PlotCommand : public Command {
     HEED_CHECK(attention_.empty() || by_length_.empty(),
                "plot: --attention and --by-length draw different things; give one of them");
     if (by_length_.empty()) {
-      HEED_CHECK(title_.empty() && ci_.empty(), "plot: --title and --ci belong to --by-length");
+      HEED_CHECK(title_.empty() && ci_.empty() && y_title_.empty(),
+                 "plot: --title, --y-title and --ci belong to --by-length");
     } else {
       HEED_CHECK(sentences_.empty() && !values_,
                  "plot: --sentences and --values belong to --attention");
@@ -129,6 +132,7 @@ class PlotCommand : public Command {
     std::vector<viz::LengthScores> files;
     for (const auto& path : by_length_) files.push_back(viz::read_length_scores(path));
     viz::LineChart chart = viz::length_chart(files, title_);
+    if (!y_title_.empty()) chart.y_title = y_title_;
     if (ci_ == "bars") chart.intervals = viz::IntervalStyle::bars;
     write_file_atomically(out_, viz::line_chart_svg(chart));
     std::cout << "wrote " << out_ << " (" << chart.y_title << " by source length, " << files.size()
@@ -155,7 +159,7 @@ class PlotCommand : public Command {
     return picked;
   }
 
-  std::string attention_, out_, sentences_, title_, ci_;
+  std::string attention_, out_, sentences_, title_, ci_, y_title_;
   std::vector<std::string> by_length_;
   bool values_ = false;
 };
