@@ -25,16 +25,6 @@ constexpr std::size_t kMaxLabel = 24;   // code points in a token label
 constexpr std::size_t kMaxTitle = 140;  // code points in the title and subtitle
 constexpr char kGradientId[] = "heed-viridis";
 
-// Coordinates with at most one decimal: plenty at screen resolution, short files.
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  std::string s = buf;
-  if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
-  if (s == "-0") s = "0";
-  return s;
-}
-
 // "0.42" -> ".42" so that two decimals fit small cells.
 std::string cell_value(double v) {
   char buf[32];
@@ -136,8 +126,8 @@ void draw_panel(std::string& s, const HeatmapPanel& p, const PanelLayout& L, dou
   const double gx = x0 + L.grid_x, gy = y0 + grid_y;
   s += "<g class=\"panel\">\n";
   if (!p.title.empty()) {
-    s += "<text class=\"panel-title\" x=\"" + num(gx) + "\" y=\"" +
-         num(gy - L.col_label_h - 8.0) + "\" font-size=\"" + num(kPanelTitleFont) +
+    s += "<text class=\"panel-title\" x=\"" + svg_number(gx) + "\" y=\"" +
+         svg_number(gy - L.col_label_h - 8.0) + "\" font-size=\"" + svg_number(kPanelTitleFont) +
          "\" font-weight=\"bold\">" + xml_escape(label_text(p.title, kMaxTitle)) + "</text>\n";
   }
   // Column labels (source tokens); the full token is the tooltip when shortened.
@@ -148,11 +138,11 @@ void draw_panel(std::string& s, const HeatmapPanel& p, const PanelLayout& L, dou
                                 : "<title>" + xml_escape(p.columns[j]) + "</title>";
     if (L.slanted) {
       const double x = cx - f * 0.15, y = gy - 6.0;
-      s += "<text class=\"col-label\" x=\"" + num(x) + "\" y=\"" + num(y) +
-           "\" transform=\"rotate(-45 " + num(x) + " " + num(y) + ")\">" + tip +
+      s += "<text class=\"col-label\" x=\"" + svg_number(x) + "\" y=\"" + svg_number(y) +
+           "\" transform=\"rotate(-45 " + svg_number(x) + " " + svg_number(y) + ")\">" + tip +
            xml_escape(L.col_labels[j]) + "</text>\n";
     } else {
-      s += "<text class=\"col-label\" x=\"" + num(cx) + "\" y=\"" + num(gy - 6.0) +
+      s += "<text class=\"col-label\" x=\"" + svg_number(cx) + "\" y=\"" + svg_number(gy - 6.0) +
            "\" text-anchor=\"middle\">" + tip + xml_escape(L.col_labels[j]) + "</text>\n";
     }
   }
@@ -162,7 +152,7 @@ void draw_panel(std::string& s, const HeatmapPanel& p, const PanelLayout& L, dou
     const std::string tip = L.row_labels[i] == p.rows[i]
                                 ? std::string()
                                 : "<title>" + xml_escape(p.rows[i]) + "</title>";
-    s += "<text class=\"row-label\" x=\"" + num(gx - 6.0) + "\" y=\"" + num(cy + f * 0.36) +
+    s += "<text class=\"row-label\" x=\"" + svg_number(gx - 6.0) + "\" y=\"" + svg_number(cy + f * 0.36) +
          "\" text-anchor=\"end\">" + tip + xml_escape(L.row_labels[i]) + "</text>\n";
   }
   // Cells.
@@ -177,13 +167,13 @@ void draw_panel(std::string& s, const HeatmapPanel& p, const PanelLayout& L, dou
       const double y = gy + static_cast<double>(i) * L.cell;
       char tipv[32];
       std::snprintf(tipv, sizeof tipv, "%.3f", v);
-      s += "<rect class=\"cell\" x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" +
-           num(L.cell) + "\" height=\"" + num(L.cell) + "\" fill=\"" + hex(c) + "\"><title>" +
+      s += "<rect class=\"cell\" x=\"" + svg_number(x) + "\" y=\"" + svg_number(y) + "\" width=\"" +
+           svg_number(L.cell) + "\" height=\"" + svg_number(L.cell) + "\" fill=\"" + hex(c) + "\"><title>" +
            xml_escape(p.rows[i]) + " \xE2\x86\x90 " + xml_escape(p.columns[j]) + ": " + tipv +
            "</title></rect>\n";
       if (show_values) {
-        s += "<text class=\"value\" x=\"" + num(x + L.cell / 2) + "\" y=\"" +
-             num(y + L.cell / 2 + vf * 0.36) + "\" font-size=\"" + num(vf) +
+        s += "<text class=\"value\" x=\"" + svg_number(x + L.cell / 2) + "\" y=\"" +
+             svg_number(y + L.cell / 2 + vf * 0.36) + "\" font-size=\"" + svg_number(vf) +
              "\" text-anchor=\"middle\" fill=\"" + (luminance(c) > 0.35 ? "#000000" : "#ffffff") +
              "\">" + cell_value(v) + "</text>\n";
       }
@@ -193,26 +183,26 @@ void draw_panel(std::string& s, const HeatmapPanel& p, const PanelLayout& L, dou
   s += "<g stroke=\"#ffffff\" stroke-width=\"0.6\">\n";
   for (std::size_t j = 1; j < cols; ++j) {
     const double x = gx + static_cast<double>(j) * L.cell;
-    s += "<line x1=\"" + num(x) + "\" y1=\"" + num(gy) + "\" x2=\"" + num(x) + "\" y2=\"" +
-         num(gy + L.grid_h) + "\"/>\n";
+    s += "<line x1=\"" + svg_number(x) + "\" y1=\"" + svg_number(gy) + "\" x2=\"" + svg_number(x) + "\" y2=\"" +
+         svg_number(gy + L.grid_h) + "\"/>\n";
   }
   for (std::size_t i = 1; i < p.rows.size(); ++i) {
     const double y = gy + static_cast<double>(i) * L.cell;
-    s += "<line x1=\"" + num(gx) + "\" y1=\"" + num(y) + "\" x2=\"" + num(gx + L.grid_w) +
-         "\" y2=\"" + num(y) + "\"/>\n";
+    s += "<line x1=\"" + svg_number(gx) + "\" y1=\"" + svg_number(y) + "\" x2=\"" + svg_number(gx + L.grid_w) +
+         "\" y2=\"" + svg_number(y) + "\"/>\n";
   }
   s += "</g>\n";
   // Colour bar: vmax at the top.
   const double bx = x0 + L.bar_x;
-  s += "<rect class=\"colorbar\" x=\"" + num(bx) + "\" y=\"" + num(gy) + "\" width=\"" +
-       num(kBarWidth) + "\" height=\"" + num(L.bar_h) + "\" fill=\"url(#" + kGradientId +
+  s += "<rect class=\"colorbar\" x=\"" + svg_number(bx) + "\" y=\"" + svg_number(gy) + "\" width=\"" +
+       svg_number(kBarWidth) + "\" height=\"" + svg_number(L.bar_h) + "\" fill=\"url(#" + kGradientId +
        ")\" stroke=\"#555555\" stroke-width=\"0.5\"/>\n";
   for (int k = 0; k <= 4; ++k) {
     const double y = gy + L.bar_h * (1.0 - k / 4.0);
-    s += "<line class=\"tick\" x1=\"" + num(bx + kBarWidth) + "\" y1=\"" + num(y) + "\" x2=\"" +
-         num(bx + kBarWidth + 4.0) + "\" y2=\"" + num(y) + "\" stroke=\"#555555\"/>\n";
-    s += "<text class=\"tick-label\" x=\"" + num(bx + kBarWidth + 6.0) + "\" y=\"" +
-         num(y + kTickFont * 0.36) + "\" font-size=\"" + num(kTickFont) + "\">" +
+    s += "<line class=\"tick\" x1=\"" + svg_number(bx + kBarWidth) + "\" y1=\"" + svg_number(y) + "\" x2=\"" +
+         svg_number(bx + kBarWidth + 4.0) + "\" y2=\"" + svg_number(y) + "\" stroke=\"#555555\"/>\n";
+    s += "<text class=\"tick-label\" x=\"" + svg_number(bx + kBarWidth + 6.0) + "\" y=\"" +
+         svg_number(y + kTickFont * 0.36) + "\" font-size=\"" + svg_number(kTickFont) + "\">" +
          tick_value(p.vmin + (p.vmax - p.vmin) * k / 4.0) + "</text>\n";
   }
   s += "</g>\n";
@@ -235,16 +225,16 @@ std::string heatmaps_svg(std::span<const HeatmapPanel> panels, const HeatmapOpti
   std::string text;
   if (!o.title.empty()) {
     top += kTitleFont;
-    text += "<text class=\"title\" x=\"" + num(kMargin) + "\" y=\"" + num(top) +
-            "\" font-size=\"" + num(kTitleFont) + "\" font-weight=\"bold\">" + xml_escape(title) +
+    text += "<text class=\"title\" x=\"" + svg_number(kMargin) + "\" y=\"" + svg_number(top) +
+            "\" font-size=\"" + svg_number(kTitleFont) + "\" font-weight=\"bold\">" + xml_escape(title) +
             "</text>\n";
     width = std::max(width, text_width(title, kTitleFont * 1.08));
     top += 6.0;
   }
   if (!o.subtitle.empty()) {
     top += kSubtitleFont + 2.0;
-    text += "<text class=\"subtitle\" x=\"" + num(kMargin) + "\" y=\"" + num(top) +
-            "\" font-size=\"" + num(kSubtitleFont) + "\" fill=\"#555555\">" +
+    text += "<text class=\"subtitle\" x=\"" + svg_number(kMargin) + "\" y=\"" + svg_number(top) +
+            "\" font-size=\"" + svg_number(kSubtitleFont) + "\" fill=\"#555555\">" +
             xml_escape(subtitle) + "</text>\n";
     width = std::max(width, text_width(subtitle, kSubtitleFont));
     top += 4.0;
@@ -265,15 +255,15 @@ std::string heatmaps_svg(std::span<const HeatmapPanel> panels, const HeatmapOpti
   std::string s;
   s.reserve(body.size() + text.size() + 1024);
   s += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  s += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(std::ceil(width)) +
-       "\" height=\"" + num(std::ceil(height)) + "\" viewBox=\"0 0 " + num(std::ceil(width)) +
-       " " + num(std::ceil(height)) +
+  s += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + svg_number(std::ceil(width)) +
+       "\" height=\"" + svg_number(std::ceil(height)) + "\" viewBox=\"0 0 " + svg_number(std::ceil(width)) +
+       " " + svg_number(std::ceil(height)) +
        "\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\" font-size=\"12\">\n";
   s += "<defs><linearGradient id=\"";
   s += kGradientId;
   s += "\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">";
   for (int k = 0; k <= 10; ++k) {
-    s += "<stop offset=\"" + num(k / 10.0) + "\" stop-color=\"" + hex(viridis(k / 10.0)) + "\"/>";
+    s += "<stop offset=\"" + svg_number(k / 10.0) + "\" stop-color=\"" + hex(viridis(k / 10.0)) + "\"/>";
   }
   s += "</linearGradient></defs>\n";
   s += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";

@@ -25,15 +25,6 @@ constexpr double kMarker = 3.5;
 constexpr std::size_t kMaxLabel = 40;   // code points in a legend entry or x label
 constexpr std::size_t kMaxTitle = 140;  // code points in a title
 
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  std::string s = buf;
-  if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
-  if (s == "-0") s = "0";
-  return s;
-}
-
 std::string fixed(double v, int decimals) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
@@ -57,9 +48,9 @@ int tick_decimals(const std::vector<double>& ticks) {
 // (-Wrestrict, falsely) about a one-letter literal + std::string.
 void path_to(std::string& d, char command, double x, double y) {
   d += command;
-  d += num(x);
+  d += svg_number(x);
   d += ' ';
-  d += num(y);
+  d += svg_number(y);
 }
 
 bool finite(double v) { return std::isfinite(v); }
@@ -170,52 +161,52 @@ std::string line_chart_svg(const LineChart& c) {
 
   std::string s;
   s += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  s += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(std::ceil(width)) +
-       "\" height=\"" + num(std::ceil(height)) + "\" viewBox=\"0 0 " + num(std::ceil(width)) + " " +
-       num(std::ceil(height)) +
+  s += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + svg_number(std::ceil(width)) +
+       "\" height=\"" + svg_number(std::ceil(height)) + "\" viewBox=\"0 0 " + svg_number(std::ceil(width)) + " " +
+       svg_number(std::ceil(height)) +
        "\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\" font-size=\"12\">\n";
   s += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
   if (!title.empty()) {
-    s += "<text class=\"title\" x=\"" + num(kMargin) + "\" y=\"" + num(kMargin + kTitleFont) +
-         "\" font-size=\"" + num(kTitleFont) + "\" font-weight=\"bold\">" + xml_escape(title) +
+    s += "<text class=\"title\" x=\"" + svg_number(kMargin) + "\" y=\"" + svg_number(kMargin + kTitleFont) +
+         "\" font-size=\"" + svg_number(kTitleFont) + "\" font-weight=\"bold\">" + xml_escape(title) +
          "</text>\n";
   }
 
   // Grid, y ticks, axes.
   for (std::size_t k = 0; k < ticks.size(); ++k) {
     const double y = py(ticks[k]);
-    s += "<line x1=\"" + num(left) + "\" y1=\"" + num(y) + "\" x2=\"" + num(right) + "\" y2=\"" +
-         num(y) + "\" stroke=\"#e4e4e4\"/>\n";
-    s += "<text class=\"tick-label\" x=\"" + num(left - 6.0) + "\" y=\"" +
-         num(y + kTickFont * 0.36) + "\" font-size=\"" + num(kTickFont) +
+    s += "<line x1=\"" + svg_number(left) + "\" y1=\"" + svg_number(y) + "\" x2=\"" + svg_number(right) + "\" y2=\"" +
+         svg_number(y) + "\" stroke=\"#e4e4e4\"/>\n";
+    s += "<text class=\"tick-label\" x=\"" + svg_number(left - 6.0) + "\" y=\"" +
+         svg_number(y + kTickFont * 0.36) + "\" font-size=\"" + svg_number(kTickFont) +
          "\" text-anchor=\"end\">" + tick_text[k] + "</text>\n";
   }
-  s += "<path class=\"axes\" d=\"M" + num(left) + " " + num(top) + "V" + num(bottom) + "H" +
-       num(right) + "\" fill=\"none\" stroke=\"#333333\"/>\n";
+  s += "<path class=\"axes\" d=\"M" + svg_number(left) + " " + svg_number(top) + "V" + svg_number(bottom) + "H" +
+       svg_number(right) + "\" fill=\"none\" stroke=\"#333333\"/>\n";
   for (std::size_t i = 0; i < n; ++i) {
     const double x = left + (static_cast<double>(i) + 0.5) * spacing;
-    s += "<line x1=\"" + num(x) + "\" y1=\"" + num(bottom) + "\" x2=\"" + num(x) + "\" y2=\"" +
-         num(bottom + 4.0) + "\" stroke=\"#333333\"/>\n";
-    s += "<text class=\"x-label\" x=\"" + num(x) + "\" y=\"" + num(bottom + 6.0 + kTickFont) +
-         "\" font-size=\"" + num(kTickFont) + "\" text-anchor=\"middle\">" + xml_escape(cats[i]) +
+    s += "<line x1=\"" + svg_number(x) + "\" y1=\"" + svg_number(bottom) + "\" x2=\"" + svg_number(x) + "\" y2=\"" +
+         svg_number(bottom + 4.0) + "\" stroke=\"#333333\"/>\n";
+    s += "<text class=\"x-label\" x=\"" + svg_number(x) + "\" y=\"" + svg_number(bottom + 6.0 + kTickFont) +
+         "\" font-size=\"" + svg_number(kTickFont) + "\" text-anchor=\"middle\">" + xml_escape(cats[i]) +
          "</text>\n";
     if (!notes[i].empty()) {
-      s += "<text class=\"x-note\" x=\"" + num(x) + "\" y=\"" +
-           num(bottom + 10.0 + kTickFont + kNoteFont) + "\" font-size=\"" + num(kNoteFont) +
+      s += "<text class=\"x-note\" x=\"" + svg_number(x) + "\" y=\"" +
+           svg_number(bottom + 10.0 + kTickFont + kNoteFont) + "\" font-size=\"" + svg_number(kNoteFont) +
            "\" fill=\"#666666\" text-anchor=\"middle\">" + xml_escape(notes[i]) + "</text>\n";
     }
   }
   if (!c.x_title.empty()) {
     const double y = height - kMargin - 2.0;
-    s += "<text class=\"axis-title\" x=\"" + num((left + right) / 2) + "\" y=\"" + num(y) +
-         "\" font-size=\"" + num(kAxisTitleFont) + "\" text-anchor=\"middle\">" +
+    s += "<text class=\"axis-title\" x=\"" + svg_number((left + right) / 2) + "\" y=\"" + svg_number(y) +
+         "\" font-size=\"" + svg_number(kAxisTitleFont) + "\" text-anchor=\"middle\">" +
          xml_escape(label_text(c.x_title, kMaxTitle)) + "</text>\n";
   }
   if (!c.y_title.empty()) {
     const double x = kMargin + kAxisTitleFont, y = (top + bottom) / 2;
-    s += "<text class=\"axis-title\" x=\"" + num(x) + "\" y=\"" + num(y) + "\" font-size=\"" +
-         num(kAxisTitleFont) + "\" text-anchor=\"middle\" transform=\"rotate(-90 " + num(x) + " " +
-         num(y) + ")\">" + xml_escape(label_text(c.y_title, kMaxTitle)) + "</text>\n";
+    s += "<text class=\"axis-title\" x=\"" + svg_number(x) + "\" y=\"" + svg_number(y) + "\" font-size=\"" +
+         svg_number(kAxisTitleFont) + "\" text-anchor=\"middle\" transform=\"rotate(-90 " + svg_number(x) + " " +
+         svg_number(y) + ")\">" + xml_escape(label_text(c.y_title, kMaxTitle)) + "</text>\n";
   }
 
   // Series: interval, line, markers (all intervals first, so no band covers a line).
@@ -242,7 +233,7 @@ std::string line_chart_svg(const LineChart& c) {
     auto bar = [&](const Point& p) {
       path_to(bars, 'M', p.x, p.lo);
       bars += 'V';
-      bars += num(p.hi);
+      bars += svg_number(p.hi);
       path_to(bars, 'M', p.x - 4, p.lo);
       bars += "h8";
       path_to(bars, 'M', p.x - 4, p.hi);
@@ -292,7 +283,7 @@ std::string line_chart_svg(const LineChart& c) {
       if (P[i].has_interval)
         tip += " [" + fixed(ser.lower[i], 2) + ", " + fixed(ser.upper[i], 2) + "]";
       if (!notes[i].empty()) tip += " (" + notes[i] + ")";
-      s += "<circle cx=\"" + num(P[i].x) + "\" cy=\"" + num(P[i].y) + "\" r=\"" + num(kMarker) +
+      s += "<circle cx=\"" + svg_number(P[i].x) + "\" cy=\"" + svg_number(P[i].y) + "\" r=\"" + svg_number(kMarker) +
            "\"><title>" + xml_escape(tip) + "</title></circle>\n";
     }
     s += "</g>\n";
@@ -302,12 +293,12 @@ std::string line_chart_svg(const LineChart& c) {
   for (std::size_t k = 0; k < c.series.size(); ++k) {
     const std::string colour = hex(categorical(k));
     const double y = top + 8.0 + static_cast<double>(k) * (kLegendFont + 8.0);
-    s += "<g class=\"legend\"><line x1=\"" + num(legend_x) + "\" y1=\"" + num(y) + "\" x2=\"" +
-         num(legend_x + 22) + "\" y2=\"" + num(y) + "\" stroke=\"" + colour +
-         "\" stroke-width=\"2\"/><circle cx=\"" + num(legend_x + 11) + "\" cy=\"" + num(y) +
-         "\" r=\"" + num(kMarker) + "\" fill=\"" + colour + "\" stroke=\"#ffffff\"/><text x=\"" +
-         num(legend_x + 30) + "\" y=\"" + num(y + kLegendFont * 0.36) + "\" font-size=\"" +
-         num(kLegendFont) + "\">" + xml_escape(labels[k]) + "</text></g>\n";
+    s += "<g class=\"legend\"><line x1=\"" + svg_number(legend_x) + "\" y1=\"" + svg_number(y) + "\" x2=\"" +
+         svg_number(legend_x + 22) + "\" y2=\"" + svg_number(y) + "\" stroke=\"" + colour +
+         "\" stroke-width=\"2\"/><circle cx=\"" + svg_number(legend_x + 11) + "\" cy=\"" + svg_number(y) +
+         "\" r=\"" + svg_number(kMarker) + "\" fill=\"" + colour + "\" stroke=\"#ffffff\"/><text x=\"" +
+         svg_number(legend_x + 30) + "\" y=\"" + svg_number(y + kLegendFont * 0.36) + "\" font-size=\"" +
+         svg_number(kLegendFont) + "\">" + xml_escape(labels[k]) + "</text></g>\n";
   }
   s += "</svg>\n";
   return s;

@@ -1,6 +1,7 @@
 #include "heed/viz/svg_text.h"
 
 #include <cstdint>
+#include <cstdio>
 
 namespace heed::viz {
 namespace {
@@ -135,6 +136,15 @@ std::string label_text(std::string_view token, std::size_t max_code_points) {
   if (max_code_points == 1) return "\xE2\x80\xA6";
   // cut was set when count reached max - 1 code points.
   return std::string(token.substr(0, cut)) + "\xE2\x80\xA6";
+}
+
+std::string svg_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  std::string s = buf;
+  if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
+  if (s == "-0") s = "0";
+  return s;
 }
 
 }  // namespace heed::viz

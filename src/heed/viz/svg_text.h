@@ -20,4 +20,8 @@ double text_width(std::string_view text, double font_size);
 // the empty token as "∅" and an all-whitespace token as "␣".
 std::string label_text(std::string_view token, std::size_t max_code_points);
 
+// A coordinate or length with at most one decimal ("12", "3.5", never "-0"): plenty at
+// screen resolution, and short files.
+std::string svg_number(double v);
+
 }  // namespace heed::viz
