@@ -42,9 +42,11 @@ for s in $systems; do
   fi
   "$heed" translate --model "$work/$s" --beam 5 --input "$work/data/test.src" --output "$work/$s.test.hyp"
   read -r wer per < <("$heed" score --metric g2p --score-only --ref "$work/data/test.tgt" --hyp "$work/$s.test.hyp")
+  by_length=(--by-length "$work/data/test.src" --length-unit chars --buckets 4,6,8,10,12)
   "$heed" score --metric g2p --ref "$work/data/test.tgt" --hyp "$work/$s.test.hyp" \
-    --by-length "$work/data/test.src" --length-unit chars --buckets 4,6,8,10,12 --label "$s" \
-    --json "$work/$s.json" > "$work/$s.by_length.txt"
+    "${by_length[@]}" --label "$s" --json "$work/$s.json" > /dev/null
+  "$heed" score --metric g2p --ref "$work/data/test.tgt" --hyp "$work/$s.test.hyp" \
+    "${by_length[@]}" > "$work/$s.by_length.txt"
   info=$("$heed" info --model "$work/$s")
   params=$(awk '$1 == "total" {print $2}' <<<"$info")
   steps=$(sed -n 's/^training: \([0-9,]*\) steps.*/\1/p' <<<"$info")
