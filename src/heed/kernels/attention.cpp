@@ -83,7 +83,7 @@ void forward_row(const AttentionStep<T>& s, std::int64_t b, T* context, T* alpha
       break;
     }
     case ScoreKind::tanh: {
-      const T* wqb = s.wq + b * kd;
+      const T* wqb = s.wq + b * (s.ld_wq ? s.ld_wq : kd);
       for (std::int64_t j = lo; j < hi; ++j) a[j] = tanh_score(Kb + j * kd, wqb, s.v, kd);
       break;
     }
@@ -122,7 +122,8 @@ void backward_row(const AttentionStep<T>& s, const T* alpha, const AttentionStep
   const T* a = alpha + b * m;
   T* ds = g.dscore + b * m;
   std::fill(ds, ds + m, T(0));
-  if (g.dwq) std::fill(g.dwq + b * kd, g.dwq + (b + 1) * kd, T(0));
+  const std::int64_t ld_dwq = g.ld_dwq ? g.ld_dwq : kd;
+  if (g.dwq) std::fill(g.dwq + b * ld_dwq, g.dwq + b * ld_dwq + kd, T(0));
   if (g.dv_rows) std::fill(g.dv_rows + b * kd, g.dv_rows + (b + 1) * kd, T(0));
   if (g.dp) g.dp[b] = T(0);
   std::int64_t lo, hi;
@@ -188,8 +189,8 @@ void backward_row(const AttentionStep<T>& s, const T* alpha, const AttentionStep
     }
     case ScoreKind::tanh: {
       // Recomputes tanh(K_j + wq) rather than keeping B*m*A values per step alive.
-      const T* wqb = s.wq + b * kd;
-      T* dwq = g.dwq ? g.dwq + b * kd : nullptr;
+      const T* wqb = s.wq + b * (s.ld_wq ? s.ld_wq : kd);
+      T* dwq = g.dwq ? g.dwq + b * ld_dwq : nullptr;
       T* dvr = g.dv_rows ? g.dv_rows + b * kd : nullptr;
       const T* v = s.v;
       for (std::int64_t j = lo; j < hi; ++j) {

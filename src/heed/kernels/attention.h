@@ -27,7 +27,8 @@ struct AttentionStep {
   const T* q = nullptr;       // dot: (B, key_dim)
   const T* K = nullptr;       // dot, tanh: (B, m, key_dim)
   const T* H = nullptr;       // (B, m, value_dim)
-  const T* wq = nullptr;      // tanh: (B, key_dim)
+  const T* wq = nullptr;      // tanh: (B, key_dim), row stride ld_wq
+  std::int64_t ld_wq = 0;     // 0 = key_dim
   const T* v = nullptr;       // tanh: (key_dim)
   const T* logits = nullptr;  // logits: (B, m)
   T scale = T(1);
@@ -49,7 +50,8 @@ struct AttentionStepGrad {
   T* dq = nullptr;              // dot: (B, key_dim) accumulated, or null
   T* dK = nullptr;              // (B, m, key_dim) accumulated, or null
   T* dH = nullptr;              // (B, m, value_dim) accumulated, or null (may alias dK)
-  T* dwq = nullptr;             // tanh: (B, key_dim) written, or null
+  T* dwq = nullptr;             // tanh: (B, key_dim) written (row stride ld_dwq), or null
+  std::int64_t ld_dwq = 0;      // 0 = key_dim
   T* dv_rows = nullptr;         // tanh: (B, key_dim) written per row (caller sums), or null
   T* dp = nullptr;              // local-p: (B) written, or null
 };

@@ -11,9 +11,11 @@ namespace {
 // Below this many state elements a step is too small to be worth waking a second thread.
 constexpr std::int64_t kParallelMin = 1 << 14;
 
+// gh (the recurrent projection h W_hh^T, 3H) may be s itself: element j of each block is
+// read before it is overwritten.
 template <typename T, bool kBias>
-void forward_row(std::int64_t H, const T* __restrict x, const T* hp,
-                 const T* __restrict bias, T* __restrict s, T* ho) {
+void forward_row(std::int64_t H, const T* __restrict x, const T* gh, const T* hp,
+                 const T* __restrict bias, T* s, T* ho) {
   T* r = s;
   T* z = s + H;
   T* hn = s + 2 * H;
@@ -23,7 +25,7 @@ void forward_row(std::int64_t H, const T* __restrict x, const T* hp,
   const T* xn = x + 2 * H;
 #pragma omp simd
   for (std::int64_t j = 0; j < H; ++j) {
-    T gr = xr[j] + r[j], gz = xz[j] + z[j], ghn = hn[j];
+    T gr = xr[j] + gh[j], gz = xz[j] + gh[H + j], ghn = gh[2 * H + j];
     if constexpr (kBias) {
       gr += bias[j];
       gz += bias[H + j];
@@ -66,14 +68,11 @@ void backward_row(std::int64_t H, const T* __restrict hp, const T* __restrict s,
 }  // namespace
 
 template <typename T>
-void gru_step_forward(std::int64_t rows, std::int64_t H, const T* gi, std::int64_t ld_gi,
-                      const T* h, std::int64_t ld_h, const T* w_hh, const T* b_hh,
-                      const std::uint8_t* mask, T* h_out, std::int64_t ld_out, T* save) {
-  if (rows == 0) return;
+void gru_gates_forward(std::int64_t rows, std::int64_t H, const T* gi, std::int64_t ld_gi,
+                       const T* gh, std::int64_t ld_gh, const T* h, std::int64_t ld_h,
+                       const T* b_hh, const std::uint8_t* mask, T* h_out, std::int64_t ld_out,
+                       T* save) {
   const std::int64_t S = gru_save_width(H);
-  // gh = h W_hh^T lands in the first 3H columns of save; the gate pass turns it into
-  // [r | z | hn] in place and appends n.
-  gemm<T>(false, true, rows, 3 * H, H, T(1), h, ld_h, w_hh, H, T(0), save, S);
 #pragma omp parallel for schedule(static) if (rows * H >= kParallelMin)
   for (std::int64_t b = 0; b < rows; ++b) {
     const T* hp = h + b * ld_h;
@@ -83,9 +82,39 @@ void gru_step_forward(std::int64_t rows, std::int64_t H, const T* gi, std::int64
       continue;
     }
     if (b_hh)
-      forward_row<T, true>(H, gi + b * ld_gi, hp, b_hh, save + b * S, ho);
+      forward_row<T, true>(H, gi + b * ld_gi, gh + b * ld_gh, hp, b_hh, save + b * S, ho);
     else
-      forward_row<T, false>(H, gi + b * ld_gi, hp, nullptr, save + b * S, ho);
+      forward_row<T, false>(H, gi + b * ld_gi, gh + b * ld_gh, hp, nullptr, save + b * S, ho);
+  }
+}
+
+template <typename T>
+void gru_step_forward(std::int64_t rows, std::int64_t H, const T* gi, std::int64_t ld_gi,
+                      const T* h, std::int64_t ld_h, const T* w_hh, const T* b_hh,
+                      const std::uint8_t* mask, T* h_out, std::int64_t ld_out, T* save) {
+  if (rows == 0) return;
+  const std::int64_t S = gru_save_width(H);
+  // gh = h W_hh^T lands in the first 3H columns of save; the gate pass turns it into
+  // [r | z | hn] in place and appends n.
+  gemm<T>(false, true, rows, 3 * H, H, T(1), h, ld_h, w_hh, H, T(0), save, S);
+  gru_gates_forward<T>(rows, H, gi, ld_gi, save, S, h, ld_h, b_hh, mask, h_out, ld_out, save);
+}
+
+template <typename T>
+void gru_gates_backward(std::int64_t rows, std::int64_t H, const T* h, std::int64_t ld_h,
+                        const std::uint8_t* mask, const T* save, T* dh, std::int64_t ld_dh,
+                        T* dgi, std::int64_t ld_dgi, T* dgh, std::int64_t ld_dgh) {
+  const std::int64_t S = gru_save_width(H), G = 3 * H;
+#pragma omp parallel for schedule(static) if (rows * H >= kParallelMin)
+  for (std::int64_t b = 0; b < rows; ++b) {
+    T* gi_row = dgi + b * ld_dgi;
+    T* gh_row = dgh + b * ld_dgh;
+    if (mask && !mask[b]) {
+      std::fill(gi_row, gi_row + G, T(0));
+      std::fill(gh_row, gh_row + G, T(0));
+      continue;
+    }
+    backward_row<T>(H, h + b * ld_h, save + b * S, dh + b * ld_dh, gi_row, gh_row);
   }
 }
 
@@ -94,23 +123,19 @@ void gru_step_backward(std::int64_t rows, std::int64_t H, const T* h, std::int64
                        const T* w_hh, const std::uint8_t* mask, const T* save, T* dh,
                        std::int64_t ld_dh, T* dgi, std::int64_t ld_dgi, T* dgh) {
   if (rows == 0) return;
-  const std::int64_t S = gru_save_width(H), G = 3 * H;
-#pragma omp parallel for schedule(static) if (rows * H >= kParallelMin)
-  for (std::int64_t b = 0; b < rows; ++b) {
-    T* gi_row = dgi + b * ld_dgi;
-    T* gh_row = dgh + b * G;
-    if (mask && !mask[b]) {
-      std::fill(gi_row, gi_row + G, T(0));
-      std::fill(gh_row, gh_row + G, T(0));
-      continue;
-    }
-    backward_row<T>(H, h + b * ld_h, save + b * S, dh + b * ld_dh, gi_row, gh_row);
-  }
+  const std::int64_t G = 3 * H;
+  gru_gates_backward<T>(rows, H, h, ld_h, mask, save, dh, ld_dh, dgi, ld_dgi, dgh, G);
   // dh += dgh W_hh: the path through the recurrent projection (zero rows add nothing).
   gemm<T>(false, false, rows, H, G, T(1), dgh, G, w_hh, H, T(1), dh, ld_dh);
 }
 
 #define HEED_INSTANTIATE(T)                                                                    \
+  template void gru_gates_forward<T>(std::int64_t, std::int64_t, const T*, std::int64_t,      \
+                                     const T*, std::int64_t, const T*, std::int64_t, const T*, \
+                                     const std::uint8_t*, T*, std::int64_t, T*);              \
+  template void gru_gates_backward<T>(std::int64_t, std::int64_t, const T*, std::int64_t,     \
+                                      const std::uint8_t*, const T*, T*, std::int64_t, T*,    \
+                                      std::int64_t, T*, std::int64_t);                        \
   template void gru_step_forward<T>(std::int64_t, std::int64_t, const T*, std::int64_t,       \
                                     const T*, std::int64_t, const T*, const T*,               \
                                     const std::uint8_t*, T*, std::int64_t, T*);               \

@@ -23,6 +23,15 @@ void gru_step_forward(std::int64_t rows, std::int64_t hidden, const T* gi, std::
                       const T* h, std::int64_t ld_h, const T* w_hh, const T* b_hh,
                       const std::uint8_t* mask, T* h_out, std::int64_t ld_out, T* save);
 
+// The gate pass of gru_step_forward alone, for a caller that computed gh = h W_hh^T itself
+// (say in one GEMM with other projections of h): gh (rows, 3H) with row stride ld_gh, which
+// may be save itself (ld_gh = 4H).
+template <typename T>
+void gru_gates_forward(std::int64_t rows, std::int64_t hidden, const T* gi, std::int64_t ld_gi,
+                       const T* gh, std::int64_t ld_gh, const T* h, std::int64_t ld_h,
+                       const T* b_hh, const std::uint8_t* mask, T* h_out, std::int64_t ld_out,
+                       T* save);
+
 // h: the step's input state (as in forward); save: forward's save.
 // dh: in, dL/dh'; out, dL/dh through this step (overwritten in place).
 // dgi: (rows, 3H) row stride ld_dgi, written: dL/dgi (zero on masked rows).
@@ -32,5 +41,13 @@ template <typename T>
 void gru_step_backward(std::int64_t rows, std::int64_t hidden, const T* h, std::int64_t ld_h,
                        const T* w_hh, const std::uint8_t* mask, const T* save, T* dh,
                        std::int64_t ld_dh, T* dgi, std::int64_t ld_dgi, T* dgh);
+
+// The gate pass of gru_step_backward alone (no dh += dgh W_hh: the caller adds the
+// recurrent path, possibly in one GEMM with others): dh comes out as the direct path
+// dL/dh' ⊙ z only; dgh has row stride ld_dgh.
+template <typename T>
+void gru_gates_backward(std::int64_t rows, std::int64_t hidden, const T* h, std::int64_t ld_h,
+                        const std::uint8_t* mask, const T* save, T* dh, std::int64_t ld_dh,
+                        T* dgi, std::int64_t ld_dgi, T* dgh, std::int64_t ld_dgh);
 
 }  // namespace heed::kernels

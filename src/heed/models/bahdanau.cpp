@@ -1,5 +1,6 @@
 #include "heed/models/bahdanau.h"
 
+#include "heed/autograd/bahdanau_decoder.h"
 #include "heed/autograd/concat.h"
 #include "heed/autograd/elementwise.h"
 #include "heed/autograd/gru.h"
@@ -77,9 +78,9 @@ Encoded Bahdanau::encode(const TokenBatch& src) const {
 
 DecoderState Bahdanau::initial_state(const Encoded& enc) const { return enc.initial; }
 
-Var Bahdanau::deep_output(const Var& s, const Var& c, const Var& e) const {
-  const int last = static_cast<int>(s.value().ndim()) - 1;
-  Var o = tanh(W_o_.forward(concat({s, c, e}, last)));
+Var Bahdanau::deep_output(const std::vector<Var>& parts) const {
+  const int last = static_cast<int>(parts.front().value().ndim()) - 1;
+  Var o = tanh(W_o_.forward(concat(parts, last)));
   return W_out_.forward(maybe_dropout(o, config_.dropout, training(), rng(), kName));
 }
 
@@ -95,7 +96,7 @@ StepOutput Bahdanau::step(std::span<const std::int32_t> y_prev, DecoderState& st
   Var s = gru_cell(concat({e, att.context}, 1), s_prev, decoder_.weight_ih, decoder_.weight_hh,
                    decoder_.bias_ih, decoder_.bias_hh);
   state.parts[0] = s;
-  return {deep_output(s, att.context, e), att.alpha};
+  return {deep_output({s, att.context, e}), att.alpha};
 }
 
 Var Bahdanau::forward(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* alphas) const {
@@ -107,21 +108,19 @@ Var Bahdanau::forward(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* a
   Var E = maybe_dropout(tgt_emb_.forward(tgt_in.ids, {B, n}), config_.dropout, training(), rng(),
                         kName);
   Var X = add_bias(linear_columns(E, decoder_.weight_ih, 0), decoder_.bias_ih);  // (B, n, 3H)
-  if (alphas) *alphas = alloc_alphas(B, n, src.len, E.dtype());
-  Var s = enc.initial.parts[0];
-  std::vector<Var> states, contexts;
-  states.reserve(static_cast<std::size_t>(n));
-  contexts.reserve(static_cast<std::size_t>(n));
-  for (std::int64_t t = 0; t < n; ++t) {
-    Attention::Output att = attention_.forward(s, enc.annotations, enc.keys, enc.lengths);
-    Var x = add(select(X, 1, t), linear_columns(att.context, decoder_.weight_ih, emb_dim_));
-    s = gru_step(x, s, decoder_.weight_hh, decoder_.bias_hh);
-    states.push_back(s);
-    contexts.push_back(att.context);
-    if (alphas) store_alpha(*alphas, att.alpha, t);
-  }
+  // The recurrence (attention, context block of the input projection, GRU) over all n steps
+  // as one op: rows (b, t) of SC are [s_t | c_t].
+  BahdanauDecoderWeights w;
+  w.w_ih = decoder_.weight_ih;
+  w.ctx_col = emb_dim_;
+  w.w_hh = decoder_.weight_hh;
+  w.b_hh = decoder_.bias_hh;
+  w.W_q = attention_.weights().W;
+  w.v = attention_.weights().v;
+  Var SC = bahdanau_decoder(X, enc.initial.parts[0], enc.annotations, enc.keys, enc.lengths, w,
+                            alphas);
   // The deep output and the vocabulary projection over all B * n rows at once.
-  Var logits = deep_output(stack(states, 1), stack(contexts, 1), E);  // (B, n, V)
+  Var logits = deep_output({SC, E});  // (B, n, V)
   return reshape(logits, {B * n, config_.tgt_vocab});
 }
 

@@ -9,6 +9,8 @@
 // Beyond the reference: encoder_cell lstm, enc_layers > 1 (W_init reads the last layer's
 // backward state, or its forward final state when unidirectional), dropout (on both
 // embeddings, between encoder layers and on o_t), tie_embeddings (W_out = tgt_emb.weight).
+#include <vector>
+
 #include "heed/models/output_layer.h"
 #include "heed/models/recurrent.h"
 #include "heed/models/seq2seq.h"
@@ -30,8 +32,9 @@ class Bahdanau : public Seq2Seq {
               Tensor* alphas = nullptr) const override;
 
  private:
-  // o = tanh(W_o [s; c; e] + b_o) -> W_out o + b_out, over any leading dimensions.
-  Var deep_output(const Var& s, const Var& c, const Var& e) const;
+  // o = tanh(W_o [s; c; e] + b_o) -> W_out o + b_out, over any leading dimensions; parts
+  // are [s; c; e] in that order, s and c possibly already joined.
+  Var deep_output(const std::vector<Var>& parts) const;
 
   std::int64_t emb_dim_;
   Embedding src_emb_, tgt_emb_;

@@ -61,6 +61,8 @@ class Attention : public Module {
 
   const AttentionConfig& config() const { return config_; }
   AttentionScore score() const { return score_; }
+  // The score's parameters, for fused ops that run the attention themselves.
+  const AttentionWeights& weights() const { return weights_; }
 
  private:
   AttentionConfig config_;
