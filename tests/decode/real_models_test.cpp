@@ -7,11 +7,13 @@
 #include <gtest/gtest.h>
 
 #include "decode/fake_model.h"
+#include "support/gradcheck.h"
 #include "heed/autograd/softmax.h"
 #include "heed/autograd/tape.h"
 #include "heed/decode/beam_search.h"
 #include "heed/decode/ensemble.h"
 #include "heed/decode/greedy.h"
+#include "heed/kernels/gemm.h"
 #include "heed/models/model_factory.h"
 
 namespace heed::testing {
@@ -109,6 +111,48 @@ TEST(RealModels, EnsembleOfDifferentArchitectures) {
   for (std::size_t s = 0; s < kSentences.size(); ++s)
     for (std::size_t i = 0; i < 3; ++i)
       expect_consistent(ens, b.nbest[s][i], kSentences[s], "ensemble " + std::to_string(s));
+}
+
+TEST(RealModels, TwoThreadsDecodeBlocksOfTheBatchWithTheSameResults) {
+  // 21 sentences of lengths 1..7: with two threads each decodes a block of the batch (its
+  // own padding); every sentence must come out exactly as with one thread.
+  std::vector<std::vector<std::int32_t>> sentences;
+  for (std::int32_t i = 0; i < 21; ++i) {
+    std::vector<std::int32_t> s;
+    for (std::int32_t j = 0; j <= i % 7; ++j) s.push_back(4 + (i * 5 + j * 3) % 9);
+    sentences.push_back(s);
+  }
+  const TokenBatch src = make_batch(sentences);
+  const int before = kernels::num_threads();
+  for (const ModelConfig& c : configs()) {
+    Rng rng(11);
+    auto model = make_model(c, rng, DType::f64);
+    DecodeOptions o;  // max_len 0: the limit comes from the longest sentence of the batch
+    o.len_a = 1.0;
+    o.len_b = 2.0;
+    o.beam = 3;
+    o.n_best = 2;
+    kernels::set_num_threads(1);
+    DecodeResult g1 = greedy_decode(*model, src, o), b1 = beam_search(*model, src, o);
+    kernels::set_num_threads(2);
+    DecodeResult g2 = greedy_decode(*model, src, o), b2 = beam_search(*model, src, o);
+    kernels::set_num_threads(before);
+    ASSERT_EQ(g2.nbest.size(), sentences.size());
+    ASSERT_EQ(b2.nbest.size(), sentences.size());
+    EXPECT_EQ(g2.steps, g1.steps) << c.kind;
+    for (std::size_t s = 0; s < sentences.size(); ++s) {
+      const std::string what = c.kind + "/" + c.score + " sentence " + std::to_string(s);
+      EXPECT_EQ(g2.best(s).tokens, g1.best(s).tokens) << what;
+      EXPECT_NEAR(g2.best(s).raw_score, g1.best(s).raw_score, 1e-12) << what;
+      if (g1.best(s).attention.defined()) {
+        EXPECT_TRUE(all_close(g2.best(s).attention, g1.best(s).attention, 1e-12, 1e-12)) << what;
+      }
+      for (std::size_t i = 0; i < 2; ++i) {
+        EXPECT_EQ(b2.nbest[s][i].tokens, b1.nbest[s][i].tokens) << what << " beam " << i;
+        EXPECT_NEAR(b2.nbest[s][i].score, b1.nbest[s][i].score, 1e-12) << what;
+      }
+    }
+  }
 }
 
 TEST(RealModels, Float32) {

@@ -62,8 +62,9 @@ void for_row_blocks(std::int64_t B, Body body) {
   if (nt == 1) return body(0, std::int64_t{0}, B);
 #pragma omp parallel num_threads(nt)
   {
-    const int i = omp_get_thread_num();
-    body(i, B * i / nt, B * (i + 1) / nt);
+    // Inside another parallel region the team may be smaller than asked: loop.
+    for (int i = omp_get_thread_num(); i < nt; i += omp_get_num_threads())
+      body(i, B * i / nt, B * (i + 1) / nt);
   }
 }
 

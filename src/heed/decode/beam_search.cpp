@@ -8,6 +8,7 @@
 
 #include "heed/autograd/tape.h"
 #include "heed/decode/decode_common.h"
+#include "heed/decode/row_blocks.h"
 #include "heed/kernels/gemm.h"
 #include "heed/kernels/softmax.h"
 #include "heed/tensor/arena.h"
@@ -203,14 +204,8 @@ DecodeResult beam_loop(const Seq2Seq& model, const TokenBatch& src, const Decode
   return result;
 }
 
-}  // namespace
-
-DecodeResult beam_search(const Seq2Seq& model, const TokenBatch& src,
-                         const DecodeOptions& options) {
-  detail::check_source(src);
-  HEED_CHECK(options.beam >= 1, "beam_search: beam must be >= 1, got ", options.beam);
-  HEED_CHECK(options.n_best >= 1 && options.n_best <= options.beam,
-             "beam_search: n_best must be in [1, beam = ", options.beam, "], got ", options.n_best);
+DecodeResult beam_block(const Seq2Seq& model, const TokenBatch& src,
+                        const DecodeOptions& options) {
   const std::int64_t max_steps = decode_max_steps(src, options);
   NoGradGuard no_grad;
   const std::int64_t B = src.batch, k = options.beam;
@@ -230,6 +225,20 @@ DecodeResult beam_search(const Seq2Seq& model, const TokenBatch& src,
     result = beam_loop<T>(model, src, options, enc, state, std::move(first), max_steps);
   });
   return result;
+}
+
+}  // namespace
+
+DecodeResult beam_search(const Seq2Seq& model, const TokenBatch& src,
+                         const DecodeOptions& options) {
+  detail::check_source(src);
+  HEED_CHECK(options.beam >= 1, "beam_search: beam must be >= 1, got ", options.beam);
+  HEED_CHECK(options.n_best >= 1 && options.n_best <= options.beam,
+             "beam_search: n_best must be in [1, beam = ", options.beam, "], got ", options.n_best);
+  return detail::decode_in_row_blocks(
+      src, options, [&](const TokenBatch& part, const DecodeOptions& opt) {
+        return beam_block(model, part, opt);
+      });
 }
 
 }  // namespace heed

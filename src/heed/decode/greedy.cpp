@@ -5,6 +5,7 @@
 
 #include "heed/autograd/tape.h"
 #include "heed/decode/decode_common.h"
+#include "heed/decode/row_blocks.h"
 #include "heed/kernels/softmax.h"
 #include "heed/tensor/arena.h"
 
@@ -91,11 +92,8 @@ DecodeResult greedy_loop(const Seq2Seq& model, const TokenBatch& src, const Deco
   return result;
 }
 
-}  // namespace
-
-DecodeResult greedy_decode(const Seq2Seq& model, const TokenBatch& src,
-                           const DecodeOptions& options) {
-  detail::check_source(src);
+DecodeResult greedy_block(const Seq2Seq& model, const TokenBatch& src,
+                          const DecodeOptions& options) {
   const std::int64_t max_steps = decode_max_steps(src, options);
   NoGradGuard no_grad;
   Encoded enc = model.encode(src);
@@ -108,6 +106,17 @@ DecodeResult greedy_decode(const Seq2Seq& model, const TokenBatch& src,
     result = greedy_loop<T>(model, src, options, enc, state, std::move(first), max_steps);
   });
   return result;
+}
+
+}  // namespace
+
+DecodeResult greedy_decode(const Seq2Seq& model, const TokenBatch& src,
+                           const DecodeOptions& options) {
+  detail::check_source(src);
+  return detail::decode_in_row_blocks(
+      src, options, [&](const TokenBatch& part, const DecodeOptions& opt) {
+        return greedy_block(model, part, opt);
+      });
 }
 
 }  // namespace heed
