@@ -4,6 +4,7 @@
 
 #include "autograd/rnn_reference.h"
 #include "heed/autograd/tape.h"
+#include "heed/kernels/gemm.h"
 #include "support/gradcheck.h"
 
 namespace heed {
@@ -174,6 +175,16 @@ TEST(RnnSequence, LstmGradientCheckBidirectional) { check_gradients(RnnCell::lst
 TEST(RnnSequence, StackedBidirectionalGradientCheck) {
   check_gradients(RnnCell::gru, 2, true, true);
   check_gradients(RnnCell::lstm, 2, true, true);
+}
+
+TEST(RnnSequence, DirectionsOnTwoThreadsGiveTheSameGradients) {
+  // With two threads the two directions of a layer run forward and BPTT on separate threads.
+  const int before = kernels::num_threads();
+  for (RnnCell cell : {RnnCell::gru, RnnCell::lstm}) {
+    kernels::set_num_threads(2);
+    check_gradients(cell, 2, true, true);
+    kernels::set_num_threads(before);
+  }
 }
 
 TEST(RnnSequence, GradientOfFinalStateOnly) {

@@ -1,5 +1,7 @@
 #include "heed/autograd/rnn_sequence.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -40,6 +42,12 @@ struct Plan {
 struct Saved {
   std::vector<Tensor> X, Y, C, S, M;  // M: dropout scale masks on X[l], l >= 1 (or undefined)
 };
+
+// Threads for the directions of a layer: two for a bidirectional layer when two are
+// available (and no outer parallel region holds them), else one.
+int direction_threads(const Plan& p) {
+  return p.dirs == 2 && kernels::num_threads() >= 2 && !omp_in_parallel() ? 2 : 1;
+}
 
 template <typename T>
 const T* ptr_or_null(const Var& v) {
@@ -91,10 +99,19 @@ void forward(const Plan& p, const Tensor& x, const std::vector<RnnWeights>& w, c
     Tensor C = p.lstm ? Tensor::zeros({Tn + 2, B, D}, x.dtype()) : Tensor();
     T* y = Y.data<T>();
     T* c = p.lstm ? C.data<T>() : nullptr;
-    Tensor GI = Tensor::empty({Tn * B, G}, x.dtype());
+    // The directions are independent until the next layer: with two threads each runs one
+    // (its projection GEMM and every step, single-threaded) with no barrier per step.
+    std::vector<Tensor> GIs, Ss;
+    for (std::int64_t d = 0; d < p.dirs; ++d) {
+      GIs.push_back(Tensor::empty({Tn * B, G}, x.dtype()));
+      Ss.push_back(Tensor::empty(keep ? Shape{Tn, B, SW} : Shape{B, SW}, x.dtype()));
+    }
+    const int nt = direction_threads(p);
+#pragma omp parallel for num_threads(nt) schedule(static, 1) if (nt > 1)
     for (std::int64_t d = 0; d < p.dirs; ++d) {
       const std::int64_t ld = l * p.dirs + d;
       const RnnWeights& wd = w[static_cast<std::size_t>(ld)];
+      Tensor& GI = GIs[static_cast<std::size_t>(d)];
       // Input projection of every time step: one GEMM.
       T beta = 0;
       if (wd.b_ih.defined()) {
@@ -112,7 +129,7 @@ void forward(const Plan& p, const Tensor& x, const std::vector<RnnWeights>& w, c
         if (p.lstm && c0.defined())
           std::memcpy(c + at, c0.value().data<T>() + from, sizeof(T) * H);
       }
-      Tensor S = Tensor::empty(keep ? Shape{Tn, B, SW} : Shape{B, SW}, x.dtype());
+      Tensor& S = Ss[static_cast<std::size_t>(d)];
       const T* w_hh = wd.w_hh.value().data<T>();
       const T* b_hh = ptr_or_null<T>(wd.b_hh);
       for (std::int64_t k = 0; k < Tn; ++k) {
@@ -130,8 +147,9 @@ void forward(const Plan& p, const Tensor& x, const std::vector<RnnWeights>& w, c
           kernels::gru_step_forward<T>(n, H, gi, G, y + prev, D, w_hh, b_hh, nullptr, y + next,
                                        D, save);
       }
-      if (keep) sv.S.push_back(S);
     }
+    if (keep)
+      for (Tensor& S : Ss) sv.S.push_back(S);
     sv.Y.push_back(Y);
     if (p.lstm) sv.C.push_back(C);
   }
@@ -171,10 +189,16 @@ void backward(const Plan& p, const Saved& sv, const Var& x, const std::vector<Rn
           std::fill(row, row + D, T(0));
       }
   }
-  Tensor dh = Tensor::empty({B, H}, dt);
-  Tensor dc = p.lstm ? Tensor::empty({B, H}, dt) : Tensor();
-  Tensor DG = Tensor::empty({R, G}, dt);
-  Tensor DGH = p.lstm ? Tensor() : Tensor::empty({R, G}, dt);
+  // Per direction: the carries and the gate gradients of every step (the directions run
+  // their BPTT loops on separate threads when there are two).
+  std::vector<Tensor> dhs, dcs, DGs, DGHs;
+  for (std::int64_t d = 0; d < p.dirs; ++d) {
+    dhs.push_back(Tensor::empty({B, H}, dt));
+    dcs.push_back(p.lstm ? Tensor::empty({B, H}, dt) : Tensor());
+    DGs.push_back(Tensor::empty({R, G}, dt));
+    DGHs.push_back(p.lstm ? Tensor() : Tensor::empty({R, G}, dt));
+  }
+  const int nt = direction_threads(p);
   for (std::int64_t l = p.L - 1; l >= 0; --l) {
     const std::int64_t in = p.layer_in(l);
     const T* X = sv.X[static_cast<std::size_t>(l)].data<T>();
@@ -182,15 +206,16 @@ void backward(const Plan& p, const Saved& sv, const Var& x, const std::vector<Rn
     const T* c = p.lstm ? sv.C[static_cast<std::size_t>(l)].data<T>() : nullptr;
     const bool need_dx = l > 0 || x.requires_grad();
     Tensor dX = need_dx ? Tensor::zeros({Tn, B, in}, dt) : Tensor();
+#pragma omp parallel for num_threads(nt) schedule(static, 1) if (nt > 1)
     for (std::int64_t d = 0; d < p.dirs; ++d) {
+      const auto du = static_cast<std::size_t>(d);
       const std::int64_t ld = l * p.dirs + d;
-      const RnnWeights& wd = w[static_cast<std::size_t>(ld)];
-      const T* w_hh = wd.w_hh.value().data<T>();
+      const T* w_hh = w[static_cast<std::size_t>(ld)].w_hh.value().data<T>();
       const T* S = sv.S[static_cast<std::size_t>(ld)].data<T>();
-      T* dg = DG.data<T>();
-      T* dgh = p.lstm ? dg : DGH.data<T>();
-      DG.zero();
-      if (!p.lstm) DGH.zero();
+      T* dg = DGs[du].data<T>();
+      T* dgh = p.lstm ? dg : DGHs[du].data<T>();
+      DGs[du].zero();
+      if (!p.lstm) DGHs[du].zero();
       // Gradient carried into the final state.
       auto init_carry = [&](const Var& v, Tensor& carry) {
         T* cr = carry.data<T>();
@@ -199,10 +224,10 @@ void backward(const Plan& p, const Saved& sv, const Var& x, const std::vector<Rn
         for (std::int64_t i = 0; i < B; ++i)
           std::memcpy(cr + i * H, g + (ld * B + p.perm[i]) * H, sizeof(T) * H);
       };
-      init_carry(h_n, dh);
-      if (p.lstm) init_carry(c_n, dc);
-      T* dhp = dh.data<T>();
-      T* dcp = p.lstm ? dc.data<T>() : nullptr;
+      init_carry(h_n, dhs[du]);
+      if (p.lstm) init_carry(c_n, dcs[du]);
+      T* dhp = dhs[du].data<T>();
+      T* dcp = p.lstm ? dcs[du].data<T>() : nullptr;
       const T* dy = dY.data<T>();
       // BPTT: the steps in the reverse of the order forward ran them.
       for (std::int64_t k = 0; k < Tn; ++k) {
@@ -223,6 +248,13 @@ void backward(const Plan& p, const Saved& sv, const Var& x, const std::vector<Rn
           kernels::gru_step_backward<T>(n, H, y + prev, D, w_hh, nullptr, save, dhp, H,
                                         dg + t * B * G, G, dgh + t * B * G);
       }
+    }
+    for (std::int64_t d = 0; d < p.dirs; ++d) {
+      const auto du = static_cast<std::size_t>(d);
+      const std::int64_t ld = l * p.dirs + d;
+      const RnnWeights& wd = w[static_cast<std::size_t>(ld)];
+      const T* dg = DGs[du].data<T>();
+      const T* dgh = p.lstm ? dg : DGHs[du].data<T>();
       // Weight gradients of all time steps at once.
       const T* hprev = y + ((d == 0 ? 0 : 2) * B) * D + d * H;
       if (wd.w_hh.requires_grad())
@@ -245,8 +277,8 @@ void backward(const Plan& p, const Saved& sv, const Var& x, const std::vector<Rn
           for (std::int64_t j = 0; j < H; ++j) r[j] += carry[i * H + j];
         }
       };
-      scatter_initial(h0, dhp);
-      if (p.lstm) scatter_initial(c0, dcp);
+      scatter_initial(h0, dhs[du].data<T>());
+      if (p.lstm) scatter_initial(c0, dcs[du].data<T>());
     }
     if (l > 0) {
       const Tensor& mask = sv.M[static_cast<std::size_t>(l)];
