@@ -30,6 +30,18 @@ TEST(Index, GradientCheck) {
   EXPECT_TRUE(gradcheck([&] { return reshape(x, {4, 6}); }, {x}));
 }
 
+TEST(Index, GatherRows) {
+  Var x(Tensor::from({2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8}, DType::f64), true);
+  const std::vector<std::int64_t> rows{3, 0, 3};
+  Var y = gather_rows(x, rows);
+  EXPECT_TRUE(all_close(y.value(), Tensor::from({3, 2}, {7, 8, 1, 2, 7, 8}, DType::f64)));
+  Var r = random_var({2, 3, 4}, 3);
+  const std::vector<std::int64_t> picks{5, 1, 1, 2};
+  EXPECT_TRUE(gradcheck([&] { return gather_rows(r, picks); }, {r}));  // row 1 twice
+  const std::vector<std::int64_t> bad{6};
+  EXPECT_THROW(gather_rows(r, bad), Error);
+}
+
 TEST(Index, RejectsOutOfRange) {
   Var x = random_var({3, 4}, 2);
   EXPECT_THROW(select_time(x, 3), Error);

@@ -123,6 +123,33 @@ TEST_P(EveryModel, GradientsOfEveryParameter) {
       [&] { return cross_entropy(model->forward(kSrc, kTgt), kTgtOut, kPad, 0.2); }, params));
 }
 
+TEST_P(EveryModel, ForwardPackedIsForwardAtTheRealPositions) {
+  const Case& c = GetParam();
+  auto model = build(c.config);
+  const std::vector<std::int64_t> rows = target_rows(kTgt);
+  EXPECT_EQ(rows, (std::vector<std::int64_t>{0, 1, 2, 3, 4, 5, 8, 9, 10}));
+  EXPECT_EQ(pack_targets(kTgtOut, kTgt),
+            (std::vector<std::int32_t>{5, 6, 4, kEos, 7, kEos, 4, 8, kEos}));
+  Tensor full, packed;
+  {
+    NoGradGuard no_grad;
+    full = model->forward(kSrc, kTgt).value();
+    packed = model->forward_packed(kSrc, kTgt).value();
+  }
+  ASSERT_EQ(packed.shape(), Shape({9, model->tgt_vocab()}));
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    EXPECT_TRUE(all_close(packed.select(0, static_cast<std::int64_t>(i)),
+                          full.select(0, rows[i]), 1e-12, 1e-12)) << i;
+  // The loss over the packed logits has the same gradients as over the padded ones.
+  std::vector<Var> params = model->parameters();
+  EXPECT_TRUE(gradcheck(
+      [&] {
+        return cross_entropy(model->forward_packed(kSrc, kTgt), pack_targets(kTgtOut, kTgt),
+                             kPad, 0.2);
+      },
+      params));
+}
+
 // Teacher-forced logits (B*n, V) from step() calls.
 Tensor stepped_logits(const Seq2Seq& model, const TokenBatch& src, const TokenBatch& tgt,
                       Tensor* alphas) {

@@ -1,5 +1,8 @@
 #include "heed/autograd/index.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "heed/autograd/tape.h"
 #include "heed/kernels/concat.h"
 #include "heed/kernels/elementwise.h"
@@ -52,6 +55,34 @@ Var select(const Var& x, int dim, std::int64_t index) {
 }
 
 Var select_time(const Var& x, std::int64_t t) { return select(x, 0, t); }
+
+Var gather_rows(const Var& x, std::span<const std::int64_t> rows) {
+  Tensor xv = x.value().contiguous();
+  HEED_CHECK(xv.ndim() >= 1, "gather_rows: needs at least one dimension");
+  const std::int64_t F = xv.dim(-1), N = F ? xv.numel() / F : 0;
+  for (std::int64_t r : rows)
+    HEED_CHECK(r >= 0 && r < N, "gather_rows: row ", r, " outside [0, ", N, ")");
+  const auto R = static_cast<std::int64_t>(rows.size());
+  Tensor y = Tensor::empty({R, F}, xv.dtype());
+  dispatch(xv.dtype(), [&]<typename T>() {
+    const T* src = xv.data<T>();
+    T* dst = y.data<T>();
+    for (std::int64_t i = 0; i < R; ++i) std::copy_n(src + rows[i] * F, F, dst + i * F);
+  });
+  return record_op(y, {&x}, [x, idx = std::vector<std::int64_t>(rows.begin(), rows.end()),
+                             F](Var& o) {
+    if (!x.requires_grad()) return;
+    dispatch(o.dtype(), [&]<typename T>() {
+      const T* g = o.grad().data<T>();
+      T* dx = x.grad_buffer().data<T>();
+      for (std::size_t i = 0; i < idx.size(); ++i) {
+        T* row = dx + idx[i] * F;
+        const T* gi = g + static_cast<std::int64_t>(i) * F;
+        for (std::int64_t j = 0; j < F; ++j) row[j] += gi[j];
+      }
+    });
+  });
+}
 
 Var reshape(const Var& x, const Shape& shape) {
   Tensor xv = x.value().contiguous();

@@ -4,6 +4,7 @@
 // copied into a contiguous tensor. The backward adds into the matching part of the input's
 // gradient.
 #include <cstdint>
+#include <span>
 
 #include "heed/autograd/var.h"
 
@@ -15,6 +16,9 @@ Var slice(const Var& x, int dim, std::int64_t start, std::int64_t end);
 Var select(const Var& x, int dim, std::int64_t index);
 // Time step t of a time-major (T, ...) tensor: select(x, 0, t), a view.
 Var select_time(const Var& x, std::int64_t t);
+// Rows `rows` of x seen as (N, F) (every dimension but the last is a row): (rows.size(), F),
+// copied; the backward adds each row's gradient back (a row may be picked more than once).
+Var gather_rows(const Var& x, std::span<const std::int64_t> rows);
 // The same elements in a new shape (one -1 is inferred); a view.
 Var reshape(const Var& x, const Shape& shape);
 

@@ -160,8 +160,8 @@ void bench_train(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& opt
       ArenaScope scope(&arena);
       const auto t0 = Clock::now();
       optimizer.zero_grad();
-      Var logits = model.forward(b.src, b.tgt_in);
-      Var loss = cross_entropy(logits, b.tgt_out, kPad);
+      Var logits = model.forward_packed(b.src, b.tgt_in);  // the real positions only
+      Var loss = cross_entropy(logits, pack_targets(b.tgt_out, b.tgt_in), kPad);
       loss_value = loss.value().item();
       const auto t1 = Clock::now();
       Tape::current().backward(loss);

@@ -78,9 +78,8 @@ Encoded Bahdanau::encode(const TokenBatch& src) const {
 
 DecoderState Bahdanau::initial_state(const Encoded& enc) const { return enc.initial; }
 
-Var Bahdanau::deep_output(const std::vector<Var>& parts) const {
-  const int last = static_cast<int>(parts.front().value().ndim()) - 1;
-  Var o = tanh(W_o_.forward(concat(parts, last)));
+Var Bahdanau::deep_output(const Var& features) const {
+  Var o = tanh(W_o_.forward(features));
   return W_out_.forward(maybe_dropout(o, config_.dropout, training(), rng(), kName));
 }
 
@@ -96,10 +95,11 @@ StepOutput Bahdanau::step(std::span<const std::int32_t> y_prev, DecoderState& st
   Var s = gru_cell(concat({e, att.context}, 1), s_prev, decoder_.weight_ih, decoder_.weight_hh,
                    decoder_.bias_ih, decoder_.bias_hh);
   state.parts[0] = s;
-  return {deep_output({s, att.context, e}), att.alpha};
+  return {deep_output(concat({s, att.context, e}, 1)), att.alpha};
 }
 
-Var Bahdanau::forward(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* alphas) const {
+Var Bahdanau::output_features(const TokenBatch& src, const TokenBatch& tgt_in,
+                              Tensor* alphas) const {
   Encoded enc = encode(src);
   check_target(tgt_in, src.batch, config_.tgt_vocab, kName);
   const std::int64_t B = tgt_in.batch, n = tgt_in.len;
@@ -119,9 +119,17 @@ Var Bahdanau::forward(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* a
   w.v = attention_.weights().v;
   Var SC = bahdanau_decoder(X, enc.initial.parts[0], enc.annotations, enc.keys, enc.lengths, w,
                             alphas);
+  return concat({SC, E}, 2);  // (B, n, H + dk + emb): [s_t; c_t; e(y_{t-1})]
+}
+
+Var Bahdanau::forward(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* alphas) const {
   // The deep output and the vocabulary projection over all B * n rows at once.
-  Var logits = deep_output({SC, E});  // (B, n, V)
-  return reshape(logits, {B * n, config_.tgt_vocab});
+  Var logits = deep_output(output_features(src, tgt_in, alphas));  // (B, n, V)
+  return reshape(logits, {tgt_in.batch * tgt_in.len, config_.tgt_vocab});
+}
+
+Var Bahdanau::forward_packed(const TokenBatch& src, const TokenBatch& tgt_in) const {
+  return deep_output(gather_rows(output_features(src, tgt_in, nullptr), target_rows(tgt_in)));
 }
 
 }  // namespace heed

@@ -9,8 +9,6 @@
 // Beyond the reference: encoder_cell lstm, enc_layers > 1 (W_init reads the last layer's
 // backward state, or its forward final state when unidirectional), dropout (on both
 // embeddings, between encoder layers and on o_t), tie_embeddings (W_out = tgt_emb.weight).
-#include <vector>
-
 #include "heed/models/output_layer.h"
 #include "heed/models/recurrent.h"
 #include "heed/models/seq2seq.h"
@@ -30,11 +28,14 @@ class Bahdanau : public Seq2Seq {
                   const Encoded& enc) const override;
   Var forward(const TokenBatch& src, const TokenBatch& tgt_in,
               Tensor* alphas = nullptr) const override;
+  Var forward_packed(const TokenBatch& src, const TokenBatch& tgt_in) const override;
 
  private:
-  // o = tanh(W_o [s; c; e] + b_o) -> W_out o + b_out, over any leading dimensions; parts
-  // are [s; c; e] in that order, s and c possibly already joined.
-  Var deep_output(const std::vector<Var>& parts) const;
+  // The teacher-forced decoder up to the output layers: (B, n, H + dk + emb) rows
+  // [s_t; c_t; e(y_{t-1})].
+  Var output_features(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* alphas) const;
+  // o = tanh(W_o [s; c; e] + b_o) -> W_out o + b_out, over any leading dimensions.
+  Var deep_output(const Var& features) const;
 
   std::int64_t emb_dim_;
   Embedding src_emb_, tgt_emb_;

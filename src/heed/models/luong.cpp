@@ -144,6 +144,16 @@ StepOutput Luong::step(std::span<const std::int32_t> y_prev, DecoderState& state
 }
 
 Var Luong::forward(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* alphas) const {
+  return reshape(W_s_.forward(attentional_states(src, tgt_in, alphas)),
+                 {tgt_in.batch * tgt_in.len, config_.tgt_vocab});
+}
+
+Var Luong::forward_packed(const TokenBatch& src, const TokenBatch& tgt_in) const {
+  return W_s_.forward(gather_rows(attentional_states(src, tgt_in, nullptr), target_rows(tgt_in)));
+}
+
+Var Luong::attentional_states(const TokenBatch& src, const TokenBatch& tgt_in,
+                              Tensor* alphas) const {
   Encoded enc = encode(src);
   check_target(tgt_in, src.batch, config_.tgt_vocab, kName);
   const std::int64_t B = tgt_in.batch, n = tgt_in.len;
@@ -175,8 +185,7 @@ Var Luong::forward(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* alph
     }
   }
   // Without input feeding nothing recurrent reads h~, so W_c runs once over all B * n rows.
-  Var H_tilde = input_feed_ ? stack(outs, 1) : attentional(stack(contexts, 1), stack(tops, 1));
-  return reshape(W_s_.forward(H_tilde), {B * n, config_.tgt_vocab});
+  return input_feed_ ? stack(outs, 1) : attentional(stack(contexts, 1), stack(tops, 1));
 }
 
 }  // namespace heed

@@ -29,8 +29,11 @@ class Luong : public Seq2Seq {
                   const Encoded& enc) const override;
   Var forward(const TokenBatch& src, const TokenBatch& tgt_in,
               Tensor* alphas = nullptr) const override;
+  Var forward_packed(const TokenBatch& src, const TokenBatch& tgt_in) const override;
 
  private:
+  // The teacher-forced decoder up to the output layer: h~_t for every step, (B, n, H).
+  Var attentional_states(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* alphas) const;
   // Layers 1..L-1 of the decoder stack on top of layer 0's new state; writes the new (h, c)
   // into hs/cs and returns the top h_t.
   Var upper_layers(Var x, std::vector<Var>& hs, std::vector<Var>& cs) const;

@@ -2,7 +2,35 @@
 
 #include <cstring>
 
+#include "heed/autograd/index.h"
+
 namespace heed {
+
+std::vector<std::int64_t> target_rows(const TokenBatch& tgt) {
+  HEED_CHECK(static_cast<std::int64_t>(tgt.lengths.size()) == tgt.batch, "target rows: ",
+             tgt.lengths.size(), " lengths for a batch of ", tgt.batch);
+  std::vector<std::int64_t> rows;
+  for (std::int64_t b = 0; b < tgt.batch; ++b) {
+    const std::int64_t n = tgt.lengths[static_cast<std::size_t>(b)];
+    HEED_CHECK(n >= 0 && n <= tgt.len, "target rows: row ", b, " has length ", n, " of ",
+               tgt.len);
+    for (std::int64_t t = 0; t < n; ++t) rows.push_back(b * tgt.len + t);
+  }
+  return rows;
+}
+
+std::vector<std::int32_t> pack_targets(const std::vector<std::int32_t>& padded,
+                                       const TokenBatch& tgt) {
+  HEED_CHECK(static_cast<std::int64_t>(padded.size()) == tgt.batch * tgt.len, "pack targets: ",
+             padded.size(), " targets for a ", tgt.batch, " x ", tgt.len, " batch");
+  std::vector<std::int32_t> out;
+  for (std::int64_t r : target_rows(tgt)) out.push_back(padded[static_cast<std::size_t>(r)]);
+  return out;
+}
+
+Var Seq2Seq::forward_packed(const TokenBatch& src, const TokenBatch& tgt_in) const {
+  return gather_rows(forward(src, tgt_in), target_rows(tgt_in));
+}
 
 void check_token_batch(const TokenBatch& batch, std::int64_t vocab, const char* what,
                        bool empty_rows_ok) {

@@ -6,6 +6,7 @@
 //   DecoderState s = model.initial_state(enc);
 //   for t: auto out = model.step(y_prev, s, enc);   // logits (B, V), alpha (B, m) or undefined
 //   Var logits = model.forward(src, tgt_in);         // teacher forcing, all steps: (B*n, V)
+//   Var real = model.forward_packed(src, tgt_in);    // only the real positions: (R, V)
 //
 // Every tensor in Encoded and DecoderState is batch-major (dimension 0 is the batch row), so
 // decoders reorder or replicate hypotheses generically (see reorder_rows).
@@ -71,6 +72,13 @@ class Seq2Seq : public Module {
   virtual Var forward(const TokenBatch& src, const TokenBatch& tgt_in,
                       Tensor* alphas = nullptr) const = 0;
 
+  // Teacher forcing like forward(), but logits only at each row's real positions
+  // t < tgt_in.lengths[b]: (R, V), R = the sum of the lengths, rows in (b, t) order (see
+  // target_rows). The loss needs nothing more, and the output layers skip the padding.
+  // This default cuts forward()'s result; the models override it to cut before their
+  // output layers.
+  virtual Var forward_packed(const TokenBatch& src, const TokenBatch& tgt_in) const;
+
   // Whether step() returns attention weights (false for noattn).
   virtual bool has_attention() const { return true; }
   std::int64_t tgt_vocab() const { return config_.tgt_vocab; }
@@ -85,6 +93,12 @@ class Seq2Seq : public Module {
  private:
   Rng* rng_ = nullptr;
 };
+
+// The real positions of a padded (B, n) batch as row indices b * n + t, t < lengths[b], in
+// that order; and a (B, n) row-major array (the targets) cut to them.
+std::vector<std::int64_t> target_rows(const TokenBatch& tgt);
+std::vector<std::int32_t> pack_targets(const std::vector<std::int32_t>& padded,
+                                       const TokenBatch& tgt);
 
 // Rows `rows` of every batch-major tensor (for beam search: replicate sentences k times,
 // then follow back-pointers). Undefined parts stay undefined.

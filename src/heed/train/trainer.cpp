@@ -278,9 +278,10 @@ double Run::train_step(const Batch& batch) {
     ArenaScope scope(&arena_);
     fill(src_, batch.size, batch.src_len, batch.src, batch.src_lengths);
     fill(tgt_in_, batch.size, batch.tgt_len, batch.tgt_in, batch.tgt_lengths);
-    Var logits = model_->forward(src_, tgt_in_);
-    CrossEntropyResult ce =
-        cross_entropy_with_count(logits, batch.tgt_out, kPad, t_.label_smoothing);
+    // Logits at the real target positions only: the output layers skip the padding.
+    Var logits = model_->forward_packed(src_, tgt_in_);
+    CrossEntropyResult ce = cross_entropy_with_count(logits, pack_targets(batch.tgt_out, tgt_in_),
+                                                     kPad, t_.label_smoothing);
     loss = ce.loss.value().item();
     Tape::current().backward(ce.loss);
   }
@@ -309,8 +310,9 @@ void Run::validate(Progress& progress, double train_loss) {
         ArenaScope scope(&arena_);
         fill(src_, b.size, b.src_len, b.src, b.src_lengths);
         fill(tgt_in_, b.size, b.tgt_len, b.tgt_in, b.tgt_lengths);
-        Var logits = model_->forward(src_, tgt_in_);
-        CrossEntropyResult ce = cross_entropy_with_count(logits, b.tgt_out, kPad, 0.0);
+        Var logits = model_->forward_packed(src_, tgt_in_);
+        CrossEntropyResult ce =
+            cross_entropy_with_count(logits, pack_targets(b.tgt_out, tgt_in_), kPad, 0.0);
         loss_sum += ce.loss.value().item() * static_cast<double>(ce.count);
         count += ce.count;
         if (decode) {
