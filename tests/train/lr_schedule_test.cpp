@@ -60,7 +60,23 @@ TEST(LrSchedule, WarmupWithoutDecayAndZeroWarmup) {
   EXPECT_DOUBLE_EQ(t.lr(4), 0.005);
 }
 
-TEST(LrSchedule, LinearDecayNeedsMaxSteps) {
+TEST(LrSchedule, LinearDecayEndsWithTheTimeBudget) {
+  auto o = options("warmup");
+  o.warmup_steps = 10;
+  o.decay = "linear";
+  o.max_seconds = 100;  // no max_steps: the time alone sets the decay
+  LrSchedule s(o);
+  EXPECT_DOUBLE_EQ(s.lr(5, 1.0), 0.005);     // warm-up by steps
+  EXPECT_DOUBLE_EQ(s.lr(500, 25.0), 0.0075);  // a quarter of the time gone
+  EXPECT_DOUBLE_EQ(s.lr(900, 100.0), 0.0);
+  EXPECT_DOUBLE_EQ(s.lr(901, 120.0), 0.0);
+  o.max_steps = 110;  // both: whichever leaves less
+  LrSchedule t(o);
+  EXPECT_DOUBLE_EQ(t.lr(60, 10.0), 0.005);  // steps: half left; time: 90% left
+  EXPECT_DOUBLE_EQ(t.lr(20, 75.0), 0.0025);  // time: a quarter left
+}
+
+TEST(LrSchedule, LinearDecayNeedsMaxStepsOrMaxSeconds) {
   auto o = options("warmup");
   o.decay = "linear";
   o.max_steps = 0;

@@ -295,9 +295,12 @@ void read_training(Section s, TrainingConfig& c) {
   s.check("max_epochs", c.max_steps > 0 || c.max_epochs > 0 || c.max_seconds > 0,
           "max_steps, max_epochs and max_seconds are all 0: set at least one so that training "
           "ends");
-  s.check("decay", c.schedule != "warmup" || c.decay != "linear" || c.max_steps > c.warmup_steps,
+  s.check("decay",
+          c.schedule != "warmup" || c.decay != "linear" || c.max_steps > c.warmup_steps ||
+              c.max_seconds > 0,
           "linear decay needs training.max_steps (" + std::to_string(c.max_steps) +
-              ") greater than training.warmup_steps (" + std::to_string(c.warmup_steps) + ")");
+              ") greater than training.warmup_steps (" + std::to_string(c.warmup_steps) +
+              ") or training.max_seconds");
   s.read("validate_every", c.validate_every);
   s.check("validate_every", c.validate_every >= 1, "must be at least 1");
   s.read_choice("metric", c.metric, {"loss", "bleu", "wer", "g2p"});

@@ -20,6 +20,7 @@ LrScheduleOptions LrScheduleOptions::from(const TrainingConfig& c) {
   o.warmup_steps = c.warmup_steps;
   o.decay = c.decay;
   o.max_steps = c.max_steps;
+  o.max_seconds = c.max_seconds;
   o.higher_is_better = metric_higher_is_better(c.metric);
   return o;
 }
@@ -31,22 +32,27 @@ LrSchedule::LrSchedule(LrScheduleOptions options) : o_(std::move(options)) {
   if (o_.kind == "warmup") {
     HEED_CHECK(o_.decay == "inverse_sqrt" || o_.decay == "linear" || o_.decay == "none",
                "unknown decay '", o_.decay, "' after warm-up (inverse_sqrt | linear | none)");
-    HEED_CHECK(o_.decay != "linear" || o_.max_steps > o_.warmup_steps,
+    HEED_CHECK(o_.decay != "linear" || o_.max_steps > o_.warmup_steps || o_.max_seconds > 0,
                "training.decay: linear decay needs training.max_steps (", o_.max_steps,
-               ") greater than training.warmup_steps (", o_.warmup_steps, ")");
+               ") greater than training.warmup_steps (", o_.warmup_steps,
+               ") or training.max_seconds");
   }
 }
 
-double LrSchedule::lr(std::int64_t step) const {
+double LrSchedule::lr(std::int64_t step, double elapsed_seconds) const {
   const double s = static_cast<double>(std::max<std::int64_t>(step, 1));
   if (o_.kind == "plateau") return std::max(o_.lr * scale_, o_.min_lr);
   if (o_.kind != "warmup") return o_.lr;
   const double w = static_cast<double>(o_.warmup_steps);
   if (o_.warmup_steps > 0 && s <= w) return o_.lr * s / w;
   if (o_.decay == "inverse_sqrt") return o_.warmup_steps > 0 ? o_.lr * std::sqrt(w / s) : o_.lr / std::sqrt(s);
-  if (o_.decay == "linear")
-    return o_.lr * std::max(0.0, (static_cast<double>(o_.max_steps) - s) /
-                                     (static_cast<double>(o_.max_steps) - w));
+  if (o_.decay == "linear") {
+    double left = 1.0;  // the share of the decay still ahead
+    if (o_.max_steps > o_.warmup_steps)
+      left = (static_cast<double>(o_.max_steps) - s) / (static_cast<double>(o_.max_steps) - w);
+    if (o_.max_seconds > 0) left = std::min(left, 1.0 - elapsed_seconds / o_.max_seconds);
+    return o_.lr * std::max(0.0, left);
+  }
   return o_.lr;
 }
 

@@ -6,7 +6,9 @@
 //              never below min_lr
 //   warmup     lr * s / warmup_steps for s <= warmup_steps, then
 //              inverse_sqrt: lr * sqrt(warmup_steps / s)
-//              linear:       lr * (max_steps - s) / (max_steps - warmup_steps), down to 0
+//              linear:       lr * (max_steps - s) / (max_steps - warmup_steps), down to 0;
+//                            with a time budget, at most lr * (1 - elapsed / max_seconds):
+//                            the rate reaches 0 when training stops, however fast the machine
 //              none:         lr
 // s is the 1-based number of the update about to be made. The state (plateau counters)
 // round-trips through a text line so that a resumed run continues exactly.
@@ -25,7 +27,8 @@ struct LrScheduleOptions {
   double min_lr = 0.0;
   std::int64_t warmup_steps = 1000;
   std::string decay = "inverse_sqrt";  // inverse_sqrt | linear | none
-  std::int64_t max_steps = 0;          // linear decay needs it
+  std::int64_t max_steps = 0;          // linear decay needs it or max_seconds
+  double max_seconds = 0;              // linear decay to 0 at this training time
   bool higher_is_better = false;       // plateau: the validation metric's direction
 
   static LrScheduleOptions from(const TrainingConfig& config);
@@ -35,8 +38,8 @@ class LrSchedule {
  public:
   explicit LrSchedule(LrScheduleOptions options);
 
-  // The learning rate of update number step (1-based).
-  double lr(std::int64_t step) const;
+  // The learning rate of update number step (1-based), elapsed_seconds into training.
+  double lr(std::int64_t step, double elapsed_seconds = 0) const;
   // Feeds a validation score (plateau counts stalls; the others ignore it). Returns true
   // when the learning rate was just reduced.
   bool on_validation(double score);

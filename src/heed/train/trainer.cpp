@@ -363,7 +363,7 @@ void Run::validate(Progress& progress, double train_loss) {
     ++state_.bad_validations;
   }
   const bool reduced = schedule_.on_validation(score);
-  entry["lr"] = schedule_.lr(state_.step + 1);
+  entry["lr"] = schedule_.lr(state_.step + 1, seconds());
   entry["best"] = better;
   entry["seconds"] = seconds();
   state_.history.push_back(entry.dump());
@@ -375,7 +375,7 @@ void Run::validate(Progress& progress, double train_loss) {
   line += better ? " (new best)"
                  : " (best " + fmt(t_.metric == "loss" ? "%.4f" : "%.2f", state_.best_score) +
                        " at step " + std::to_string(state_.best_step) + ")";
-  if (reduced) line += "; learning rate reduced to " + fmt("%.3g", schedule_.lr(state_.step + 1));
+  if (reduced) line += "; learning rate reduced to " + fmt("%.3g", schedule_.lr(state_.step + 1, seconds()));
   progress.message(line);
 }
 
@@ -504,7 +504,7 @@ TrainResult Run::run() {
                        std::to_string(state_.step));
       continue;
     }
-    const double lr = schedule_.lr(state_.step + 1);
+    const double lr = schedule_.lr(state_.step + 1, seconds());
     optimizer_->set_lr(lr);
     const double loss = train_step(*batch);
     ++state_.step;
