@@ -7,7 +7,10 @@
 #include <algorithm>
 
 #include "heed/autograd/cross_entropy.h"
+#include "heed/autograd/concat.h"
+#include "heed/autograd/index.h"
 #include "heed/autograd/tape.h"
+#include "heed/kernels/gemm.h"
 #include "heed/models/model_factory.h"
 #include "support/gradcheck.h"
 
@@ -209,6 +212,63 @@ TEST_P(EveryModel, PaddingDoesNotChangeASentence) {
                           1e-10));
     for (double a : mine.slice(1, m_b, kSrc.len).contiguous().to_vector()) EXPECT_EQ(a, 0.0);
   }
+}
+
+// The models' fused decoders (Bahdanau; Luong with a dot-product score) against the same
+// model run one step() at a time, on a batch big enough for two threads to split its rows:
+// equal logits and equal gradients of every parameter.
+TEST(Models, FusedDecodersMatchTheStepsOnTwoThreads) {
+  std::vector<ModelConfig> configs{tiny("bahdanau"), tiny("luong")};
+  ModelConfig dot = tiny("luong");
+  dot.score = "scaled_dot";
+  dot.input_feed = false;
+  dot.dec_layers = dot.enc_layers = 1;
+  configs.push_back(dot);
+  std::vector<std::vector<std::int32_t>> srcs, tgts;
+  for (std::int32_t i = 0; i < 19; ++i) {
+    std::vector<std::int32_t> x, y{kBos};
+    for (std::int32_t j = 0; j <= i % 5; ++j) x.push_back(4 + (i + 2 * j) % 6);
+    for (std::int32_t j = 0; j < 1 + (i * 3) % 4; ++j) y.push_back(4 + (i + j) % 5);
+    srcs.push_back(x);
+    tgts.push_back(y);
+  }
+  const TokenBatch src = batch(5, srcs), tgt = batch(4, tgts);
+  const int before = kernels::num_threads();
+  kernels::set_num_threads(2);
+  for (const ModelConfig& c : configs) {
+    auto model = build(c);
+    const std::vector<Var> params = model->parameters();
+    const Tensor seed = testing::random_tensor({tgt.batch * tgt.len, model->tgt_vocab()}, 9);
+    auto run = [&](bool fused) {
+      for (const Var& p : params) p.zero_grad();
+      Var logits;
+      if (fused) {
+        logits = model->forward(src, tgt);
+      } else {
+        Encoded enc = model->encode(src);
+        DecoderState state = model->initial_state(enc);
+        std::vector<Var> steps;
+        for (std::int64_t t = 0; t < tgt.len; ++t) {
+          std::vector<std::int32_t> y;
+          for (std::int64_t b = 0; b < tgt.batch; ++b)
+            y.push_back(tgt.ids[static_cast<std::size_t>(b * tgt.len + t)]);
+          steps.push_back(model->step(y, state, enc).logits);
+        }
+        logits = reshape(stack(steps, 1), {tgt.batch * tgt.len, model->tgt_vocab()});
+      }
+      Tensor value = logits.value().clone();
+      Tape::current().backward(logits, seed);
+      std::vector<Tensor> grads;
+      for (const Var& p : params) grads.push_back(p.grad().clone());
+      return std::make_pair(value, grads);
+    };
+    auto [fused_value, fused_grads] = run(true);
+    auto [step_value, step_grads] = run(false);
+    EXPECT_TRUE(all_close(fused_value, step_value, 1e-12, 1e-10)) << c.kind;
+    for (std::size_t i = 0; i < params.size(); ++i)
+      EXPECT_TRUE(all_close(fused_grads[i], step_grads[i], 1e-11, 1e-9)) << c.kind << " " << i;
+  }
+  kernels::set_num_threads(before);
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, EveryModel, ::testing::ValuesIn(cases()),

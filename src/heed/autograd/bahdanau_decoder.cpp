@@ -1,7 +1,5 @@
 #include "heed/autograd/bahdanau_decoder.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <vector>
 
@@ -10,6 +8,7 @@
 #include "heed/kernels/gemm.h"
 #include "heed/kernels/gru_cell.h"
 #include "heed/kernels/reduce.h"
+#include "heed/kernels/row_blocks.h"
 
 namespace heed {
 namespace {
@@ -48,26 +47,6 @@ kernels::AttentionStep<T> step_of(const Saved& s, const Var& H, const Var& K, co
   return st;
 }
 
-// Rows are independent through the whole recurrence, so the threads split the batch and
-// each runs every step for its rows with single-threaded GEMMs: no barrier per step.
-// (OpenBLAS runs one thread when called inside a parallel region.)
-int row_block_count(std::int64_t B) {
-  return static_cast<int>(
-      std::max<std::int64_t>(1, std::min<std::int64_t>(kernels::num_threads(), B / 8)));
-}
-
-template <typename Body>
-void for_row_blocks(std::int64_t B, Body body) {
-  const int nt = row_block_count(B);
-  if (nt == 1) return body(0, std::int64_t{0}, B);
-#pragma omp parallel num_threads(nt)
-  {
-    // Inside another parallel region the team may be smaller than asked: loop.
-    for (int i = omp_get_thread_num(); i < nt; i += omp_get_num_threads())
-      body(i, B * i / nt, B * (i + 1) / nt);
-  }
-}
-
 template <typename T>
 void forward(Saved& s, const Var& X, const Var& s0, const Var& H, const Var& K,
              const BahdanauDecoderWeights& w, Tensor& Y, Tensor* alphas) {
@@ -87,7 +66,8 @@ void forward(Saved& s, const Var& X, const Var& s0, const Var& H, const Var& K,
   T* Al = s.Al.data<T>();
   T* Sv = s.Sv.data<T>();
   const std::int64_t SW = kernels::gru_save_width(Hd);
-  for_row_blocks(B, [&](int, std::int64_t r0, std::int64_t r1) {
+  // Rows are independent through the recurrence: each thread runs every step for its rows.
+  kernels::for_row_blocks(B, [&](int, std::int64_t r0, std::int64_t r1) {
     const std::int64_t nr = r1 - r0;
     for (std::int64_t t = 0; t < n; ++t) {
       const T* s_prev = S + (t * B + r0) * Hd;
@@ -130,7 +110,7 @@ void backward(const Saved& s, const Var& X, const Var& s0, const Var& H, const V
   const T* S = s.S.data<T>();
   const T* Wcat = s.Wcat.data<T>();
   const T* w_ctx = w.w_ih.value().data<T>() + w.ctx_col;
-  const int blocks = row_block_count(B);
+  const int blocks = kernels::row_block_count(B);
   Tensor dg_buf = Tensor::empty({n, B, PW}, dt);    // [d(W_hh s) | d(W_q s)] per step
   Tensor dgi_buf = Tensor::empty({n, B, G}, dt);    // d gi per step
   Tensor dh_buf = Tensor::zeros({B, Hd}, dt);       // d s_t, carried backwards
@@ -148,7 +128,7 @@ void backward(const Saved& s, const Var& X, const Var& s0, const Var& H, const V
   T* dH = H.requires_grad() ? H.grad_buffer().data<T>() : nullptr;
   const T* Al = s.Al.data<T>();
   const T* Sv = s.Sv.data<T>();
-  for_row_blocks(B, [&](int block, std::int64_t r0, std::int64_t r1) {
+  kernels::for_row_blocks(B, [&](int block, std::int64_t r0, std::int64_t r1) {
     const std::int64_t nr = r1 - r0;
     kernels::AttentionStepGrad<T> g;
     g.dcontext = dc + r0 * dk;

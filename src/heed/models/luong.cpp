@@ -1,9 +1,12 @@
 #include "heed/models/luong.h"
 
+#include <cmath>
+
 #include "heed/autograd/concat.h"
 #include "heed/autograd/elementwise.h"
 #include "heed/autograd/index.h"
 #include "heed/autograd/lstm.h"
+#include "heed/autograd/luong_decoder.h"
 #include "heed/autograd/matmul.h"
 #include "heed/models/model_detail.h"
 #include "heed/models/model_factory.h"
@@ -113,6 +116,14 @@ Var Luong::upper_layers(Var x, std::vector<Var>& hs, std::vector<Var>& cs) const
   return x;
 }
 
+bool Luong::fused_decoder_applies() const {
+  const AttentionScore score = attention_.score();
+  const bool dot_score = score == AttentionScore::dot || score == AttentionScore::scaled_dot ||
+                         score == AttentionScore::general;
+  const bool layer_dropout = training() && config_.dropout > 0 && layers_ > 1;
+  return dot_score && !config_.local_p && !attention_.config().hard && !layer_dropout;
+}
+
 Var Luong::attentional(const Var& context, const Var& h) const {
   const int last = static_cast<int>(h.value().ndim()) - 1;
   return tanh(W_c_.forward(concat({context, h}, last)));
@@ -162,9 +173,25 @@ Var Luong::attentional_states(const TokenBatch& src, const TokenBatch& tgt_in,
   // input feeding the h~ block is added per step (h~_0 = 0 adds nothing).
   Var E = tgt_emb_.forward(tgt_in.ids, {B, n});
   Var X = add_bias(linear_columns(E, cell0.weight_ih, 0), cell0.bias_ih);  // (B, n, 4H)
-  if (alphas) *alphas = alloc_alphas(B, n, src.len, E.dtype());
   std::vector<Var> hs(enc.initial.parts.begin(), enc.initial.parts.begin() + layers_);
   std::vector<Var> cs(enc.initial.parts.begin() + layers_, enc.initial.parts.begin() + 2 * layers_);
+  if (fused_decoder_applies()) {
+    // The whole recurrence as one op (autograd/luong_decoder.h).
+    LuongDecoderWeights w;
+    for (int l = 0; l < layers_; ++l) {
+      const RecurrentCell& cell = cells_[static_cast<std::size_t>(l)];
+      w.layers.push_back({cell.weight_ih, cell.weight_hh, l == 0 ? Var() : cell.bias_ih,
+                          cell.bias_hh});
+    }
+    w.input_feed = input_feed_;
+    w.feed_col = emb_dim_;
+    w.W_c = W_c_.weight;
+    w.scale = attention_.score() == AttentionScore::scaled_dot
+                  ? 1.0 / std::sqrt(static_cast<double>(hidden_))
+                  : 1.0;
+    return luong_decoder(X, hs, cs, enc.annotations, enc.keys, enc.lengths, w, alphas);
+  }
+  if (alphas) *alphas = alloc_alphas(B, n, src.len, E.dtype());
   Var h_tilde;
   std::vector<Var> outs, tops, contexts;  // h~_t (input feeding), else h_t and c_t
   for (std::int64_t t = 0; t < n; ++t) {

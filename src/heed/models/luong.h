@@ -37,6 +37,9 @@ class Luong : public Seq2Seq {
   // Layers 1..L-1 of the decoder stack on top of layer 0's new state; writes the new (h, c)
   // into hs/cs and returns the top h_t.
   Var upper_layers(Var x, std::vector<Var>& hs, std::vector<Var>& cs) const;
+  // Whether forward can run the decoder as one fused op: a dot-product score (dot,
+  // scaled_dot, general), global soft attention, no dropout between decoder layers.
+  bool fused_decoder_applies() const;
   // h~ = tanh(W_c [c; h]) over any leading dimensions.
   Var attentional(const Var& context, const Var& h) const;
 
