@@ -63,6 +63,23 @@ TEST(SoftmaxKernel, BackwardAccumulates) {
   EXPECT_EQ(ldx[1], 1.0);  // masked: nothing added
 }
 
+TEST(SoftmaxKernel, ArgmaxLogProbMatchesLogSoftmax) {
+  // Row 0 has a tie (the first wins); row 1 a clear maximum; row 2 is all -inf.
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> x{1.0, 3.0, -2.0, 3.0, 0.5, -1.0, 4.0, 2.0, -inf, -inf, -inf, -inf};
+  std::vector<double> logp(x.size());
+  heed::kernels::log_softmax_rows(x.data(), logp.data(), 2, 4);
+  std::vector<std::int32_t> index(3);
+  std::vector<double> best(3);
+  heed::kernels::argmax_log_prob_rows(x.data(), 3, 4, index.data(), best.data());
+  EXPECT_EQ(index[0], 1);
+  EXPECT_EQ(index[1], 2);
+  EXPECT_NEAR(best[0], logp[1], 1e-14);
+  EXPECT_NEAR(best[1], logp[6], 1e-14);
+  EXPECT_EQ(index[2], 0);
+  EXPECT_EQ(best[2], -inf);
+}
+
 TEST(SoftmaxKernel, LargeBlockRowsSumToOne) {
   // Large enough for the threaded path; float rows of a vocabulary-sized width.
   const std::int64_t rows = 40, cols = 5000;

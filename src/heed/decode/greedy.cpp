@@ -28,7 +28,8 @@ DecodeResult greedy_loop(const Seq2Seq& model, const TokenBatch& src, const Deco
   std::vector<std::int32_t> tokens;
   tokens.reserve(static_cast<std::size_t>(max_steps) * Bs);
   std::vector<T> attn;
-  std::vector<T> logp;
+  std::vector<std::int32_t> pick(Bs);
+  std::vector<T> pick_logp(Bs);
   bool has_attn = false;
   std::int64_t steps = 0;
 
@@ -37,9 +38,9 @@ DecodeResult greedy_loop(const Seq2Seq& model, const TokenBatch& src, const Deco
     Tensor lg = detail::step_logits(out, B);
     HEED_CHECK(lg.dtype() == dtype, "decode: the step's logits changed dtype");
     const std::int64_t V = lg.dim(1);
-    if (logp.size() != static_cast<std::size_t>(B * V)) logp.resize(static_cast<std::size_t>(B * V));
-    const T* x = lg.data<T>();
-    kernels::log_softmax_rows(x, logp.data(), B, V);
+    // Each row's argmax over the logits (not the log-probabilities: rounding could merge
+    // them) and its log-probability.
+    kernels::argmax_log_prob_rows(lg.data<T>(), B, V, pick.data(), pick_logp.data());
     Tensor a = detail::step_alpha(out, B, m, dtype);
     if (t == 0) {
       has_attn = a.defined();
@@ -52,10 +53,8 @@ DecodeResult greedy_loop(const Seq2Seq& model, const TokenBatch& src, const Deco
     for (std::size_t b = 0; b < Bs; ++b) {
       std::int32_t tok = kPad;
       if (!finished[b]) {
-        // argmax over the logits (not the log-probabilities: rounding could merge them).
-        const T* row = x + static_cast<std::int64_t>(b) * V;
-        tok = static_cast<std::int32_t>(std::max_element(row, row + V) - row);
-        raw[b] += logp[b * static_cast<std::size_t>(V) + static_cast<std::size_t>(tok)];
+        tok = pick[b];
+        raw[b] += pick_logp[b];
         ++lengths[b];
         if (tok == kEos) finished[b] = 1;
       }

@@ -128,7 +128,27 @@ void log_softmax_rows_backward(const T* y, const T* dy, T* dx, std::int64_t rows
   }
 }
 
+template <typename T>
+void argmax_log_prob_rows(const T* x, std::int64_t rows, std::int64_t cols, std::int32_t* index,
+                          T* log_prob) {
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const T* xr = x + r * cols;
+    const T mx = row_max(xr, cols, static_cast<const std::uint8_t*>(nullptr));
+    if (mx == kNegInf<T>) {
+      index[r] = 0;
+      log_prob[r] = kNegInf<T>;
+      continue;
+    }
+    index[r] = static_cast<std::int32_t>(std::find(xr, xr + cols, mx) - xr);
+    T s = 0;
+#pragma omp simd reduction(+ : s)
+    for (std::int64_t c = 0; c < cols; ++c) s += exp_approx(xr[c] - mx);
+    log_prob[r] = -std::log(s);
+  }
+}
+
 #define HEED_INSTANTIATE(T)                                                                        \
+  template void argmax_log_prob_rows<T>(const T*, std::int64_t, std::int64_t, std::int32_t*, T*);  \
   template void softmax_rows<T>(const T*, T*, std::int64_t, std::int64_t, const std::uint8_t*,     \
                                 std::int64_t);                                                     \
   template void log_softmax_rows<T>(const T*, T*, std::int64_t, std::int64_t, const std::uint8_t*, \

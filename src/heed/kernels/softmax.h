@@ -19,6 +19,13 @@ template <typename T>
 void log_softmax_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols,
                       const std::uint8_t* mask = nullptr, std::int64_t mask_rows = 0);
 
+// Greedy decoding's pick per row: the first position of the row's maximum, and its
+// log-probability under the row's softmax, -log sum_c exp(x_c - max), in two read-only
+// passes (no log-softmax row is written). A row that is all -inf gets index 0 and -inf.
+template <typename T>
+void argmax_log_prob_rows(const T* x, std::int64_t rows, std::int64_t cols, std::int32_t* index,
+                          T* log_prob);
+
 // dx += y (dy - <dy, y>), from the softmax output y (masked entries of y are 0, so their
 // dx is 0 with no mask needed).
 template <typename T>
