@@ -2,7 +2,8 @@
 # Grapheme-to-phoneme on CMUdict: prepare the split, train, and score the test set.
 #   examples/g2p-cmudict/run.sh [WORKDIR] [--set KEY=VALUE ...]
 # WORKDIR (default runs/g2p-cmudict) receives data/, model/ and the test outputs.
-# Extra arguments go to `heed train` (e.g. --set model.kind=luong --set model.score=dot).
+# Trains examples/g2p-cmudict/recipe.yaml (45 minutes; HEED_G2P_CONFIG names another config).
+# Extra arguments go to `heed train` (e.g. --set training.threads=1).
 # Stress: HEED_G2P_STRESS=keep keeps stress digits (default strip, as the benchmark).
 # Beam width: HEED_G2P_BEAM (default 5). HEED_G2P_AVERAGE=N (default 3; 0 = off) also scores
 # the average of the last N step checkpoints.
@@ -14,12 +15,13 @@ work=${1:-runs/g2p-cmudict}
 stress=${HEED_G2P_STRESS:-strip}
 beam=${HEED_G2P_BEAM:-5}
 average=${HEED_G2P_AVERAGE:-3}
+config=${HEED_G2P_CONFIG:-$repo/examples/g2p-cmudict/recipe.yaml}
 
 mkdir -p "$work"
 [ -f "$work/data/test.tgt" ] ||
   "$heed" data g2p --cmudict --letters-only --stress "$stress" --out "$work/data"
 
-"$heed" train "$repo/examples/g2p-cmudict/config.yaml" \
+"$heed" train "$config" \
   --set "data.train_source=$work/data/train.src" --set "data.train_target=$work/data/train.tgt" \
   --set "data.dev_source=$work/data/dev.src" --set "data.dev_target=$work/data/dev.tgt" \
   --set "output=$work/model" "$@"

@@ -1,6 +1,9 @@
 // TrainConfig parsing: defaults, overrides, and the message of every kind of mistake.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "heed/base/error.h"
@@ -23,6 +26,21 @@ std::string error_of(const std::string& yaml, const std::vector<std::string>& se
     return e.what();
   }
   return "";
+}
+
+TEST(TrainConfig, EveryExampleConfigIsValid) {
+  // The recipes' configs parse and pass every check (their data paths need not exist here).
+  namespace fs = std::filesystem;
+  int seen = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(fs::path(HEED_SOURCE_DIR) / "examples")) {
+    if (entry.path().extension() != ".yaml") continue;
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_EQ(error_of(text.str()), "") << entry.path();
+    ++seen;
+  }
+  EXPECT_GE(seen, 3);
 }
 
 TEST(TrainConfig, MinimalConfigGetsDefaults) {
