@@ -1,9 +1,13 @@
-// The Bahdanau decoder's teacher-forced recurrence, forward + backward, at the benchmark
-// protocol's sizes (B = 64, H = 256, annotations 512, A = 256): the fused whole-sequence op
-// (autograd/bahdanau_decoder) against the same recurrence built from the per-step ops
-// (attention_step, linear_columns, gru_step), as the model ran it before. FLOPs counted: the
-// step's GEMMs (W_q and W_hh on s, W_ih's context block) and the attention's scores and
-// context over the real positions, forward, times 3 for forward + backward.
+// The decoders' teacher-forced recurrences, forward + backward, at the benchmark protocol's
+// sizes (B = 64, H = 256): the fused whole-sequence ops against the same recurrence built
+// from the per-step ops, as the models ran it before.
+//   Bahdanau (annotations 512, A = 256): autograd/bahdanau_decoder against attention_step,
+//     linear_columns, gru_step. FLOPs: W_q and W_hh on s, W_ih's context block, the scores and
+//     contexts over the real positions.
+//   Luong (2 LSTM layers, general score, input feeding, annotations 256): autograd/luong_decoder
+//     against lstm_step, linear, attention_step. FLOPs: the layers' W_ih (input feeding block)
+//     and W_hh, W_c, the scores and contexts.
+// Forward FLOPs times 3 for forward + backward.
 #include <benchmark/benchmark.h>
 
 #include <vector>
@@ -14,6 +18,9 @@
 #include "heed/autograd/elementwise.h"
 #include "heed/autograd/gru.h"
 #include "heed/autograd/index.h"
+#include "heed/autograd/lstm.h"
+#include "heed/autograd/luong_decoder.h"
+#include "heed/autograd/matmul.h"
 #include "heed/autograd/tape.h"
 #include "heed/bench/micro.h"
 #include "heed/tensor/arena.h"
@@ -88,6 +95,13 @@ void BM_Decoder(benchmark::State& state) {
   const Problem p(state.range(0), state.range(1));
   Tensor seed = Tensor::full({B, p.n, HD + DK}, 1e-3);
   heed::Arena arena;  // as in training: activations and gradients from a per-batch arena
+  for (int warm = 0; warm < 2; ++warm) {  // untimed: the arena grows to size and is touched
+    p.clear();
+    arena.reset();
+    heed::ArenaScope scope(&arena);
+    Var y = Run(p);
+    heed::Tape::current().backward(y, seed);
+  }
   for (auto _ : state) {
     p.clear();
     arena.reset();
@@ -98,6 +112,101 @@ void BM_Decoder(benchmark::State& state) {
   }
   heed::bench::set_flops(state, p.flops());
 }
+// Luong: 2 layers, general score (keys K = W_a H given), input feeding.
+struct LuongProblem {
+  std::int64_t n, m;
+  std::vector<std::int64_t> lengths;
+  Var X, H, K, W_c;
+  std::vector<Var> h0, c0, w_ih, w_hh, b_ih, b_hh;
+  LuongProblem(std::int64_t n_, std::int64_t m_)
+      : n(n_), m(m_), lengths(static_cast<std::size_t>(B), m_), X(param({B, n_, 4 * HD}, 1, 1)),
+        H(param({B, m_, HD}, 1, 2)), K(param({B, m_, HD}, 1, 3)),
+        W_c(param({HD, 2 * HD}, 0.06f, 4)) {
+    for (std::size_t b = 0; b < lengths.size(); b += 2) lengths[b] = m_ * 2 / 3;
+    for (std::uint64_t l = 0; l < 2; ++l) {
+      h0.push_back(param({B, HD}, 1, 10 + l));
+      c0.push_back(param({B, HD}, 1, 20 + l));
+      w_ih.push_back(param({4 * HD, l == 0 ? EMB + HD : HD}, 0.06f, 30 + l));
+      w_hh.push_back(param({4 * HD, HD}, 0.06f, 40 + l));
+      b_ih.push_back(param({4 * HD}, 0.06f, 50 + l));
+      b_hh.push_back(param({4 * HD}, 0.06f, 60 + l));
+    }
+  }
+  double flops() const {
+    double real = 0;
+    for (std::int64_t len : lengths) real += static_cast<double>(len);
+    const double gemm = 2.0 * B * 4 * HD * (HD + HD) * 2 + 2.0 * B * HD * 2 * HD;
+    return 3.0 * n * (gemm + 2.0 * real * 2 * HD);
+  }
+  void clear() const {
+    for (const Var* p : {&X, &H, &K, &W_c}) p->clear_grad();
+    for (const auto* group : {&h0, &c0, &w_ih, &w_hh, &b_ih, &b_hh})
+      for (const Var& v : *group) v.clear_grad();
+  }
+};
+
+Var luong_fused(const LuongProblem& p) {
+  heed::LuongDecoderWeights w;
+  for (std::size_t l = 0; l < 2; ++l)
+    w.layers.push_back({p.w_ih[l], p.w_hh[l], l == 0 ? Var() : p.b_ih[l], p.b_hh[l]});
+  w.feed_col = EMB;
+  w.W_c = p.W_c;
+  return heed::luong_decoder(p.X, p.h0, p.c0, p.H, p.K, p.lengths, w);
+}
+
+Var luong_steps(const LuongProblem& p) {
+  std::vector<Var> h = p.h0, c = p.c0, outs;
+  Var h_tilde;
+  for (std::int64_t t = 0; t < p.n; ++t) {
+    Var x = heed::select(p.X, 1, t);
+    if (t > 0) x = heed::add(x, heed::linear_columns(h_tilde, p.w_ih[0], EMB));
+    heed::LstmState st = heed::lstm_step(x, {h[0], c[0]}, p.w_hh[0], p.b_hh[0]);
+    h[0] = st.h;
+    c[0] = st.c;
+    st = heed::lstm_cell(h[0], {h[1], c[1]}, p.w_ih[1], p.w_hh[1], p.b_ih[1], p.b_hh[1]);
+    h[1] = st.h;
+    c[1] = st.c;
+    heed::AttentionResult att =
+        heed::attention_step(heed::AttentionScore::general, h[1], p.K, p.H, p.lengths, {});
+    h_tilde = heed::tanh(heed::linear(heed::concat({att.context, h[1]}, 1), p.W_c));
+    outs.push_back(h_tilde);
+  }
+  return heed::stack(outs, 1);
+}
+
+template <Var (*Run)(const LuongProblem&)>
+void BM_Luong(benchmark::State& state) {
+  const LuongProblem p(state.range(0), state.range(1));
+  Tensor seed = Tensor::full({B, p.n, HD}, 1e-3);
+  heed::Arena arena;
+  for (int warm = 0; warm < 2; ++warm) {  // untimed: the arena grows to size and is touched
+    p.clear();
+    arena.reset();
+    heed::ArenaScope scope(&arena);
+    Var y = Run(p);
+    heed::Tape::current().backward(y, seed);
+  }
+  for (auto _ : state) {
+    p.clear();
+    arena.reset();
+    heed::ArenaScope scope(&arena);
+    Var y = Run(p);
+    heed::Tape::current().backward(y, seed);
+    benchmark::DoNotOptimize(p.W_c.grad().data<float>());
+  }
+  heed::bench::set_flops(state, p.flops());
+}
+BENCHMARK(BM_Luong<luong_fused>)
+    ->Name("BM_LuongDecoderFused")
+    ->ArgNames({"n", "m"})
+    ->Args({22, 22})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Luong<luong_steps>)
+    ->Name("BM_LuongDecoderSteps")
+    ->ArgNames({"n", "m"})
+    ->Args({22, 22})
+    ->Unit(benchmark::kMillisecond);
+
 BENCHMARK(BM_Decoder<fused>)
     ->Name("BM_BahdanauDecoderFused")
     ->ArgNames({"n", "m"})
