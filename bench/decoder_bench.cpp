@@ -40,6 +40,7 @@ Var param(const heed::Shape& shape, float bound, std::uint64_t seed) {
 }
 
 struct Problem {
+  static constexpr std::int64_t kOutWidth = HD + DK;  // [s_t | c_t]
   std::int64_t n, m;
   std::vector<std::int64_t> lengths;
   Var X, s0, H, K, w_ih, w_hh, b_hh, W_q, v;
@@ -58,6 +59,7 @@ struct Problem {
     const double gemm = 2.0 * B * HD * (3 * HD + A) + 2.0 * B * DK * 3 * HD;
     return 3.0 * n * (gemm + 2.0 * real * (A + DK));
   }
+  const Var& probe() const { return w_hh; }  // a gradient the backward must produce
   void clear() const {
     for (const Var* p : {&X, &s0, &H, &K, &w_ih, &w_hh, &b_hh, &W_q, &v}) p->clear_grad();
   }
@@ -90,30 +92,31 @@ Var steps(const Problem& p) {
   return heed::stack(rows, 1);
 }
 
-template <Var (*Run)(const Problem&)>
-void BM_Decoder(benchmark::State& state) {
-  const Problem p(state.range(0), state.range(1));
-  Tensor seed = Tensor::full({B, p.n, HD + DK}, 1e-3);
+// Forward + backward of Run(p) per iteration, p = P(n, m), in a warmed-up arena.
+template <typename P, Var (*Run)(const P&)>
+void BM_Recurrence(benchmark::State& state) {
+  const P p(state.range(0), state.range(1));
+  Tensor seed = Tensor::full({B, p.n, P::kOutWidth}, 1e-3);
   heed::Arena arena;  // as in training: activations and gradients from a per-batch arena
-  for (int warm = 0; warm < 2; ++warm) {  // untimed: the arena grows to size and is touched
+  auto once = [&] {
     p.clear();
     arena.reset();
     heed::ArenaScope scope(&arena);
     Var y = Run(p);
     heed::Tape::current().backward(y, seed);
-  }
+  };
+  for (int warm = 0; warm < 2; ++warm) once();  // untimed: the arena grows and is touched
   for (auto _ : state) {
-    p.clear();
-    arena.reset();
-    heed::ArenaScope scope(&arena);
-    Var y = Run(p);
-    heed::Tape::current().backward(y, seed);
-    benchmark::DoNotOptimize(p.w_hh.grad().data<float>());
+    once();
+    const Tensor& g = p.probe().grad();
+    benchmark::DoNotOptimize(g.raw());
   }
   heed::bench::set_flops(state, p.flops());
 }
+
 // Luong: 2 layers, general score (keys K = W_a H given), input feeding.
 struct LuongProblem {
+  static constexpr std::int64_t kOutWidth = HD;  // h~_t
   std::int64_t n, m;
   std::vector<std::int64_t> lengths;
   Var X, H, K, W_c;
@@ -138,6 +141,7 @@ struct LuongProblem {
     const double gemm = 2.0 * B * 4 * HD * (HD + HD) * 2 + 2.0 * B * HD * 2 * HD;
     return 3.0 * n * (gemm + 2.0 * real * 2 * HD);
   }
+  const Var& probe() const { return W_c; }
   void clear() const {
     for (const Var* p : {&X, &H, &K, &W_c}) p->clear_grad();
     for (const auto* group : {&h0, &c0, &w_ih, &w_hh, &b_ih, &b_hh})
@@ -174,46 +178,24 @@ Var luong_steps(const LuongProblem& p) {
   return heed::stack(outs, 1);
 }
 
-template <Var (*Run)(const LuongProblem&)>
-void BM_Luong(benchmark::State& state) {
-  const LuongProblem p(state.range(0), state.range(1));
-  Tensor seed = Tensor::full({B, p.n, HD}, 1e-3);
-  heed::Arena arena;
-  for (int warm = 0; warm < 2; ++warm) {  // untimed: the arena grows to size and is touched
-    p.clear();
-    arena.reset();
-    heed::ArenaScope scope(&arena);
-    Var y = Run(p);
-    heed::Tape::current().backward(y, seed);
-  }
-  for (auto _ : state) {
-    p.clear();
-    arena.reset();
-    heed::ArenaScope scope(&arena);
-    Var y = Run(p);
-    heed::Tape::current().backward(y, seed);
-    benchmark::DoNotOptimize(p.W_c.grad().data<float>());
-  }
-  heed::bench::set_flops(state, p.flops());
-}
-BENCHMARK(BM_Luong<luong_fused>)
+BENCHMARK(BM_Recurrence<LuongProblem, luong_fused>)
     ->Name("BM_LuongDecoderFused")
     ->ArgNames({"n", "m"})
     ->Args({22, 22})
     ->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Luong<luong_steps>)
+BENCHMARK(BM_Recurrence<LuongProblem, luong_steps>)
     ->Name("BM_LuongDecoderSteps")
     ->ArgNames({"n", "m"})
     ->Args({22, 22})
     ->Unit(benchmark::kMillisecond);
 
-BENCHMARK(BM_Decoder<fused>)
+BENCHMARK(BM_Recurrence<Problem, fused>)
     ->Name("BM_BahdanauDecoderFused")
     ->ArgNames({"n", "m"})
     ->Args({9, 9})
     ->Args({22, 22})
     ->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Decoder<steps>)
+BENCHMARK(BM_Recurrence<Problem, steps>)
     ->Name("BM_BahdanauDecoderSteps")
     ->ArgNames({"n", "m"})
     ->Args({9, 9})
