@@ -93,10 +93,7 @@ void forward(Saved& s, const Var& X, const Var& s0, const Var& H, const Var& K,
     }
   if (alphas) {
     *alphas = Tensor::empty({B, n, m}, s0.dtype());
-    T* a = alphas->data<T>();
-    for (std::int64_t b = 0; b < B; ++b)
-      for (std::int64_t t = 0; t < n; ++t)
-        std::copy_n(Al + (t * B + b) * m, m, a + (b * n + t) * m);
+    rnn_detail::time_to_batch_major<T>(Al, m, alphas->data<T>(), B, n, m, false);
   }
 }
 
@@ -178,15 +175,8 @@ void backward(const Saved& s, const Var& X, const Var& s0, const Var& H, const V
   if (w.w_ih.requires_grad())
     kernels::gemm<T>(true, false, G, dk, R, T(1), DGI, G, s.C.data<T>(), dk, T(1),
                      w.w_ih.grad_buffer().data<T>() + w.ctx_col, s.ldw);
-  if (X.requires_grad()) {
-    T* dx = X.grad_buffer().data<T>();
-    for (std::int64_t b = 0; b < B; ++b)
-      for (std::int64_t t = 0; t < n; ++t) {
-        T* row = dx + (b * n + t) * G;
-        const T* src = DGI + (t * B + b) * G;
-        for (std::int64_t j = 0; j < G; ++j) row[j] += src[j];
-      }
-  }
+  if (X.requires_grad())
+    rnn_detail::time_to_batch_major<T>(DGI, G, X.grad_buffer().data<T>(), B, n, G, true);
 }
 
 void check_contiguous(const Var& v, DType dt, const char* what) {

@@ -8,6 +8,7 @@
 #include "heed/kernels/attention.h"
 #include "heed/kernels/gemm.h"
 #include "heed/kernels/lstm_cell.h"
+#include "heed/kernels/reduce.h"
 #include "heed/kernels/row_blocks.h"
 
 namespace heed {
@@ -86,15 +87,9 @@ void forward(Saved& s, const Var& X, const std::vector<Var>& h0, const std::vect
                              w_feed, s.ldw0, T(1), gi, G);
         } else {
           const T* b_ih = data_or_null<T>(ly.b_ih);
-          for (std::int64_t b = 0; b < nr; ++b) {
-            T* row = gi + b * G;
-            if (b_ih)
-              std::copy_n(b_ih, G, row);
-            else
-              std::fill(row, row + G, T(0));
-          }
+          if (b_ih) kernels::broadcast_rows<T>(b_ih, gi, nr, G);
           kernels::gemm<T>(false, true, nr, G, Hd, T(1), s.state<T>(s.hs, l - 1, t + 1) + r0 * Hd,
-                           Hd, ly.w_ih.value().data<T>(), Hd, T(1), gi, G);
+                           Hd, ly.w_ih.value().data<T>(), Hd, b_ih ? T(1) : T(0), gi, G);
         }
         kernels::lstm_step_forward<T>(
             nr, Hd, gi, G, s.state<T>(s.hs, l, t) + r0 * Hd, Hd, s.state<T>(s.cs, l, t) + r0 * Hd,
@@ -113,22 +108,11 @@ void forward(Saved& s, const Var& X, const std::vector<Var>& h0, const std::vect
       for (std::int64_t i = 0; i < nr * Hd; ++i) ht[i] = kernels::fast_tanh(ht[i]);
     }
   });
-  T* y = Y.data<T>();
-  for (std::int64_t b = 0; b < B; ++b)
-    for (std::int64_t t = 0; t < n; ++t) std::copy_n(HT + (t * B + b) * Hd, Hd, y + (b * n + t) * Hd);
+  rnn_detail::time_to_batch_major<T>(HT, Hd, Y.data<T>(), B, n, Hd, false);
   if (alphas) {
     *alphas = Tensor::empty({B, n, m}, X.dtype());
-    T* a = alphas->data<T>();
-    for (std::int64_t b = 0; b < B; ++b)
-      for (std::int64_t t = 0; t < n; ++t)
-        std::copy_n(s.Al.data<T>() + (t * B + b) * m, m, a + (b * n + t) * m);
+    rnn_detail::time_to_batch_major<T>(s.Al.data<T>(), m, alphas->data<T>(), B, n, m, false);
   }
-}
-
-template <typename T>
-void add_column_sums(const T* x, std::int64_t rows, std::int64_t cols, T* out) {
-  for (std::int64_t r = 0; r < rows; ++r)
-    for (std::int64_t j = 0; j < cols; ++j) out[j] += x[r * cols + j];
 }
 
 template <typename T>
@@ -211,13 +195,13 @@ void backward(const Saved& s, const Var& X, const std::vector<Var>& h0,
       kernels::gemm<T>(true, false, G, Hd, R, T(1), dga, G, s.state<T>(s.hs, l, 0), Hd, T(1),
                        ly.w_hh.grad_buffer().data<T>(), Hd);
     if (ly.b_hh.defined() && ly.b_hh.requires_grad())
-      add_column_sums<T>(dga, R, G, ly.b_hh.grad_buffer().data<T>());
+      kernels::sum_rows<T>(dga, ly.b_hh.grad_buffer().data<T>(), R, G);
     if (l > 0) {
       if (ly.w_ih.requires_grad())
         kernels::gemm<T>(true, false, G, Hd, R, T(1), dga, G, s.state<T>(s.hs, l - 1, 1), Hd,
                          T(1), ly.w_ih.grad_buffer().data<T>(), Hd);
       if (ly.b_ih.defined() && ly.b_ih.requires_grad())
-        add_column_sums<T>(dga, R, G, ly.b_ih.grad_buffer().data<T>());
+        kernels::sum_rows<T>(dga, ly.b_ih.grad_buffer().data<T>(), R, G);
     } else if (w.input_feed && n > 1 && ly.w_ih.requires_grad()) {
       // Step t >= 1 read h~_{t-1}.
       kernels::gemm<T>(true, false, G, Hd, (n - 1) * B, T(1), dga + B * G, G, HT, Hd, T(1),
@@ -230,15 +214,8 @@ void backward(const Saved& s, const Var& X, const std::vector<Var>& h0,
     kernels::gemm<T>(true, false, Hd, Hd, R, T(1), DPRE, Hd, s.state<T>(s.hs, L - 1, 1), Hd, T(1),
                      gWc + dk, s.ldc);
   }
-  if (X.requires_grad()) {
-    T* dx = X.grad_buffer().data<T>();
-    for (std::int64_t b = 0; b < B; ++b)
-      for (std::int64_t t = 0; t < n; ++t) {
-        T* row = dx + (b * n + t) * G;
-        const T* src = DGA + (t * B + b) * G;  // layer 0
-        for (std::int64_t j = 0; j < G; ++j) row[j] += src[j];
-      }
-  }
+  if (X.requires_grad())  // layer 0's gate gradients are X's
+    rnn_detail::time_to_batch_major<T>(DGA, G, X.grad_buffer().data<T>(), B, n, G, true);
 }
 
 void check_var(const Var& v, DType dt, const char* what) {

@@ -1,5 +1,6 @@
 #pragma once
 // Small helpers shared by the recurrent ops (gru.cpp, lstm.cpp, rnn_sequence.cpp).
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -29,6 +30,23 @@ void add_into(Tensor& dst, const T* src) {
   T* d = dst.data<T>();
   const std::int64_t n = dst.numel();
   for (std::int64_t i = 0; i < n; ++i) d[i] += src[i];
+}
+
+// Rows of a time-major (n, B, width) buffer into a batch-major (B, n, width) one, row (t, b)
+// to row (b, t): copied, or added when accumulate (a gradient). src rows have stride
+// ld_src (>= width), dst rows stride width.
+template <typename T>
+void time_to_batch_major(const T* src, std::int64_t ld_src, T* dst, std::int64_t B,
+                         std::int64_t n, std::int64_t width, bool accumulate) {
+  for (std::int64_t b = 0; b < B; ++b)
+    for (std::int64_t t = 0; t < n; ++t) {
+      const T* from = src + (t * B + b) * ld_src;
+      T* to = dst + (b * n + t) * width;
+      if (accumulate)
+        for (std::int64_t j = 0; j < width; ++j) to[j] += from[j];
+      else
+        std::copy_n(from, width, to);
+    }
 }
 
 // Records an op with several outputs: each output requires a gradient iff the op records,
