@@ -7,7 +7,7 @@ set -euo pipefail
 
 packages=(
   g++ cmake ninja-build pkg-config ccache
-  libopenblas-openmp-dev
+  libopenblas-openmp-dev libdnnl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev
   libsentencepiece-dev

@@ -14,6 +14,7 @@
 #include "heed/base/error.h"
 #include "heed/base/random.h"
 #include "heed/decode/beam_search.h"
+#include "heed/decode/frozen_model.h"
 #include "heed/decode/greedy.h"
 #include "heed/kernels/gemm.h"
 #include "heed/models/model_factory.h"
@@ -242,6 +243,8 @@ void bench_decode(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& op
   dopt.stop_at_eos = false;
   dopt.beam = opt.beam;
   dopt.n_best = 1;
+  dopt.precision = opt.precision;
+  FrozenModel frozen(model, opt.precision);
 
   std::vector<std::int64_t> att_shape;
   auto run = [&](const SyntheticBatch& b) {
@@ -270,6 +273,7 @@ void bench_decode(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& op
   }
   Json j = base;
   j["measure"] = beam ? "beam" : "greedy";
+  j["precision"] = kernels::matmul_precision_name(opt.precision);
   j["sentences"] = sents;
   j["batch"] = opt.batch;
   j["steps_per_sentence"] = T;

@@ -10,7 +10,9 @@
 //   train     Adam(lr 1e-3), grad-norm clip 5, mean cross-entropy over non-pad targets,
 //             dropout 0; `warmup` untimed steps, then `steps` timed ones, each a new batch
 //   greedy    decode_sents sentences in batches, exactly decode_steps steps (no early
-//             stop), one untimed warm-up batch first; beam: width `beam` on beam_sents
+//             stop), one untimed warm-up batch first; beam: width `beam` on beam_sents.
+//             The weights are frozen (packed for oneDNN) once, before the warm-up batch,
+//             as a translation run does before its first batch
 //   FLOPs     the reference's analytic forward matmul count (flop_terms); training = 3 x
 // The data come from heed's generator with the reference's rules, not bit-identical to
 // torch's generator; only the distribution (and so the work) is the same.
@@ -21,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "heed/kernels/frozen_weights.h"
 #include "heed/models/model_config.h"
 #include "heed/models/seq2seq.h"
 
@@ -80,6 +83,8 @@ struct BenchOptions {
   std::int64_t decode_steps = 30;
   std::int64_t beam = 5;
   std::uint64_t seed = 1234;
+  // Decoding's products with the weights (greedy, beam; training is always fp32).
+  kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32;
   bool train = true, greedy = true, beam_search = true;
   std::string tag;
 };

@@ -49,6 +49,8 @@ class BenchCommand : public Command {
         ->capture_default_str();
     app.add_option("--beam", opt_.beam, "beam width")->capture_default_str();
     app.add_option("--seed", opt_.seed, "data and initialisation seed")->capture_default_str();
+    app.add_option("--precision", precision_, "decoding's products: fp32 | bf16")
+        ->capture_default_str();
     app.footer(
         "Output: an \"info\" line per config (parameters, analytic FLOP terms), then one line per\n"
         "measurement: train (tgt_tok_per_s, src_tgt_tok_per_s, ms_per_step_median, loss_last,\n"
@@ -70,6 +72,7 @@ class BenchCommand : public Command {
         throw Error("--only: unknown measurement '" + m + "' (expected train, greedy, beam)");
     }
     HEED_CHECK(opt_.train || opt_.greedy || opt_.beam_search, "--only names no measurement");
+    opt_.precision = kernels::parse_matmul_precision(precision_);
     bench::run_bench(opt_, std::cout);
     return 0;
   }
@@ -78,6 +81,7 @@ class BenchCommand : public Command {
   bench::BenchOptions opt_;
   std::string config_ = "all";
   std::string only_ = "train,greedy,beam";
+  std::string precision_ = "fp32";
 };
 
 }  // namespace

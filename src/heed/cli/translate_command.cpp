@@ -121,6 +121,10 @@ class TranslateCommand : public Command {
     app.add_option("--output,-o", output_, "output file, written atomically (default: stdout)");
     app.add_flag("--replace-unk", replace_unk_,
                  "replace each output <unk> by the source piece it attended to most");
+    app.add_option("--precision", precision_,
+                   "products with the weights: fp32 | bf16 (bfloat16 inputs and weights, fp32 "
+                   "sums; about twice as fast on CPUs with AVX-512 BF16 or AMX)")
+        ->capture_default_str();
     app.add_option("--threads,-t", threads_, "batches decoded in parallel (0: one per hardware thread)")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
@@ -157,6 +161,7 @@ class TranslateCommand : public Command {
     options.decode.norm = parse_length_norm(norm_);
     options.decode.len_a = len_a_;
     options.decode.len_b = len_b_;
+    options.decode.precision = kernels::parse_matmul_precision(precision_);
     options.batch_size = batch_size_;
     options.replace_unk = replace_unk_;
     options.keep_attention = !attention_.empty();
@@ -225,6 +230,7 @@ class TranslateCommand : public Command {
   std::vector<std::string> dirs_, weights_;
   std::string checkpoint_ = "best", norm_ = "length", attention_, input_, output_;
   std::int64_t beam_ = 5, nbest_ = 1;
+  std::string precision_ = "fp32";
   double alpha_ = 0.0, len_a_ = 2.0, len_b_ = 10.0;
   std::size_t batch_size_ = 32;
   int threads_ = 0;

@@ -8,6 +8,7 @@
 
 #include "heed/autograd/tape.h"
 #include "heed/decode/decode_common.h"
+#include "heed/decode/frozen_model.h"
 #include "heed/decode/row_blocks.h"
 #include "heed/kernels/gemm.h"
 #include "heed/kernels/softmax.h"
@@ -235,6 +236,7 @@ DecodeResult beam_search(const Seq2Seq& model, const TokenBatch& src,
   HEED_CHECK(options.beam >= 1, "beam_search: beam must be >= 1, got ", options.beam);
   HEED_CHECK(options.n_best >= 1 && options.n_best <= options.beam,
              "beam_search: n_best must be in [1, beam = ", options.beam, "], got ", options.n_best);
+  FrozenModel frozen(model, options.precision);
   return detail::decode_in_row_blocks(
       src, options, [&](const TokenBatch& part, const DecodeOptions& opt) {
         return beam_block(model, part, opt);

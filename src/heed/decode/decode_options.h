@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "heed/kernels/frozen_weights.h"
 #include "heed/models/seq2seq.h"
 
 namespace heed {
@@ -24,6 +25,9 @@ struct DecodeOptions {
   // false: run exactly the maximum number of steps even when every hypothesis has ended
   // (the benchmark's forced length); the output is the same, only the work differs.
   bool stop_at_eos = true;
+  // The products with the model's weights: fp32, or bf16 (inputs and weights rounded to
+  // bfloat16, fp32 accumulation); both through oneDNN with the weights packed once.
+  kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32;
 };
 
 // "length" | "gnmt"; anything else throws heed::Error.

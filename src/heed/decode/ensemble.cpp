@@ -102,6 +102,15 @@ Ensemble::Ensemble(std::vector<std::shared_ptr<const Seq2Seq>> members)
   }
 }
 
+std::vector<Var> Ensemble::weights() const {
+  std::vector<Var> all;
+  for (const auto& m : members_) {
+    auto w = m->weights();
+    all.insert(all.end(), w.begin(), w.end());
+  }
+  return all;
+}
+
 Encoded Ensemble::encode(const TokenBatch& src) const {
   std::vector<Encoded> encs;
   encs.reserve(members_.size());

@@ -37,6 +37,7 @@ class Ensemble : public Seq2Seq {
                   const Encoded& enc) const override;
   Var forward(const TokenBatch& src, const TokenBatch& tgt_in,
               Tensor* alphas = nullptr) const override;
+  std::vector<Var> weights() const override;
 
  private:
   // Where member i's field f (annotations, keys, fixed_context) lives in a packed row.

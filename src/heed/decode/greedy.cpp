@@ -5,6 +5,7 @@
 
 #include "heed/autograd/tape.h"
 #include "heed/decode/decode_common.h"
+#include "heed/decode/frozen_model.h"
 #include "heed/decode/row_blocks.h"
 #include "heed/kernels/softmax.h"
 #include "heed/tensor/arena.h"
@@ -112,6 +113,7 @@ DecodeResult greedy_block(const Seq2Seq& model, const TokenBatch& src,
 DecodeResult greedy_decode(const Seq2Seq& model, const TokenBatch& src,
                            const DecodeOptions& options) {
   detail::check_source(src);
+  FrozenModel frozen(model, options.precision);
   return detail::decode_in_row_blocks(
       src, options, [&](const TokenBatch& part, const DecodeOptions& opt) {
         return greedy_block(model, part, opt);

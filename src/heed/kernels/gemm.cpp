@@ -3,6 +3,8 @@
 #include <cblas.h>
 #include <omp.h>
 
+#include "heed/kernels/frozen_weights.h"
+
 namespace heed::kernels {
 namespace {
 CBLAS_TRANSPOSE tr(bool t) { return t ? CblasTrans : CblasNoTrans; }
@@ -13,6 +15,7 @@ void gemm<float>(bool ta, bool tb, std::int64_t M, std::int64_t N, std::int64_t 
                  const float* A, std::int64_t lda, const float* B, std::int64_t ldb, float beta,
                  float* C, std::int64_t ldc) {
   if (M == 0 || N == 0) return;
+  if (!ta && tb && alpha == 1.0f && gemm_frozen(M, N, K, A, lda, B, ldb, beta, C, ldc)) return;
   cblas_sgemm(CblasRowMajor, tr(ta), tr(tb), static_cast<blasint>(M), static_cast<blasint>(N),
               static_cast<blasint>(K), alpha, A, static_cast<blasint>(lda), B,
               static_cast<blasint>(ldb), beta, C, static_cast<blasint>(ldc));

@@ -1,6 +1,7 @@
 #pragma once
 // GEMM through OpenBLAS: C = alpha * op(A) op(B) + beta * C, row-major, transposes by flag
 // (no copies). op(A) is M x K, op(B) is K x N, C is M x N; ld* are row strides.
+// Products A B^T with B inside an open FrozenWeights scope go to oneDNN (frozen_weights.h).
 #include <cstdint>
 
 namespace heed::kernels {

@@ -79,6 +79,10 @@ class Seq2Seq : public Module {
   // output layers.
   virtual Var forward_packed(const TokenBatch& src, const TokenBatch& tgt_in) const;
 
+  // Every parameter the model computes with: its own, or an ensemble's members'. Decoding
+  // freezes these (kernels/frozen_weights.h).
+  virtual std::vector<Var> weights() const { return parameters(); }
+
   // Whether step() returns attention weights (false for noattn).
   virtual bool has_attention() const { return true; }
   std::int64_t tgt_vocab() const { return config_.tgt_vocab; }

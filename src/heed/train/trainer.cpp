@@ -20,6 +20,7 @@
 #include "heed/data/corpus.h"
 #include "heed/data/sentencepiece_tokenizer.h"
 #include "heed/data/text_file.h"
+#include "heed/decode/frozen_model.h"
 #include "heed/decode/greedy.h"
 #include "heed/kernels/gemm.h"
 #include "heed/base/atomic_file.h"
@@ -304,6 +305,7 @@ void Run::validate(Progress& progress, double train_loss) {
     DecodeOptions dopt;
     dopt.len_a = static_cast<double>(t_.max_output_factor);
     dopt.len_b = 10.0;
+    FrozenModel frozen(*model_, dopt.precision);  // weights packed once for all dev batches
     for (const auto& members : dev_plan_) {
       const Batch b = make_batch(dev_corpus_, members);
       {

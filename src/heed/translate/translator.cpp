@@ -15,6 +15,7 @@
 #include "heed/data/corpus.h"
 #include "heed/decode/beam_search.h"
 #include "heed/decode/ensemble.h"
+#include "heed/decode/frozen_model.h"
 #include "heed/decode/greedy.h"
 #include "heed/decode/unk_replace.h"
 #include "heed/kernels/gemm.h"
@@ -124,6 +125,7 @@ std::vector<Translation> Translator::translate(
   HEED_CHECK(!(options.replace_unk || options.keep_attention) || has_attention(),
              options.replace_unk ? "UNK replacement" : "attention output",
              " needs a model with attention (", names_.front(), " has none)");
+  FrozenModel frozen(*decoder_, dopt.precision);  // packed once, used by every batch
 
   const LoadedModel& first = models_.front();
   CorpusOptions co;
