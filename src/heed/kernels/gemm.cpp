@@ -1,8 +1,10 @@
 #include "heed/kernels/gemm.h"
 
 #include <cblas.h>
+#include <dnnl.h>
 #include <omp.h>
 
+#include "heed/base/error.h"
 #include "heed/kernels/frozen_weights.h"
 
 namespace heed::kernels {
@@ -16,9 +18,9 @@ void gemm<float>(bool ta, bool tb, std::int64_t M, std::int64_t N, std::int64_t 
                  float* C, std::int64_t ldc) {
   if (M == 0 || N == 0) return;
   if (!ta && tb && alpha == 1.0f && gemm_frozen(M, N, K, A, lda, B, ldb, beta, C, ldc)) return;
-  cblas_sgemm(CblasRowMajor, tr(ta), tr(tb), static_cast<blasint>(M), static_cast<blasint>(N),
-              static_cast<blasint>(K), alpha, A, static_cast<blasint>(lda), B,
-              static_cast<blasint>(ldb), beta, C, static_cast<blasint>(ldc));
+  const dnnl_status_t st = dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', M, N, K, alpha, A, lda, B,
+                                      ldb, beta, C, ldc);
+  HEED_CHECK(st == dnnl_success, "gemm: oneDNN's sgemm failed (status ", static_cast<int>(st), ")");
 }
 
 template <>
