@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages heed needs to build and test, only those missing.
 # Idempotent; run as root (or with sudo) on a fresh Debian 12 machine.
-# OpenBLAS is pinned to its OpenMP variant (libopenblas-openmp-dev): heed's own loops use
-# OpenMP too, so BLAS and heed share one thread pool and never oversubscribe the cores.
+# OpenBLAS is pinned to its OpenMP variant (libopenblas-openmp-dev), and Debian's oneDNN
+# (libdnnl-dev, float GEMMs and decoding's packed weights) is an OpenMP build too: heed's own
+# loops use OpenMP, so the libraries and heed share one thread pool and never oversubscribe.
 set -euo pipefail
 
 packages=(
