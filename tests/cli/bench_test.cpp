@@ -182,6 +182,25 @@ TEST(BenchCommand, DecodeLines) {
   EXPECT_EQ(beam.at("attention_shape")[2], 3);
 }
 
+TEST(BenchCommand, Bf16LinesSayTheirPrecisionAndTrainTheSameModel) {
+  const auto fp32 = json_lines(run_bench_command(
+      "--config g2p --steps 2 --warmup 0 --only train,greedy --threads 1 --batch 4 "
+      "--decode-sents 4 --decode-steps 2"));
+  const auto bf16 = json_lines(run_bench_command(
+      "--config g2p --steps 2 --warmup 0 --only train,greedy --threads 1 --batch 4 "
+      "--decode-sents 4 --decode-steps 2 --precision bf16"));
+  ASSERT_EQ(fp32.size(), 3u);
+  ASSERT_EQ(bf16.size(), 3u);
+  for (std::size_t i : {1u, 2u}) {
+    EXPECT_EQ(fp32[i].at("precision"), "fp32");
+    EXPECT_EQ(bf16[i].at("precision"), "bf16");
+  }
+  // bf16 products move the loss a little, not a lot.
+  const double a = fp32[1].at("loss_last").get<double>(), b = bf16[1].at("loss_last").get<double>();
+  EXPECT_NEAR(a, b, 0.05);
+  EXPECT_THROW(run_bench_command("--config g2p --precision fp16"), Error);
+}
+
 TEST(BenchCommand, NoAttentionHasNoAttentionShape) {
   const auto lines = json_lines(run_bench_command(
       "--config noattn --only greedy --threads 1 --batch 2 --decode-sents 2 --decode-steps 2"));

@@ -170,6 +170,17 @@ TEST_F(TrainCli, ResumedRunEqualsUninterruptedRun) {
   EXPECT_EQ(read_file(path("resumed/last.safetensors")), read_file(path("model/last.safetensors")));
 }
 
+TEST_F(TrainCli, Bf16ProductsTrainAndAreRecorded) {
+  ASSERT_EQ(trained().code, 0);
+  const Result r = run("train " + path("config.yaml") + " --set output=" + path("bf16") +
+                       " --set training.precision=bf16");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("trained " + path("bf16") + " to step 12"), std::string::npos) << r.output;
+  EXPECT_NE(read_file(path("bf16/config.yaml")).find("precision: bf16"), std::string::npos);
+  // Different products, so different weights than the fp32 run of the same seed.
+  EXPECT_NE(read_file(path("bf16/last.safetensors")), read_file(path("model/last.safetensors")));
+}
+
 TEST_F(TrainCli, ResumeWithAnotherModelIsRefused) {
   ASSERT_EQ(trained().code, 0);
   const Result r = run("train " + path("config.yaml") + " --set model.emb_dim=9");

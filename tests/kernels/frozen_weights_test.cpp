@@ -12,6 +12,7 @@
 
 #include "heed/base/error.h"
 #include "heed/kernels/gemm.h"
+#include "heed/kernels/onednn.h"
 
 namespace heed::kernels {
 namespace {
@@ -24,11 +25,11 @@ std::vector<float> random_floats(std::size_t n, std::uint32_t seed) {
   return v;
 }
 
-// bfloat16 rounding (nearest even), as a float.
+// bfloat16 rounding (nearest even; tests/kernels/bf16_products_test.cpp checks it), as a float.
 float bf16(float x) {
-  std::uint32_t u = std::bit_cast<std::uint32_t>(x);
-  u += 0x7fffu + ((u >> 16) & 1u);
-  return std::bit_cast<float>(u & 0xffff0000u);
+  std::uint16_t b;
+  round_to_bf16(&x, 1, 1, 1, &b);
+  return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16);
 }
 
 // A product with a weight block of a larger "parameter": W is N x K inside a buffer with row

@@ -55,6 +55,7 @@ TEST(TrainConfig, MinimalConfigGetsDefaults) {
   EXPECT_EQ(c.training.max_tokens, 4096);
   EXPECT_EQ(c.training.metric, "loss");
   EXPECT_EQ(c.training.dtype, "f32");
+  EXPECT_EQ(c.training.precision, "fp32");
 }
 
 TEST(TrainConfig, ReadsEverySection) {
@@ -131,6 +132,11 @@ TEST(TrainConfigErrors, Choices) {
   EXPECT_NE(error_of(kMinimal, {"data.target.tokenizer=bpe"})
                 .find("data.target.tokenizer: expected one of char | whitespace | sentencepiece"),
             std::string::npos);
+  EXPECT_NE(error_of(kMinimal, {"training.precision=fp16"}).find("fp32 | bf16"), std::string::npos);
+  EXPECT_NE(error_of(kMinimal, {"training.precision=bf16", "training.dtype=f64"})
+                .find("bf16 products need dtype f32"),
+            std::string::npos);
+  EXPECT_EQ(error_of(kMinimal, {"training.precision=bf16"}), "");
 }
 
 TEST(TrainConfigErrors, RequiredKeysAndRanges) {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 
 #include "heed/autograd/cross_entropy.h"
@@ -16,6 +17,7 @@
 #include "heed/decode/beam_search.h"
 #include "heed/decode/frozen_model.h"
 #include "heed/decode/greedy.h"
+#include "heed/kernels/bf16_products.h"
 #include "heed/kernels/gemm.h"
 #include "heed/models/model_factory.h"
 #include "heed/tensor/arena.h"
@@ -151,6 +153,8 @@ void bench_train(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& opt
   const FlopTerms terms = flop_terms(cfg);
   // Activations of one step live in the arena, given back at once after the step.
   Arena arena;
+  std::optional<kernels::Bf16Products> bf16;  // mixed precision: bf16 products, fp32 rest
+  if (opt.precision == kernels::MatmulPrecision::bf16) bf16.emplace();
 
   // Where a step's time goes (timed steps only): forward + loss, backward, clip + Adam.
   std::vector<double> t_forward, t_backward, t_update;
@@ -205,6 +209,7 @@ void bench_train(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& opt
   const auto n = static_cast<double>(opt.steps);
   Json j = base;
   j["measure"] = "train";
+  j["precision"] = kernels::matmul_precision_name(opt.precision);
   j["steps"] = opt.steps;
   j["seconds"] = round_to(dt, 3);
   j["ms_per_step_mean"] = round_to(1000 * dt / n, 2);

@@ -83,7 +83,8 @@ struct BenchOptions {
   std::int64_t decode_steps = 30;
   std::int64_t beam = 5;
   std::uint64_t seed = 1234;
-  // Decoding's products with the weights (greedy, beam; training is always fp32).
+  // The products' precision: decoding's with the weights; training's (bf16 products, fp32
+  // weights, gradients and optimiser).
   kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32;
   bool train = true, greedy = true, beam_search = true;
   std::string tag;

@@ -49,7 +49,7 @@ class BenchCommand : public Command {
         ->capture_default_str();
     app.add_option("--beam", opt_.beam, "beam width")->capture_default_str();
     app.add_option("--seed", opt_.seed, "data and initialisation seed")->capture_default_str();
-    app.add_option("--precision", precision_, "decoding's products: fp32 | bf16")
+    app.add_option("--precision", precision_, "the products: fp32 | bf16 (training: bf16 products, fp32 weights and optimiser)")
         ->capture_default_str();
     app.footer(
         "Output: an \"info\" line per config (parameters, analytic FLOP terms), then one line per\n"

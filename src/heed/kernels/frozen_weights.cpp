@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
 #include <cstring>
 #include <dnnl.hpp>
 #include <map>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "heed/base/error.h"
+#include "heed/kernels/onednn.h"
 
 namespace heed::kernels {
 namespace {
@@ -19,11 +19,6 @@ namespace {
 using dt = dnnl::memory::data_type;
 using tag = dnnl::memory::format_tag;
 using dims = dnnl::memory::dims;
-
-dnnl::engine& engine() {
-  static dnnl::engine e(dnnl::engine::kind::cpu, 0);
-  return e;
-}
 
 dt weight_type(MatmulPrecision p) { return p == MatmulPrecision::bf16 ? dt::bf16 : dt::f32; }
 
@@ -87,7 +82,7 @@ dnnl::matmul::primitive_desc make_pd(const dnnl::memory::desc& src,
     po.append_sum(1.0f);
     attr.set_post_ops(po);
   }
-  return dnnl::matmul::primitive_desc(dnnl::matmul::desc(src, weights, dst), attr, engine(),
+  return dnnl::matmul::primitive_desc(dnnl::matmul::desc(src, weights, dst), attr, onednn_engine(),
                                       /*allow_empty=*/true);
 }
 
@@ -104,10 +99,10 @@ void pack(Packed& p, MatmulPrecision precision, std::int64_t M, std::int64_t N, 
                     dnnl::memory::desc({M, N}, dt::f32, tag::ab), false);
   if (!pd || !fast_impl(pd)) return;
   // B^T as oneDNN sees it: K x N with strides (1, ldb).
-  dnnl::memory user(dnnl::memory::desc({K, N}, dt::f32, dims{1, ldb}), engine(),
+  dnnl::memory user(dnnl::memory::desc({K, N}, dt::f32, dims{1, ldb}), onednn_engine(),
                     const_cast<float*>(B));
-  p.weights = dnnl::memory(pd.weights_desc(), engine());
-  dnnl::stream s(engine());
+  p.weights = dnnl::memory(pd.weights_desc(), onednn_engine());
+  dnnl::stream s(onednn_engine());
   dnnl::reorder(user, p.weights).execute(s, user, p.weights);
   s.wait();
   p.ok = true;
@@ -124,14 +119,6 @@ Prim make_prim(const Packed& p, MatmulPrecision precision, std::int64_t M, std::
   r.scratch_bytes = pd.scratchpad_desc().get_size();
   r.ok = true;
   return r;
-}
-
-// Round to nearest even, NaN kept quiet.
-std::uint16_t to_bf16(float x) {
-  std::uint32_t u = std::bit_cast<std::uint32_t>(x);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((u >> 16) | 0x40u);
-  u += 0x7fffu + ((u >> 16) & 1u);
-  return static_cast<std::uint16_t>(u >> 16);
 }
 
 struct ThreadBuffers {
@@ -229,11 +216,7 @@ bool gemm_frozen(std::int64_t M, std::int64_t N, std::int64_t K, const float* A,
   void* a = const_cast<float*>(A);
   if (precision == MatmulPrecision::bf16) {
     buf.a_bf16.resize(MK);
-    for (std::int64_t i = 0; i < M; ++i) {
-      const float* row = A + i * lda;
-      std::uint16_t* out = buf.a_bf16.data() + i * K;
-      for (std::int64_t k = 0; k < K; ++k) out[k] = to_bf16(row[k]);
-    }
+    round_to_bf16(A, M, K, lda, buf.a_bf16.data());
     a = buf.a_bf16.data();
   } else if (lda != K) {
     buf.a_dense.resize(MK);
@@ -247,11 +230,11 @@ bool gemm_frozen(std::int64_t M, std::int64_t N, std::int64_t K, const float* A,
     c = buf.c_dense.data();
   }
   buf.scratch.resize(std::max<std::size_t>({buf.scratch.size(), prim->scratch_bytes, 64}));
-  thread_local dnnl::stream stream(engine());
-  dnnl::memory src(prim->src, engine(), a);
-  dnnl::memory dst(prim->dst, engine(), c);
+  thread_local dnnl::stream stream(onednn_engine());
+  dnnl::memory src(prim->src, onednn_engine(), a);
+  dnnl::memory dst(prim->dst, onednn_engine(), c);
   dnnl::memory scratch(
-      dnnl::memory::desc({static_cast<std::int64_t>(buf.scratch.size())}, dt::u8, tag::a), engine(),
+      dnnl::memory::desc({static_cast<std::int64_t>(buf.scratch.size())}, dt::u8, tag::a), onednn_engine(),
       buf.scratch.data());
   prim->matmul.execute(stream, {{DNNL_ARG_SRC, src},
                                 {DNNL_ARG_WEIGHTS, packed->weights},

@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include "heed/base/error.h"
+#include "heed/kernels/bf16_products.h"
 #include "heed/kernels/frozen_weights.h"
 
 namespace heed::kernels {
@@ -18,6 +19,8 @@ void gemm<float>(bool ta, bool tb, std::int64_t M, std::int64_t N, std::int64_t 
                  float* C, std::int64_t ldc) {
   if (M == 0 || N == 0) return;
   if (!ta && tb && alpha == 1.0f && gemm_frozen(M, N, K, A, lda, B, ldb, beta, C, ldc)) return;
+  if (bf16_products_enabled() && gemm_bf16(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc))
+    return;
   const dnnl_status_t st = dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', M, N, K, alpha, A, lda, B,
                                       ldb, beta, C, ldc);
   HEED_CHECK(st == dnnl_success, "gemm: oneDNN's sgemm failed (status ", static_cast<int>(st), ")");

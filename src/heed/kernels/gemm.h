@@ -1,7 +1,9 @@
 #pragma once
-// GEMM through OpenBLAS: C = alpha * op(A) op(B) + beta * C, row-major, transposes by flag
+// GEMM: C = alpha * op(A) op(B) + beta * C, row-major, transposes by flag
 // (no copies). op(A) is M x K, op(B) is K x N, C is M x N; ld* are row strides.
-// Products A B^T with B inside an open FrozenWeights scope go to oneDNN (frozen_weights.h).
+// float goes to oneDNN: products A B^T with B inside an open FrozenWeights scope run on
+// packed weights (frozen_weights.h); inside a Bf16Products scope the rest round their inputs
+// to bfloat16 (bf16_products.h); otherwise dnnl_sgemm. double goes to OpenBLAS.
 #include <cstdint>
 
 namespace heed::kernels {

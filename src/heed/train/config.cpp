@@ -318,6 +318,9 @@ void read_training(Section s, TrainingConfig& c) {
   s.read("threads", c.threads);
   s.check("threads", c.threads >= 0, "must be 0 (the default) or more");
   s.read_choice("dtype", c.dtype, {"f32", "f64"});
+  s.read_choice("precision", c.precision, {"fp32", "bf16"});
+  s.check("precision", c.precision == "fp32" || c.dtype == "f32",
+          "bf16 products need dtype f32 (got " + c.dtype + ")");
   s.finish();
 }
 
@@ -482,6 +485,7 @@ std::string to_yaml(const TrainConfig& c) {
   e << YAML::Key << "seed" << YAML::Value << t.seed;
   e << YAML::Key << "threads" << YAML::Value << t.threads;
   e << YAML::Key << "dtype" << YAML::Value << t.dtype;
+  e << YAML::Key << "precision" << YAML::Value << t.precision;
   e << YAML::EndMap;
 
   e << YAML::Key << "output" << YAML::Value << c.output;

@@ -61,6 +61,7 @@ struct TrainingConfig {
   std::uint64_t seed = 1234;
   std::int64_t threads = 0;           // 0 = the OpenMP default
   std::string dtype = "f32";          // f32 | f64
+  std::string precision = "fp32";     // fp32 | bf16: the training step's products (f32 only)
 };
 
 struct TrainConfig {

@@ -21,6 +21,7 @@
 #include "heed/data/sentencepiece_tokenizer.h"
 #include "heed/data/text_file.h"
 #include "heed/decode/frozen_model.h"
+#include "heed/kernels/bf16_products.h"
 #include "heed/decode/greedy.h"
 #include "heed/kernels/gemm.h"
 #include "heed/base/atomic_file.h"
@@ -276,6 +277,9 @@ double Run::train_step(const Batch& batch) {
   optimizer_->zero_grad();
   double loss = 0.0;
   {
+    // training.precision bf16: the step's products round their inputs to bfloat16.
+    std::optional<kernels::Bf16Products> bf16;
+    if (t_.precision == "bf16") bf16.emplace();
     ArenaScope scope(&arena_);
     fill(src_, batch.size, batch.src_len, batch.src, batch.src_lengths);
     fill(tgt_in_, batch.size, batch.tgt_len, batch.tgt_in, batch.tgt_lengths);

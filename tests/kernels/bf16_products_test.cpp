@@ -1,0 +1,110 @@
+#include "heed/kernels/bf16_products.h"
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "heed/kernels/gemm.h"
+#include "heed/kernels/onednn.h"
+
+namespace heed::kernels {
+namespace {
+
+std::uint16_t bits(float x) {
+  std::uint16_t out;
+  round_to_bf16(&x, 1, 1, 1, &out);
+  return out;
+}
+
+float widen(std::uint16_t b) { return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16); }
+
+TEST(RoundToBf16, NearestEvenInfAndNan) {
+  EXPECT_EQ(bits(1.0f), 0x3f80);
+  EXPECT_EQ(bits(1.0f + 0x1p-8f), 0x3f80);      // halfway, 1.0 is even
+  EXPECT_EQ(bits(1.0f + 3 * 0x1p-8f), 0x3f82);  // halfway, 1 + 2^-6 is even
+  EXPECT_EQ(bits(1.0f + 0x1p-8f + 0x1p-20f), 0x3f81);  // above halfway
+  EXPECT_EQ(bits(-2.0f), 0xc000);
+  EXPECT_EQ(bits(std::numeric_limits<float>::infinity()), 0x7f80);
+  EXPECT_EQ(bits(std::numeric_limits<float>::max()), 0x7f80);  // rounds up to infinity
+  EXPECT_TRUE(std::isnan(widen(bits(std::numeric_limits<float>::quiet_NaN()))));
+  // A signalling NaN whose payload sits in the low bits must not become infinity.
+  EXPECT_TRUE(std::isnan(widen(bits(std::bit_cast<float>(0x7f800001u)))));
+  // Strided rows to a dense block.
+  const std::vector<float> src = {1, 2, 99, 3, 4, 99};
+  std::vector<std::uint16_t> dst(4);
+  round_to_bf16(src.data(), 2, 2, 3, dst.data());
+  EXPECT_EQ(widen(dst[2]), 3.0f);
+  EXPECT_EQ(widen(dst[3]), 4.0f);
+}
+
+std::vector<float> random_floats(std::size_t n, std::uint32_t seed) {
+  std::mt19937 gen(seed);
+  std::normal_distribution<float> d(0.0f, 1.0f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = d(gen);
+  return v;
+}
+
+float rounded(float x) { return widen(bits(x)); }
+
+// Every transpose combination, strided operands and output, beta 0 and 1: the fp32 sum of
+// the bf16-rounded products.
+TEST(Bf16Products, EveryLayoutSumsRoundedProducts) {
+  const std::int64_t M = 19, N = 23, K = 41, pad = 3;
+  Bf16Products scope;
+  ASSERT_TRUE(bf16_products_enabled());
+  for (bool ta : {false, true})
+    for (bool tb : {false, true})
+      for (float beta : {0.0f, 1.0f}) {
+        const std::int64_t a_rows = ta ? K : M, a_cols = ta ? M : K;
+        const std::int64_t b_rows = tb ? N : K, b_cols = tb ? K : N;
+        const std::int64_t lda = a_cols + pad, ldb = b_cols + pad, ldc = N + pad;
+        const auto A = random_floats(static_cast<std::size_t>(a_rows * lda), 1);
+        const auto B = random_floats(static_cast<std::size_t>(b_rows * ldb), 2);
+        const auto C0 = random_floats(static_cast<std::size_t>(M * ldc), 3);
+        std::vector<float> C = C0;
+        gemm<float>(ta, tb, M, N, K, 1.0f, A.data(), lda, B.data(), ldb, beta, C.data(), ldc);
+        double worst = 0, vs_fp32 = 0;
+        for (std::int64_t i = 0; i < M; ++i)
+          for (std::int64_t j = 0; j < N; ++j) {
+            double want = beta * C0[i * ldc + j], exact = want;
+            for (std::int64_t k = 0; k < K; ++k) {
+              const float a = ta ? A[k * lda + i] : A[i * lda + k];
+              const float b = tb ? B[j * ldb + k] : B[k * ldb + j];
+              want += double(rounded(a)) * rounded(b);
+              exact += double(a) * b;
+            }
+            worst = std::max(worst, std::fabs(C[i * ldc + j] - want));
+            vs_fp32 = std::max(vs_fp32, std::fabs(C[i * ldc + j] - exact));
+          }
+        EXPECT_LT(worst, 1e-4) << "ta " << ta << " tb " << tb << " beta " << beta;
+        EXPECT_GT(vs_fp32, 1e-3) << "inputs not rounded; ta " << ta << " tb " << tb;
+        for (std::int64_t i = 0; i < M; ++i)  // the padding of C is untouched
+          for (std::int64_t j = N; j < ldc; ++j) ASSERT_EQ(C[i * ldc + j], C0[i * ldc + j]);
+      }
+}
+
+TEST(Bf16Products, OffOutsideTheScopeAndForScaledProducts) {
+  const std::int64_t M = 8, N = 9, K = 10;
+  const auto A = random_floats(M * K, 4), B = random_floats(K * N, 5);
+  std::vector<float> fp32(M * N), inside(M * N), scaled_out(M * N), scaled_in(M * N);
+  gemm<float>(false, false, M, N, K, 1.0f, A.data(), K, B.data(), N, 0.0f, fp32.data(), N);
+  gemm<float>(false, false, M, N, K, 0.5f, A.data(), K, B.data(), N, 0.0f, scaled_out.data(), N);
+  EXPECT_FALSE(bf16_products_enabled());
+  {
+    Bf16Products scope;
+    gemm<float>(false, false, M, N, K, 1.0f, A.data(), K, B.data(), N, 0.0f, inside.data(), N);
+    gemm<float>(false, false, M, N, K, 0.5f, A.data(), K, B.data(), N, 0.0f, scaled_in.data(), N);
+  }
+  EXPECT_FALSE(bf16_products_enabled());
+  EXPECT_NE(inside, fp32);          // rounded inside the scope
+  EXPECT_EQ(scaled_in, scaled_out);  // alpha != 1 stays fp32
+}
+
+}  // namespace
+}  // namespace heed::kernels
