@@ -1,8 +1,11 @@
-// GEMM throughput at the shapes the models run (f32, through kernels::gemm = OpenBLAS).
-// Thread count: OMP_NUM_THREADS (the OpenMP build of OpenBLAS follows it).
+// GEMM throughput at the shapes the models run (f32 through kernels::gemm = oneDNN's sgemm;
+// decoding's products with frozen, packed weights, fp32 and bf16; training's bf16 products).
+// Thread count: OMP_NUM_THREADS (oneDNN and OpenBLAS are OpenMP builds).
 #include <benchmark/benchmark.h>
 
 #include "heed/bench/micro.h"
+#include "heed/kernels/bf16_products.h"
+#include "heed/kernels/frozen_weights.h"
 #include "heed/kernels/gemm.h"
 
 namespace {
@@ -71,6 +74,50 @@ BENCHMARK(BM_GemmBatched)
     ->ArgNames({"batch", "M", "N", "K", "tb"})
     ->Args({64, 30, 256, 256, 1})
     ->Args({64, 1, 30, 256, 1})
+    ->Unit(benchmark::kMicrosecond);
+
+// x W^T with W frozen (packed once for oneDNN, as decoding runs it); args: M, N, K, bf16.
+void BM_GemmFrozen(benchmark::State& state) {
+  const std::int64_t M = state.range(0), N = state.range(1), K = state.range(2);
+  const auto precision = state.range(3) ? heed::kernels::MatmulPrecision::bf16
+                                        : heed::kernels::MatmulPrecision::f32;
+  auto x = random_floats(static_cast<std::size_t>(M * K), -1, 1, 1);
+  auto w = random_floats(static_cast<std::size_t>(N * K), -1, 1, 2);
+  std::vector<float> c(static_cast<std::size_t>(M * N));
+  const heed::kernels::FrozenWeights::Range range{w.data(), w.size()};
+  heed::kernels::FrozenWeights frozen({&range, 1}, precision);
+  for (auto _ : state) {
+    heed::kernels::gemm<float>(false, true, M, N, K, 1.0f, x.data(), K, w.data(), K, 0.0f,
+                               c.data(), N);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  if (heed::kernels::frozen_weights_products() == 0) state.SkipWithError("not run by oneDNN");
+  heed::bench::set_flops(state, 2.0 * M * N * K);
+}
+
+BENCHMARK(BM_GemmFrozen)
+    ->ArgNames({"M", "N", "K", "bf16"})
+    // a decoder step's recurrent product and vocabulary projection (greedy 64, beam 320 rows)
+    ->Args({64, 768, 256, 0})
+    ->Args({64, 768, 256, 1})
+    ->Args({64, 8000, 256, 0})
+    ->Args({64, 8000, 256, 1})
+    ->Args({320, 8000, 256, 0})
+    ->Args({320, 8000, 256, 1})
+    ->Unit(benchmark::kMicrosecond);
+
+// Training's products in bf16 (both operands rounded per call); args as BM_Gemm.
+void BM_GemmBf16(benchmark::State& state) {
+  heed::kernels::Bf16Products bf16;
+  BM_Gemm(state);
+}
+
+BENCHMARK(BM_GemmBf16)
+    ->ArgNames({"M", "N", "K", "ta", "tb"})
+    ->Args({1920, 768, 256, 0, 1})
+    ->Args({768, 256, 1920, 1, 0})
+    ->Args({1920, 8000, 256, 0, 1})
     ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
