@@ -4,16 +4,18 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <random>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "heed/kernels/gemm.h"
+#include "support/gradcheck.h"
 #include "heed/kernels/onednn.h"
 
 namespace heed::kernels {
 namespace {
+
+using heed::testing::random_floats;
 
 std::uint16_t bits(float x) {
   std::uint16_t out;
@@ -40,14 +42,6 @@ TEST(RoundToBf16, NearestEvenInfAndNan) {
   round_to_bf16(src.data(), 2, 2, 3, dst.data());
   EXPECT_EQ(widen(dst[2]), 3.0f);
   EXPECT_EQ(widen(dst[3]), 4.0f);
-}
-
-std::vector<float> random_floats(std::size_t n, std::uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::normal_distribution<float> d(0.0f, 1.0f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(gen);
-  return v;
 }
 
 float rounded(float x) { return widen(bits(x)); }

@@ -5,25 +5,19 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "heed/base/error.h"
 #include "heed/kernels/gemm.h"
+#include "support/gradcheck.h"
 #include "heed/kernels/onednn.h"
 
 namespace heed::kernels {
 namespace {
 
-std::vector<float> random_floats(std::size_t n, std::uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::normal_distribution<float> d(0.0f, 1.0f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(gen);
-  return v;
-}
+using heed::testing::random_floats;
 
 // bfloat16 rounding (nearest even; tests/kernels/bf16_products_test.cpp checks it), as a float.
 float bf16(float x) {

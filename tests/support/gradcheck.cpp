@@ -15,6 +15,13 @@ Tensor random_tensor(const Shape& shape, std::uint64_t seed, double lo, double h
   return Tensor::from(shape, v, DType::f64);
 }
 
+std::vector<float> random_floats(std::size_t n, std::uint64_t seed, float lo, float hi) {
+  Rng rng(seed);
+  std::vector<float> v(n);
+  for (auto& x : v) x = static_cast<float>(rng.uniform(lo, hi));
+  return v;
+}
+
 Var random_var(const Shape& shape, std::uint64_t seed, double lo, double hi) {
   return Var(random_tensor(shape, seed, lo, hi), true);
 }

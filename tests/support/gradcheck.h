@@ -27,6 +27,8 @@ struct GradcheckOptions {
 
 // A float64 tensor of the given shape with entries uniform in [lo, hi), from a fixed seed.
 Tensor random_tensor(const Shape& shape, std::uint64_t seed, double lo = -1.0, double hi = 1.0);
+// n floats uniform in [lo, hi), from a fixed seed (for kernel tests on raw buffers).
+std::vector<float> random_floats(std::size_t n, std::uint64_t seed, float lo = -1.0f, float hi = 1.0f);
 // Var(random_tensor(...), requires_grad = true).
 Var random_var(const Shape& shape, std::uint64_t seed, double lo = -1.0, double hi = 1.0);
 
