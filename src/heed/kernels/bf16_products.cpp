@@ -1,7 +1,6 @@
 #include "heed/kernels/bf16_products.h"
 
 #include <atomic>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -99,16 +98,7 @@ bool gemm_bf16(bool ta, bool tb, std::int64_t M, std::int64_t N, std::int64_t K,
   dnnl::memory dst(dnnl::memory::desc({M, N}, dt::f32, tag::ab), eng, c);
   mm->execute(*s.stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}});
   s.stream->wait();
-  if (!dense_c) {
-    for (std::int64_t i = 0; i < M; ++i) {
-      float* to = C + i * ldc;
-      const float* from = c + i * N;
-      if (beta == 0.0f)
-        std::memcpy(to, from, static_cast<std::size_t>(N) * sizeof(float));
-      else
-        for (std::int64_t j = 0; j < N; ++j) to[j] += from[j];
-    }
-  }
+  if (!dense_c) store_rows(c, M, N, beta, C, ldc);
   return true;
 }
 

@@ -241,16 +241,7 @@ bool gemm_frozen(std::int64_t M, std::int64_t N, std::int64_t K, const float* A,
                                 {DNNL_ARG_DST, dst},
                                 {DNNL_ARG_SCRATCHPAD, scratch}});
   stream.wait();
-  if (!dense_c) {
-    for (std::int64_t i = 0; i < M; ++i) {
-      const float* from = c + i * N;
-      float* to = C + i * ldc;
-      if (beta == 0.0f)
-        std::memcpy(to, from, static_cast<std::size_t>(N) * sizeof(float));
-      else
-        for (std::int64_t j = 0; j < N; ++j) to[j] += from[j];
-    }
-  }
+  if (!dense_c) store_rows(c, M, N, beta, C, ldc);
   reg->products.fetch_add(1, std::memory_order_relaxed);
   return true;
 }

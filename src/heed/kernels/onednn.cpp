@@ -1,6 +1,7 @@
 #include "heed/kernels/onednn.h"
 
 #include <bit>
+#include <cstring>
 
 namespace heed::kernels {
 
@@ -20,6 +21,18 @@ void round_to_bf16(const float* src, std::int64_t rows, std::int64_t cols, std::
       const std::uint32_t nan = (u >> 16) | 0x40u;
       out[j] = static_cast<std::uint16_t>((u & 0x7fffffffu) > 0x7f800000u ? nan : rounded);
     }
+  }
+}
+
+void store_rows(const float* D, std::int64_t rows, std::int64_t cols, float beta, float* C,
+                std::int64_t ldc) {
+  for (std::int64_t i = 0; i < rows; ++i) {
+    const float* from = D + i * cols;
+    float* to = C + i * ldc;
+    if (beta == 0.0f)
+      std::memcpy(to, from, static_cast<std::size_t>(cols) * sizeof(float));
+    else
+      for (std::int64_t j = 0; j < cols; ++j) to[j] += from[j];
   }
 }
 

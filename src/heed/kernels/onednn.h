@@ -15,4 +15,9 @@ dnnl::engine& onednn_engine();
 void round_to_bf16(const float* src, std::int64_t rows, std::int64_t cols, std::int64_t ld,
                    std::uint16_t* dst);
 
+// C (rows x cols, row stride ldc) = D (dense rows x cols) when beta is 0, C += D otherwise:
+// how a product computed into a dense buffer reaches a strided C.
+void store_rows(const float* D, std::int64_t rows, std::int64_t cols, float beta, float* C,
+                std::int64_t ldc);
+
 }  // namespace heed::kernels
