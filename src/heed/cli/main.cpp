@@ -7,9 +7,13 @@
 #include <iostream>
 
 #include "heed/base/error.h"
+#include "heed/base/stop_signals.h"
 #include "heed/cli/command.h"
 
 int main(int argc, char** argv) {
+  // Before any thread exists: SIGINT/SIGTERM are taken on a thread of their own, never on a
+  // compute thread (base/stop_signals.h says why).
+  heed::start_signal_thread();
   // Decoding steps allocate their outputs fresh each step (a beam step's logits are 5 MB for
   // an 8,000-word vocabulary). glibc would hand such blocks back to the kernel on free and
   // fault every page in again on the next step (a fifth of mt beam search's time): keep

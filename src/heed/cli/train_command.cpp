@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "heed/base/error.h"
+#include "heed/base/stop_signals.h"
 #include "heed/train/config.h"
 #include "heed/train/progress.h"
 #include "heed/train/trainer.h"
@@ -49,7 +50,7 @@ class TrainCommand : public Command {
       return 2;
     }
     clear_stop_request();
-    install_stop_signal_handlers();
+    set_stop_handler(request_stop);
     TrainerOptions options;
     options.console = &std::cerr;
     options.tty = stderr_is_tty();

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -45,12 +44,7 @@ namespace heed {
 
 namespace {
 
-volatile std::sig_atomic_t g_stop = 0;
-
-extern "C" void on_stop_signal(int sig) {
-  g_stop = 1;
-  std::signal(sig, SIG_DFL);  // a second Ctrl-C ends the process at once
-}
+std::atomic<bool> g_stop{false};  // set by the signal thread, read by the loop
 
 
 // The config with everything a resumed run may change blanked out: the data and model
@@ -551,13 +545,8 @@ TrainResult train(const TrainConfig& config, const TrainerOptions& options) {
   return run.run();
 }
 
-void request_stop() { g_stop = 1; }
-bool stop_requested() { return g_stop != 0; }
-void clear_stop_request() { g_stop = 0; }
-
-void install_stop_signal_handlers() {
-  std::signal(SIGINT, on_stop_signal);
-  std::signal(SIGTERM, on_stop_signal);
-}
+void request_stop() { g_stop.store(true); }
+bool stop_requested() { return g_stop.load(); }
+void clear_stop_request() { g_stop.store(false); }
 
 }  // namespace heed

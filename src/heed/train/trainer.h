@@ -43,11 +43,10 @@ struct TrainerOptions {
 // or data section.
 TrainResult train(const TrainConfig& config, const TrainerOptions& options = {});
 
-// Asks a running train() to save its state and return (async-signal-safe).
+// Asks a running train() to save its state and return (async-signal-safe); `heed train`
+// makes SIGINT and SIGTERM call it (base/stop_signals.h).
 void request_stop();
 bool stop_requested();
 void clear_stop_request();
-// SIGINT and SIGTERM call request_stop(); a second signal ends the process at once.
-void install_stop_signal_handlers();
 
 }  // namespace heed
