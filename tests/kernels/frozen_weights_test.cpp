@@ -70,6 +70,28 @@ TEST(FrozenWeights, Fp32ProductsMatchBlasWithStridesAndAccumulation) {
   }
 }
 
+TEST(FrozenWeights, AffineRowsAddTheBiasInTheProduct) {
+  // y = x W^T + b with dense operands (nn.Linear's case), in fp32 and bf16, against the
+  // broadcast-and-accumulate path taken without a scope.
+  const std::int64_t rows = 19, out = 130, in = 70;
+  const std::vector<float> W = random_floats(static_cast<std::size_t>(out * in), 4);
+  const std::vector<float> x = random_floats(static_cast<std::size_t>(rows * in), 5);
+  const std::vector<float> b = random_floats(static_cast<std::size_t>(out), 6);
+  std::vector<float> plain(static_cast<std::size_t>(rows * out));
+  affine_rows<float>(rows, out, in, x.data(), W.data(), b.data(), plain.data());
+  for (const MatmulPrecision precision : {MatmulPrecision::f32, MatmulPrecision::bf16}) {
+    std::vector<float> frozen(plain.size(), 1e30f);
+    const FrozenWeights::Range r{W.data(), W.size()};
+    FrozenWeights scope({&r, 1}, precision);
+    affine_rows<float>(rows, out, in, x.data(), W.data(), b.data(), frozen.data());
+    if (precision == MatmulPrecision::bf16 && frozen_weights_products() == 0) continue;
+    ASSERT_EQ(frozen_weights_products(), 1u) << "oneDNN did not take the product";
+    // bf16 rounds x and W (relative 2^-8 each); fp32 differs in summation order only.
+    const double tol = precision == MatmulPrecision::f32 ? 2e-5 * in : 2e-2 * in;
+    EXPECT_LT(max_abs_diff(plain, frozen), tol) << matmul_precision_name(precision);
+  }
+}
+
 TEST(FrozenWeights, Bf16RoundsInputsAndWeightsAndSumsInFp32) {
   Problem p;
   std::vector<float> frozen;

@@ -80,6 +80,29 @@ TEST(SoftmaxKernel, ArgmaxLogProbMatchesLogSoftmax) {
   EXPECT_EQ(best[2], -inf);
 }
 
+TEST(SoftmaxKernel, LogSumExpIsWhatLogSoftmaxSubtracts) {
+  // Small rows, an all -inf row, and a block large enough for the threaded path: x - lse must
+  // equal log_softmax's output bit for bit (beam search relies on it).
+  const float inf = std::numeric_limits<float>::infinity();
+  for (const std::int64_t rows : {3, 40}) {
+    const std::int64_t cols = rows == 3 ? 4 : 5000;
+    std::vector<float> x(static_cast<std::size_t>(rows * cols));
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 7919) % 1000) / 37.f;
+    for (std::int64_t c = 0; c < cols; ++c) x[static_cast<std::size_t>(cols + c)] = -inf;  // row 1
+    std::vector<float> logp(x.size()), lse(static_cast<std::size_t>(rows));
+    log_softmax_rows<float>(x.data(), logp.data(), rows, cols);
+    log_sum_exp_rows<float>(x.data(), rows, cols, lse.data());
+    EXPECT_EQ(lse[1], -inf);
+    for (std::int64_t r = 0; r < rows; ++r) {
+      if (r == 1) continue;
+      for (std::int64_t c = 0; c < cols; ++c) {
+        const auto i = static_cast<std::size_t>(r * cols + c);
+        ASSERT_EQ(x[i] - lse[static_cast<std::size_t>(r)], logp[i]) << r << " " << c;
+      }
+    }
+  }
+}
+
 TEST(SoftmaxKernel, LargeBlockRowsSumToOne) {
   // Large enough for the threaded path; float rows of a vocabulary-sized width.
   const std::int64_t rows = 40, cols = 5000;

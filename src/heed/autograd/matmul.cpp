@@ -20,13 +20,8 @@ Var linear(const Var& x, const Var& W, const Var& b) {
   ys[ys.ndim() - 1] = out;
   Tensor y = Tensor::empty(ys, xv.dtype());
   dispatch(xv.dtype(), [&]<typename T>() {
-    T beta = 0;
-    if (b.defined()) {
-      kernels::broadcast_rows<T>(b.value().data<T>(), y.data<T>(), rows, out);
-      beta = 1;
-    }
-    kernels::gemm<T>(false, true, rows, out, in, T(1), xv.data<T>(), in, Wv.data<T>(), in, beta,
-                     y.data<T>(), out);
+    kernels::affine_rows<T>(rows, out, in, xv.data<T>(), Wv.data<T>(),
+                            b.defined() ? b.value().data<T>() : nullptr, y.data<T>());
   });
   return record_op(y, {&x, &W, &b}, [x, W, b, rows, in, out](Var& o) mutable {
     dispatch(o.dtype(), [&]<typename T>() {

@@ -80,7 +80,7 @@ DecodeResult beam_loop(const Seq2Seq& model, const TokenBatch& src, const Decode
   toks.reserve(static_cast<std::size_t>(max_steps) * Rs);
   backs.reserve(static_cast<std::size_t>(max_steps) * Rs);
   std::vector<T> attn;
-  std::vector<T> logp;
+  std::vector<T> lse(Rs);
   bool has_attn = false;
   std::int64_t steps = 0;
   for (std::int64_t t = 0; t < max_steps; ++t) {
@@ -88,8 +88,9 @@ DecodeResult beam_loop(const Seq2Seq& model, const TokenBatch& src, const Decode
     Tensor lg = detail::step_logits(out, R);
     HEED_CHECK(lg.dtype() == dtype, "decode: the step's logits changed dtype");
     const std::int64_t V = lg.dim(1);
-    if (logp.size() != static_cast<std::size_t>(R * V)) logp.resize(static_cast<std::size_t>(R * V));
-    kernels::log_softmax_rows(lg.data<T>(), logp.data(), R, V);
+    // log p = logit - lse, formed as the scan reads each logit: no (R, V) block written.
+    kernels::log_sum_exp_rows(lg.data<T>(), R, V, lse.data());
+    const T* logits = lg.data<T>();
     Tensor a = detail::step_alpha(out, R, m, dtype);
     if (t == 0) {
       has_attn = a.defined();
@@ -116,12 +117,13 @@ DecodeResult beam_loop(const Seq2Seq& model, const TokenBatch& src, const Decode
           top.offer(s, j * V + kPad);
           continue;
         }
-        const T* row = logp.data() + static_cast<std::int64_t>(r) * V;
+        const T* row = logits + static_cast<std::int64_t>(r) * V;
+        const T lse_r = lse[r];
         const std::int64_t base = j * V;
         // Most candidates lose against the current k-th best: one compare each.
         T thr = top.threshold();
         for (std::int64_t v = 0; v < V; ++v) {
-          const T c = s + row[v];
+          const T c = s + (row[v] - lse_r);
           if (c > thr) {  // -inf never enters here; see the fill below
             top.offer(c, base + v);
             thr = top.threshold();

@@ -27,7 +27,7 @@ void cross_entropy_forward(const T* logits, std::int64_t rows, std::int64_t cols
     T mx = x[0], sx = 0;
 #pragma omp simd reduction(max : mx) reduction(+ : sx)
     for (std::int64_t c = 0; c < cols; ++c) {
-      mx = std::max(mx, x[c]);
+      mx = x[c] > mx ? x[c] : mx;  // not std::max: that form stays scalar (softmax.cpp)
       sx += x[c];
     }
     T s = 0;

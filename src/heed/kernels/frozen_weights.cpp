@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "heed/base/error.h"
@@ -27,9 +28,12 @@ bool fast_impl(const dnnl::matmul::primitive_desc& pd) {
   return std::string_view(pd.impl_info_str()).substr(0, 3) != "ref";
 }
 
-// One primitive per (rows, accumulate into C). oneDNN 2.6's blocked-weight kernels take
-// dense A and C only, so strided ones are copied through per-thread buffers.
-using PrimKey = std::pair<std::int64_t, bool>;
+// What a product does with C: C = A B^T, C += A B^T, or C = A B^T + bias.
+enum class Mode { store, accumulate, bias };
+
+// One primitive per (rows, mode). oneDNN 2.6's blocked-weight kernels take dense A and C
+// only, so strided ones are copied through per-thread buffers.
+using PrimKey = std::pair<std::int64_t, Mode>;
 struct Prim {
   bool ok = false;
   dnnl::matmul matmul;
@@ -74,16 +78,20 @@ bool covers(const Registry& r, const float* B, std::int64_t N, std::int64_t K, s
 
 dnnl::matmul::primitive_desc make_pd(const dnnl::memory::desc& src,
                                      const dnnl::memory::desc& weights,
-                                     const dnnl::memory::desc& dst, bool accumulate) {
+                                     const dnnl::memory::desc& dst, Mode mode) {
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-  if (accumulate) {
+  if (mode == Mode::accumulate) {
     dnnl::post_ops po;
     po.append_sum(1.0f);
     attr.set_post_ops(po);
   }
-  return dnnl::matmul::primitive_desc(dnnl::matmul::desc(src, weights, dst), attr, onednn_engine(),
-                                      /*allow_empty=*/true);
+  const dnnl::matmul::desc desc =
+      mode == Mode::bias
+          ? dnnl::matmul::desc(src, weights, dnnl::memory::desc({1, dst.dims()[1]}, dt::f32, tag::ab),
+                               dst)
+          : dnnl::matmul::desc(src, weights, dst);
+  return dnnl::matmul::primitive_desc(desc, attr, onednn_engine(), /*allow_empty=*/true);
 }
 
 dnnl::memory::desc src_desc(MatmulPrecision p, std::int64_t M, std::int64_t K) {
@@ -96,7 +104,7 @@ void pack(Packed& p, MatmulPrecision precision, std::int64_t M, std::int64_t N, 
   const dt wt = weight_type(precision);
   auto pd = make_pd(src_desc(precision, M, K),
                     dnnl::memory::desc({K, N}, wt, tag::any),
-                    dnnl::memory::desc({M, N}, dt::f32, tag::ab), false);
+                    dnnl::memory::desc({M, N}, dt::f32, tag::ab), Mode::store);
   if (!pd || !fast_impl(pd)) return;
   // B^T as oneDNN sees it: K x N with strides (1, ldb).
   dnnl::memory user(dnnl::memory::desc({K, N}, dt::f32, dims{1, ldb}), onednn_engine(),
@@ -109,11 +117,11 @@ void pack(Packed& p, MatmulPrecision precision, std::int64_t M, std::int64_t N, 
 }
 
 Prim make_prim(const Packed& p, MatmulPrecision precision, std::int64_t M, std::int64_t N,
-               std::int64_t K, bool accumulate) {
+               std::int64_t K, Mode mode) {
   Prim r;
   r.src = src_desc(precision, M, K);
   r.dst = dnnl::memory::desc({M, N}, dt::f32, tag::ab);
-  auto pd = make_pd(r.src, p.weights.get_desc(), r.dst, accumulate);
+  auto pd = make_pd(r.src, p.weights.get_desc(), r.dst, mode);
   if (!pd || !fast_impl(pd)) return r;
   r.matmul = dnnl::matmul(pd);
   r.scratch_bytes = pd.scratchpad_desc().get_size();
@@ -181,8 +189,12 @@ std::size_t frozen_weights_packed() {
       std::count_if(reg->packs.begin(), reg->packs.end(), [](const auto& p) { return p.second.ok; }));
 }
 
-bool gemm_frozen(std::int64_t M, std::int64_t N, std::int64_t K, const float* A, std::int64_t lda,
-                 const float* B, std::int64_t ldb, float beta, float* C, std::int64_t ldc) {
+namespace {
+
+// gemm_frozen and gemm_frozen_bias: bias is null or beta is 0.
+bool run_frozen(std::int64_t M, std::int64_t N, std::int64_t K, const float* A, std::int64_t lda,
+                const float* B, std::int64_t ldb, float beta, const float* bias, float* C,
+                std::int64_t ldc) {
   if (M <= 0 || N <= 0 || K <= 0 || (beta != 0.0f && beta != 1.0f)) return false;
   std::shared_ptr<Registry> reg = open_registry();
   if (!reg || !covers(*reg, B, N, K, ldb)) return false;
@@ -190,7 +202,7 @@ bool gemm_frozen(std::int64_t M, std::int64_t N, std::int64_t K, const float* A,
 
   // A strided C is computed into a dense buffer and then stored or added.
   const bool dense_c = ldc == N;
-  const bool accumulate = beta != 0.0f && dense_c;
+  const Mode mode = bias ? Mode::bias : beta != 0.0f && dense_c ? Mode::accumulate : Mode::store;
 
   const Prim* prim = nullptr;
   const Packed* packed = nullptr;
@@ -200,10 +212,10 @@ bool gemm_frozen(std::int64_t M, std::int64_t N, std::int64_t K, const float* A,
     Packed& p = it->second;
     if (fresh) pack(p, precision, M, N, K, B, ldb);
     if (!p.ok) return false;
-    const PrimKey key{M, accumulate};
+    const PrimKey key{M, mode};
     auto pit = p.prims.find(key);
     if (pit == p.prims.end())
-      pit = p.prims.emplace(key, make_prim(p, precision, M, N, K, accumulate)).first;
+      pit = p.prims.emplace(key, make_prim(p, precision, M, N, K, mode)).first;
     if (!pit->second.ok) return false;
     prim = &pit->second;  // std::map nodes stay put; entries are never erased while reg lives
     packed = &p;
@@ -236,14 +248,32 @@ bool gemm_frozen(std::int64_t M, std::int64_t N, std::int64_t K, const float* A,
   dnnl::memory scratch(
       dnnl::memory::desc({static_cast<std::int64_t>(buf.scratch.size())}, dt::u8, tag::a), onednn_engine(),
       buf.scratch.data());
-  prim->matmul.execute(stream, {{DNNL_ARG_SRC, src},
-                                {DNNL_ARG_WEIGHTS, packed->weights},
-                                {DNNL_ARG_DST, dst},
-                                {DNNL_ARG_SCRATCHPAD, scratch}});
+  std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src},
+                                             {DNNL_ARG_WEIGHTS, packed->weights},
+                                             {DNNL_ARG_DST, dst},
+                                             {DNNL_ARG_SCRATCHPAD, scratch}};
+  if (bias)
+    args.emplace(DNNL_ARG_BIAS,
+                 dnnl::memory(dnnl::memory::desc({1, N}, dt::f32, tag::ab), onednn_engine(),
+                              const_cast<float*>(bias)));
+  prim->matmul.execute(stream, args);
   stream.wait();
   if (!dense_c) store_rows(c, M, N, beta, C, ldc);
   reg->products.fetch_add(1, std::memory_order_relaxed);
   return true;
+}
+
+}  // namespace
+
+bool gemm_frozen(std::int64_t M, std::int64_t N, std::int64_t K, const float* A, std::int64_t lda,
+                 const float* B, std::int64_t ldb, float beta, float* C, std::int64_t ldc) {
+  return run_frozen(M, N, K, A, lda, B, ldb, beta, nullptr, C, ldc);
+}
+
+bool gemm_frozen_bias(std::int64_t M, std::int64_t N, std::int64_t K, const float* A,
+                      std::int64_t lda, const float* B, std::int64_t ldb, const float* bias,
+                      float* C, std::int64_t ldc) {
+  return run_frozen(M, N, K, A, lda, B, ldb, 0.0f, bias, C, ldc);
 }
 
 }  // namespace heed::kernels

@@ -50,4 +50,10 @@ std::size_t frozen_weights_products();
 bool gemm_frozen(std::int64_t M, std::int64_t N, std::int64_t K, const float* A, std::int64_t lda,
                  const float* B, std::int64_t ldb, float beta, float* C, std::int64_t ldc);
 
+// C = A B^T + bias (N floats, added to every row) in the product itself (no pass that
+// broadcasts the bias into C first); false (nothing done) as for gemm_frozen.
+bool gemm_frozen_bias(std::int64_t M, std::int64_t N, std::int64_t K, const float* A,
+                      std::int64_t lda, const float* B, std::int64_t ldb, const float* bias,
+                      float* C, std::int64_t ldc);
+
 }  // namespace heed::kernels

@@ -4,9 +4,12 @@
 #include <dnnl.h>
 #include <omp.h>
 
+#include <type_traits>
+
 #include "heed/base/error.h"
 #include "heed/kernels/bf16_products.h"
 #include "heed/kernels/frozen_weights.h"
+#include "heed/kernels/reduce.h"
 
 namespace heed::kernels {
 namespace {
@@ -53,6 +56,26 @@ template void gemm_batched<double>(bool, bool, std::int64_t, std::int64_t, std::
                                    std::int64_t, double, const double*, std::int64_t,
                                    std::int64_t, const double*, std::int64_t, std::int64_t,
                                    double, double*, std::int64_t, std::int64_t);
+
+template <typename T>
+void affine_rows(std::int64_t rows, std::int64_t out, std::int64_t in, const T* x, const T* W,
+                 const T* b, T* y) {
+  if (rows == 0 || out == 0) return;
+  if constexpr (std::is_same_v<T, float>) {
+    if (b && gemm_frozen_bias(rows, out, in, x, in, W, in, b, y, out)) return;
+  }
+  T beta = 0;
+  if (b) {
+    broadcast_rows<T>(b, y, rows, out);
+    beta = 1;
+  }
+  gemm<T>(false, true, rows, out, in, T(1), x, in, W, in, beta, y, out);
+}
+
+template void affine_rows<float>(std::int64_t, std::int64_t, std::int64_t, const float*,
+                                 const float*, const float*, float*);
+template void affine_rows<double>(std::int64_t, std::int64_t, std::int64_t, const double*,
+                                  const double*, const double*, double*);
 
 void set_num_threads(int n) {
   omp_set_num_threads(n);

@@ -20,6 +20,13 @@ void gemm_batched(bool trans_a, bool trans_b, std::int64_t batch, std::int64_t M
                   const T* B, std::int64_t ldb, std::int64_t stride_b, T beta, T* C,
                   std::int64_t ldc, std::int64_t stride_c);
 
+// y (rows x out, dense) = x (rows x in, dense) W^T + b: W (out x in) as nn.Linear stores
+// it, b (out) or null for none. With W inside an open FrozenWeights scope the bias is added
+// by the product itself; otherwise it is broadcast into y and the product accumulates.
+template <typename T>
+void affine_rows(std::int64_t rows, std::int64_t out, std::int64_t in, const T* x, const T* W,
+                 const T* b, T* y);
+
 // The number of threads BLAS and heed's own loops use (OpenMP; one pool, never both).
 void set_num_threads(int n);
 int num_threads();

@@ -26,6 +26,11 @@ template <typename T>
 void argmax_log_prob_rows(const T* x, std::int64_t rows, std::int64_t cols, std::int32_t* index,
                           T* log_prob);
 
+// Each row's log-sum-exp, max + log sum_c exp(x_c - max), read-only: beam search scores
+// x_c - lse[r] as it scans instead of writing a log-softmax block. An all -inf row gets -inf.
+template <typename T>
+void log_sum_exp_rows(const T* x, std::int64_t rows, std::int64_t cols, T* lse);
+
 // dx += y (dy - <dy, y>), from the softmax output y (masked entries of y are 0, so their
 // dx is 0 with no mask needed).
 template <typename T>
