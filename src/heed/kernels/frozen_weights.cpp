@@ -76,6 +76,9 @@ bool covers(const Registry& r, const float* B, std::int64_t N, std::int64_t K, s
   });
 }
 
+// The bias of an N-column product: one row, broadcast by oneDNN over C's rows.
+dnnl::memory::desc bias_desc(std::int64_t N) { return dnnl::memory::desc({1, N}, dt::f32, tag::ab); }
+
 dnnl::matmul::primitive_desc make_pd(const dnnl::memory::desc& src,
                                      const dnnl::memory::desc& weights,
                                      const dnnl::memory::desc& dst, Mode mode) {
@@ -88,8 +91,7 @@ dnnl::matmul::primitive_desc make_pd(const dnnl::memory::desc& src,
   }
   const dnnl::matmul::desc desc =
       mode == Mode::bias
-          ? dnnl::matmul::desc(src, weights, dnnl::memory::desc({1, dst.dims()[1]}, dt::f32, tag::ab),
-                               dst)
+          ? dnnl::matmul::desc(src, weights, bias_desc(dst.dims()[1]), dst)
           : dnnl::matmul::desc(src, weights, dst);
   return dnnl::matmul::primitive_desc(desc, attr, onednn_engine(), /*allow_empty=*/true);
 }
@@ -254,8 +256,7 @@ bool run_frozen(std::int64_t M, std::int64_t N, std::int64_t K, const float* A, 
                                              {DNNL_ARG_SCRATCHPAD, scratch}};
   if (bias)
     args.emplace(DNNL_ARG_BIAS,
-                 dnnl::memory(dnnl::memory::desc({1, N}, dt::f32, tag::ab), onednn_engine(),
-                              const_cast<float*>(bias)));
+                 dnnl::memory(bias_desc(N), onednn_engine(), const_cast<float*>(bias)));
   prim->matmul.execute(stream, args);
   stream.wait();
   if (!dense_c) store_rows(c, M, N, beta, C, ldc);
