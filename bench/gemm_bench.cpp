@@ -98,11 +98,14 @@ void BM_GemmFrozen(benchmark::State& state) {
 
 BENCHMARK(BM_GemmFrozen)
     ->ArgNames({"M", "N", "K", "bf16"})
-    // a decoder step's recurrent product and vocabulary projection (greedy 64, beam 320 rows)
+    // a decoder step's recurrent product and vocabulary projection (greedy 64, beam 320 rows;
+    // 32: the row block of one of two threads)
     ->Args({64, 768, 256, 0})
     ->Args({64, 768, 256, 1})
     ->Args({64, 8000, 256, 0})
     ->Args({64, 8000, 256, 1})
+    ->Args({32, 8000, 256, 0})
+    ->Args({32, 8000, 256, 1})
     ->Args({320, 8000, 256, 0})
     ->Args({320, 8000, 256, 1})
     ->Unit(benchmark::kMicrosecond);

@@ -95,6 +95,22 @@ void BM_SoftmaxBackward(benchmark::State& state) {
   set_bytes(state, 16.0 * rows * cols);
 }
 
+// Greedy decoding's pick over one step's logits: each row's argmax and its log-probability
+// (maximum, first index of it, sum of exponentials). Nominal FLOPs per element 3.
+void BM_ArgmaxLogProb(benchmark::State& state) {
+  const std::int64_t rows = state.range(0), cols = state.range(1);
+  auto x = random_floats(static_cast<std::size_t>(rows * cols), -4, 4, 1);
+  std::vector<std::int32_t> index(static_cast<std::size_t>(rows));
+  std::vector<float> logp(static_cast<std::size_t>(rows));
+  for (auto _ : state) {
+    heed::kernels::argmax_log_prob_rows<float>(x.data(), rows, cols, index.data(), logp.data());
+    benchmark::DoNotOptimize(logp.data());
+    benchmark::ClobberMemory();
+  }
+  heed::bench::set_flops(state, 3.0 * rows * cols);
+  set_bytes(state, 4.0 * rows * cols);
+}
+
 // (64 * 30, 8000): a whole mt batch; (320, 8000): one beam step's log-softmax.
 BENCHMARK(BM_CrossEntropyForward)
     ->ArgNames({"rows", "V"})
@@ -109,6 +125,10 @@ BENCHMARK(BM_SoftmaxForward)
     ->Args({1920, 8000, 0})
     ->Args({320, 8000, 1})
     ->Args({64 * 30, 30, 0})  // attention-sized rows
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ArgmaxLogProb)
+    ->ArgNames({"rows", "V"})
+    ->Args({32, 8000})  // one greedy step of an mt row block
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SoftmaxBackward)
     ->ArgNames({"rows", "V"})

@@ -80,6 +80,25 @@ TEST(SoftmaxKernel, ArgmaxLogProbMatchesLogSoftmax) {
   EXPECT_EQ(best[2], -inf);
 }
 
+TEST(SoftmaxKernel, ArgmaxOfWideRowsIsTheFirstMaximum) {
+  // Rows wider than the 64-wide blocks the index scan tests at once: the maximum in the first
+  // block, in a middle one, tied across two blocks (the first wins), and in the ragged tail.
+  const std::int64_t cols = 1000;
+  const std::vector<std::int64_t> where{0, 63, 64, 517, 999};
+  std::vector<float> x;
+  for (std::size_t r = 0; r < where.size(); ++r)
+    for (std::int64_t c = 0; c < cols; ++c)
+      x.push_back(static_cast<float>((c * 7919 + static_cast<std::int64_t>(r)) % 997) / 100.f);
+  for (std::size_t r = 0; r < where.size(); ++r)
+    x[r * cols + static_cast<std::size_t>(where[r])] = 20.f;
+  x[2 * cols + 900] = 20.f;  // a tie after the first maximum of row 2
+  std::vector<std::int32_t> index(where.size());
+  std::vector<float> best(where.size());
+  heed::kernels::argmax_log_prob_rows(x.data(), static_cast<std::int64_t>(where.size()), cols,
+                                      index.data(), best.data());
+  for (std::size_t r = 0; r < where.size(); ++r) EXPECT_EQ(index[r], where[r]) << r;
+}
+
 TEST(SoftmaxKernel, LogSumExpIsWhatLogSoftmaxSubtracts) {
   // Small rows, an all -inf row, and a block large enough for the threaded path: x - lse must
   // equal log_softmax's output bit for bit (beam search relies on it).

@@ -59,6 +59,22 @@ T exp_shifted(const T* x, T mx, T* y, std::int64_t cols, const std::uint8_t* m) 
   return s;
 }
 
+// The first c with x[c] == v (cols when there is none). Blocks of 64 are tested with a
+// vectorised any-equal and only the block that holds v is scanned one by one: std::find is
+// a scalar loop, which over a vocabulary-wide row cost as much as the maximum itself.
+template <typename T>
+std::int64_t first_index_of(const T* x, std::int64_t cols, T v) {
+  constexpr std::int64_t kBlock = 64;
+  std::int64_t c0 = 0;
+  for (; c0 + kBlock <= cols; c0 += kBlock) {
+    int hit = 0;
+#pragma omp simd reduction(| : hit)
+    for (std::int64_t c = c0; c < c0 + kBlock; ++c) hit |= x[c] == v ? 1 : 0;
+    if (hit) break;
+  }
+  return std::find(x + c0, x + cols, v) - x;
+}
+
 // sum_c exp(x[c] - mx), read-only.
 template <typename T>
 T sum_exp_shifted(const T* x, T mx, std::int64_t cols) {
@@ -154,7 +170,7 @@ void argmax_log_prob_rows(const T* x, std::int64_t rows, std::int64_t cols, std:
       log_prob[r] = kNegInf<T>;
       continue;
     }
-    index[r] = static_cast<std::int32_t>(std::find(xr, xr + cols, mx) - xr);
+    index[r] = static_cast<std::int32_t>(first_index_of(xr, cols, mx));
     log_prob[r] = -std::log(sum_exp_shifted(xr, mx, cols));
   }
 }
