@@ -1,10 +1,10 @@
 // The decoders' teacher-forced recurrences, forward + backward, at the benchmark protocol's
 // sizes (B = 64, H = 256): the fused whole-sequence ops against the same recurrence built
 // from the per-step ops, as the models ran it before.
-//   Bahdanau (annotations 512, A = 256): autograd/bahdanau_decoder against attention_step,
+//   Bahdanau (annotations 512, A = 256): fused/gru_additive_decoder against attention_step,
 //     linear_columns, gru_step. FLOPs: W_q and W_hh on s, W_ih's context block, the scores and
 //     contexts over the real positions.
-//   Luong (2 LSTM layers, general score, input feeding, annotations 256): autograd/luong_decoder
+//   Luong (2 LSTM layers, general score, input feeding, annotations 256): fused/lstm_dot_decoder
 //     against lstm_step, linear, attention_step. FLOPs: the layers' W_ih (input feeding block)
 //     and W_hh, W_c, the scores and contexts.
 // Forward FLOPs times 3 for forward + backward.
@@ -12,14 +12,14 @@
 
 #include <vector>
 
-#include "heed/autograd/attention.h"
-#include "heed/autograd/bahdanau_decoder.h"
-#include "heed/autograd/concat.h"
-#include "heed/autograd/elementwise.h"
+#include "heed/autograd/attention_op.h"
+#include "heed/fused/gru_additive_decoder.h"
+#include "heed/autograd/concat_op.h"
+#include "heed/autograd/elementwise_op.h"
 #include "heed/autograd/gru.h"
 #include "heed/autograd/index.h"
 #include "heed/autograd/lstm.h"
-#include "heed/autograd/luong_decoder.h"
+#include "heed/fused/lstm_dot_decoder.h"
 #include "heed/autograd/matmul.h"
 #include "heed/autograd/tape.h"
 #include "heed/bench/micro.h"
@@ -66,14 +66,14 @@ struct Problem {
 };
 
 Var fused(const Problem& p) {
-  heed::BahdanauDecoderWeights w;
+  heed::GruAdditiveWeights w;
   w.w_ih = p.w_ih;
   w.ctx_col = EMB;
   w.w_hh = p.w_hh;
   w.b_hh = p.b_hh;
   w.W_q = p.W_q;
   w.v = p.v;
-  return heed::bahdanau_decoder(p.X, p.s0, p.H, p.K, p.lengths, w);
+  return heed::gru_additive_decoder(p.X, p.s0, p.H, p.K, p.lengths, w);
 }
 
 Var steps(const Problem& p) {
@@ -150,12 +150,12 @@ struct LuongProblem {
 };
 
 Var luong_fused(const LuongProblem& p) {
-  heed::LuongDecoderWeights w;
+  heed::LstmDotWeights w;
   for (std::size_t l = 0; l < 2; ++l)
     w.layers.push_back({p.w_ih[l], p.w_hh[l], l == 0 ? Var() : p.b_ih[l], p.b_hh[l]});
   w.feed_col = EMB;
   w.W_c = p.W_c;
-  return heed::luong_decoder(p.X, p.h0, p.c0, p.H, p.K, p.lengths, w);
+  return heed::lstm_dot_decoder(p.X, p.h0, p.c0, p.H, p.K, p.lengths, w);
 }
 
 Var luong_steps(const LuongProblem& p) {

@@ -5,15 +5,15 @@
 
 #include "heed/bench/micro.h"
 #include "heed/kernels/bf16_products.h"
-#include "heed/kernels/frozen_weights.h"
 #include "heed/kernels/gemm.h"
+#include "heed/kernels/packed_weight.h"
 
 namespace {
 
 using heed::bench::random_floats;
 
-// C (M x N) = op(A) op(B); args: M, N, K, trans_a, trans_b.
-void BM_Gemm(benchmark::State& state) {
+// C (M x N) = op(A) op(B) at precision; args: M, N, K, trans_a, trans_b.
+void run_gemm(benchmark::State& state, heed::kernels::MatmulPrecision precision) {
   const std::int64_t M = state.range(0), N = state.range(1), K = state.range(2);
   const bool ta = state.range(3) != 0, tb = state.range(4) != 0;
   auto a = random_floats(static_cast<std::size_t>(M * K), -1, 1, 1);
@@ -21,13 +21,15 @@ void BM_Gemm(benchmark::State& state) {
   std::vector<float> c(static_cast<std::size_t>(M * N));
   const std::int64_t lda = ta ? M : K, ldb = tb ? K : N;
   for (auto _ : state) {
-    heed::kernels::gemm<float>(ta, tb, M, N, K, 1.0f, a.data(), lda, b.data(), ldb, 0.0f, c.data(),
-                               N);
+    heed::kernels::gemm<float>({precision}, ta, tb, M, N, K, 1.0f, a.data(), lda, b.data(), ldb,
+                               0.0f, c.data(), N);
     benchmark::DoNotOptimize(c.data());
     benchmark::ClobberMemory();
   }
   heed::bench::set_flops(state, 2.0 * M * N * K);
 }
+
+void BM_Gemm(benchmark::State& state) { run_gemm(state, heed::kernels::MatmulPrecision::f32); }
 
 // Shapes (B = 64, H = A = 256, V = 8000, T*B = 30*64 = 1920 rows):
 BENCHMARK(BM_Gemm)
@@ -62,7 +64,7 @@ void BM_GemmBatched(benchmark::State& state) {
   auto b = random_floats(static_cast<std::size_t>(batch * K * N), -1, 1, 2);
   std::vector<float> c(static_cast<std::size_t>(batch * M * N));
   for (auto _ : state) {
-    heed::kernels::gemm_batched<float>(false, tb, batch, M, N, K, 1.0f, a.data(), K, M * K,
+    heed::kernels::gemm_batched<float>({}, false, tb, batch, M, N, K, 1.0f, a.data(), K, M * K,
                                        b.data(), tb ? K : N, K * N, 0.0f, c.data(), N, M * N);
     benchmark::DoNotOptimize(c.data());
     benchmark::ClobberMemory();
@@ -84,15 +86,14 @@ void BM_GemmFrozen(benchmark::State& state) {
   auto x = random_floats(static_cast<std::size_t>(M * K), -1, 1, 1);
   auto w = random_floats(static_cast<std::size_t>(N * K), -1, 1, 2);
   std::vector<float> c(static_cast<std::size_t>(M * N));
-  const heed::kernels::FrozenWeights::Range range{w.data(), w.size()};
-  heed::kernels::FrozenWeights frozen({&range, 1}, precision);
+  const heed::kernels::PackedWeight packed(w.data(), w.size(), precision);
   for (auto _ : state) {
-    heed::kernels::gemm<float>(false, true, M, N, K, 1.0f, x.data(), K, w.data(), K, 0.0f,
-                               c.data(), N);
+    heed::kernels::gemm<float>({heed::kernels::MatmulPrecision::f32, &packed}, false, true, M, N, K,
+                               1.0f, x.data(), K, w.data(), K, 0.0f, c.data(), N);
     benchmark::DoNotOptimize(c.data());
     benchmark::ClobberMemory();
   }
-  if (heed::kernels::frozen_weights_products() == 0) state.SkipWithError("not run by oneDNN");
+  if (packed.products() == 0) state.SkipWithError("not run by oneDNN");
   heed::bench::set_flops(state, 2.0 * M * N * K);
 }
 
@@ -112,8 +113,8 @@ BENCHMARK(BM_GemmFrozen)
 
 // Training's products in bf16 (both operands rounded per call); args as BM_Gemm.
 void BM_GemmBf16(benchmark::State& state) {
-  heed::kernels::Bf16Products bf16;
-  BM_Gemm(state);
+  heed::kernels::require_bf16_products();
+  run_gemm(state, heed::kernels::MatmulPrecision::bf16);
 }
 
 BENCHMARK(BM_GemmBf16)

@@ -22,7 +22,7 @@ void BM_GruStepForward(benchmark::State& state) {
   std::vector<float> out(static_cast<std::size_t>(B * H));
   std::vector<float> save(static_cast<std::size_t>(B * heed::kernels::gru_save_width(H)));
   for (auto _ : state) {
-    heed::kernels::gru_step_forward<float>(B, H, gi.data(), G, h.data(), H, w.data(), b.data(),
+    heed::kernels::gru_step_forward<float>({}, B, H, gi.data(), G, h.data(), H, w.data(), b.data(),
                                            nullptr, out.data(), H, save.data());
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
@@ -44,7 +44,7 @@ void BM_GruStepBackward(benchmark::State& state) {
   const auto dh0 = random_floats(static_cast<std::size_t>(B * H), -1, 1, 5);
   std::vector<float> out(static_cast<std::size_t>(B * H));
   std::vector<float> save(static_cast<std::size_t>(B * heed::kernels::gru_save_width(H)));
-  heed::kernels::gru_step_forward<float>(B, H, gi.data(), G, h.data(), H, w.data(), b.data(),
+  heed::kernels::gru_step_forward<float>({}, B, H, gi.data(), G, h.data(), H, w.data(), b.data(),
                                          nullptr, out.data(), H, save.data());
   std::vector<float> dh(dh0), dgi(static_cast<std::size_t>(B * G)),
       dgh(static_cast<std::size_t>(B * G));
@@ -52,7 +52,7 @@ void BM_GruStepBackward(benchmark::State& state) {
     state.PauseTiming();
     std::copy(dh0.begin(), dh0.end(), dh.begin());  // dh is overwritten in place
     state.ResumeTiming();
-    heed::kernels::gru_step_backward<float>(B, H, h.data(), H, w.data(), nullptr, save.data(),
+    heed::kernels::gru_step_backward<float>({}, B, H, h.data(), H, w.data(), nullptr, save.data(),
                                             dh.data(), H, dgi.data(), G, dgh.data());
     benchmark::DoNotOptimize(dh.data());
     benchmark::ClobberMemory();
@@ -71,9 +71,9 @@ void BM_LstmStepForward(benchmark::State& state) {
   std::vector<float> h_out(static_cast<std::size_t>(B * H)), c_out(static_cast<std::size_t>(B * H));
   std::vector<float> save(static_cast<std::size_t>(B * heed::kernels::lstm_save_width(H)));
   for (auto _ : state) {
-    heed::kernels::lstm_step_forward<float>(B, H, gi.data(), G, h.data(), H, c.data(), H, w.data(),
-                                            b.data(), nullptr, h_out.data(), H, c_out.data(), H,
-                                            save.data());
+    heed::kernels::lstm_step_forward<float>({}, B, H, gi.data(), G, h.data(), H, c.data(), H,
+                                            w.data(), b.data(), nullptr, h_out.data(), H,
+                                            c_out.data(), H, save.data());
     benchmark::DoNotOptimize(h_out.data());
     benchmark::ClobberMemory();
   }
@@ -94,9 +94,9 @@ void BM_LstmStepBackward(benchmark::State& state) {
   auto b = random_floats(static_cast<std::size_t>(G), -0.06f, 0.06f, 5);
   std::vector<float> h_out(static_cast<std::size_t>(B * H)), c_out(static_cast<std::size_t>(B * H));
   std::vector<float> save(static_cast<std::size_t>(B * heed::kernels::lstm_save_width(H)));
-  heed::kernels::lstm_step_forward<float>(B, H, gi.data(), G, h.data(), H, c.data(), H, w.data(),
-                                          b.data(), nullptr, h_out.data(), H, c_out.data(), H,
-                                          save.data());
+  heed::kernels::lstm_step_forward<float>({}, B, H, gi.data(), G, h.data(), H, c.data(), H,
+                                          w.data(), b.data(), nullptr, h_out.data(), H,
+                                          c_out.data(), H, save.data());
   const auto dh0 = random_floats(static_cast<std::size_t>(B * H), -1, 1, 6);
   const auto dc0 = random_floats(static_cast<std::size_t>(B * H), -1, 1, 7);
   std::vector<float> dh(dh0), dc(dc0), dgates(static_cast<std::size_t>(B * G));
@@ -105,7 +105,7 @@ void BM_LstmStepBackward(benchmark::State& state) {
     std::copy(dh0.begin(), dh0.end(), dh.begin());  // dh and dc are overwritten in place
     std::copy(dc0.begin(), dc0.end(), dc.begin());
     state.ResumeTiming();
-    heed::kernels::lstm_step_backward<float>(B, H, c.data(), H, w.data(), nullptr, save.data(),
+    heed::kernels::lstm_step_backward<float>({}, B, H, c.data(), H, w.data(), nullptr, save.data(),
                                              dh.data(), H, dc.data(), H, dgates.data(), G);
     benchmark::DoNotOptimize(dh.data());
     benchmark::ClobberMemory();

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Writes the golden values the C++ tests compare against (tests/golden/*.safetensors).
 
-Every number comes from the PyTorch reference (shared/bench/torch_ref/models.py) or from
-torch itself (nn.GRU, nn.LSTM, torch.optim), computed in float64 and stored as F64, so a
+Every number comes from heed's PyTorch reference (tools/reference, the mathematics of
+docs/MODELS.md) or from torch itself (nn.GRU, nn.LSTM, torch.optim), computed in float64 and
+stored as F64, so a
 C++ test may run in f64 (tight) or f32 (loose). Files are written with a small safetensors
 writer of our own (struct + json), so neither the safetensors package nor numpy is needed.
 
@@ -14,7 +15,7 @@ Layout of each file (see tests/golden/README.md):
   grad.<name>    d loss / d (param or input) <name>
 and __metadata__ with the case's hyper-parameters and the loss formula.
 
-Usage: /usr/bin/python3 tools/make_goldens.py [--ref DIR] [--out DIR]
+Usage: /usr/bin/python3 tools/make_goldens.py [--out DIR]   (Debian: apt-get install python3-torch)
 """
 import argparse
 import json
@@ -177,9 +178,7 @@ def case_attention(gen, index):
         # The window edge |j - p_t| <= D is a step: keep every p_t well away from it so that
         # float32 and float64 implementations agree on membership.
         with torch.no_grad():
-            q = inputs["q"]
-            S = lengths.double()
-            p = S * torch.sigmoid(att.v_p(torch.tanh(att.W_p(q)))).squeeze(1)
+            p = att.centres(inputs["q"], lengths.double())
             j = torch.arange(1, m + 1, dtype=torch.float64)
             edge = ((j.unsqueeze(0) - p.unsqueeze(1)).abs() - att.window).abs().min()
             assert edge > 1e-3, f"p_t too close to a window edge ({edge})"
@@ -262,17 +261,15 @@ def case_clip(gen):
 def main():
     global torch, nn, ref
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--ref", default=os.path.join(REPO, "..", "shared", "bench", "torch_ref"),
-                    help="folder holding the reference models.py")
     ap.add_argument("--out", default=os.path.join(REPO, "tests", "golden"))
     args = ap.parse_args()
 
     import torch as _torch
     import torch.nn as _nn
     torch, nn = _torch, _nn
-    sys.path.insert(0, os.path.abspath(args.ref))
-    import models as _models
-    ref = _models
+    sys.path.insert(0, os.path.join(REPO, "tools"))
+    import reference as _reference
+    ref = _reference
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
 

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Writes the model golden values (tests/golden/models_*.safetensors) from the PyTorch reference.
 
-Each case builds one reference model (shared/bench/torch_ref/models.py) at tiny sizes in
-float64, runs it on a fixed padded batch and stores (all F64, see tests/golden/README.md):
+Each case builds one model of heed's reference (tools/reference/models.py, docs/MODELS.md) at
+tiny sizes in float64, runs it on a fixed padded batch and stores (all F64, see tests/golden/README.md):
   param.<name>        every parameter under its state_dict key
   in.src, in.src_len, in.tgt_in, in.tgt_out      the batch (token ids as F64)
   out.logits          forward(src, src_len, tgt_in), (B, n, V)
@@ -16,7 +16,7 @@ float64, runs it on a fixed padded batch and stores (all F64, see tests/golden/R
   out.beam_gnmt.*     the same with norm='gnmt', alpha=0.6
 (no attention outputs for the no-attention model).
 
-Usage: /usr/bin/python3 tools/make_model_goldens.py [--ref DIR] [--out DIR]
+Usage: /usr/bin/python3 tools/make_model_goldens.py [--out DIR]   (Debian: python3-torch)
 """
 import argparse
 import os
@@ -72,7 +72,7 @@ def local_p_margin(model, queries, src_len):
     j = torch.arange(1, max(SRC_LEN) + 1, dtype=torch.float64)
     worst = float("inf")
     for q in queries:
-        p = S * torch.sigmoid(att.v_p(torch.tanh(att.W_p(q)))).squeeze(1)
+        p = att.centres(q, S)
         edge = ((j.unsqueeze(0) - p.unsqueeze(1)).abs() - att.window).abs().min()
         worst = min(worst, float(edge))
     return worst
@@ -167,18 +167,15 @@ def model_case(name, gen, seed):
 def main():
     global torch, ref
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--ref", default=os.path.join(REPO, "..", "shared", "bench", "torch_ref"),
-                    help="folder holding the reference models.py")
     ap.add_argument("--out", default=os.path.join(REPO, "tests", "golden"))
     args = ap.parse_args()
 
     import torch as _torch
     import make_goldens
+    import reference as _reference   # tools/reference, on the path above
     torch = _torch
     make_goldens.torch = _torch       # its writer uses the module-level name
-    sys.path.insert(0, os.path.abspath(args.ref))
-    import models as _models
-    ref = _models
+    ref = _reference
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
     torch.set_default_dtype(torch.float64)   # beam_search's score buffer uses the default

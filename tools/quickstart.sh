@@ -46,7 +46,7 @@ blorptastic
 qajaqvik
 mxyzptlk"
 printf '%s\n' "$words" > "$out/words.txt"
-"$heed" translate --model "$out/model" --checkpoint last --beam 5 \
+"$heed" translate --model "$out/model" --beam 5 \
   --input "$out/words.txt" --attention "$out/attention.jsonl" > "$out/pronunciations.txt"
 paste "$out/words.txt" "$out/pronunciations.txt" | awk -F'\t' '{printf "  %-14s %s\n", $1, $2}'
 

@@ -1,10 +1,14 @@
 #include "heed/base/atomic_file.h"
 
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -67,6 +71,42 @@ TEST(AtomicFile, UnwritableDirectoryIsAClearError) {
               std::string::npos)
         << e.what();
   }
+}
+
+// The pid of a process that has exited (and been reaped), so no process runs under it.
+pid_t dead_pid() {
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(0);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return pid;
+}
+
+TEST(AtomicFile, TemporariesOfDeadProcessesAreRemovedByTheNextWrite) {
+  // kill -9 during a write leaves <file>.tmp.<pid>; the next write in that directory removes
+  // it, but never a temporary of a running process, nor files that only look similar.
+  fs::path d = scratch("atomic_stale");
+  const std::string dead = std::to_string(dead_pid());
+  const std::string self = std::to_string(::getpid());
+  const std::string parent = std::to_string(::getppid());  // running: it started this test
+  for (const std::string& name : std::vector<std::string>{
+           "last.safetensors.tmp." + dead, "history.jsonl.tmp." + dead, "mine.txt.tmp." + self,
+           "other.txt.tmp." + parent, "notes.tmp.txt", "data.tmp.12ab", ".tmp." + dead})
+    std::ofstream(d / name) << "x";
+  fs::create_directories(d / ("folder.tmp." + dead));
+  write_file_atomically((d / "out.txt").string(), "new");
+  EXPECT_FALSE(fs::exists(d / ("last.safetensors.tmp." + dead)));
+  EXPECT_FALSE(fs::exists(d / ("history.jsonl.tmp." + dead)));
+  for (const std::string& kept :
+       std::vector<std::string>{"mine.txt.tmp." + self, "other.txt.tmp." + parent,
+                                "notes.tmp.txt", "data.tmp.12ab", ".tmp." + dead,
+                                "folder.tmp." + dead, "out.txt"})
+    EXPECT_TRUE(fs::exists(d / kept)) << kept;
+  // Called directly it reports how many it removed.
+  std::ofstream(d / ("again.tmp." + dead)) << "x";
+  EXPECT_EQ(remove_stale_temporaries(d.string()), 1u);
+  EXPECT_EQ(remove_stale_temporaries((d / "absent").string()), 0u);
+  fs::remove_all(d);
 }
 
 }  // namespace

@@ -82,8 +82,11 @@ TEST_F(DataCommand, SplitsATinyDictionaryByWord) {
                     " --dev-fraction 0.1 --test-fraction 0.1 --letters-only --stress strip");
   ASSERT_EQ(r.code, 0) << r.output;
   // 54 entries; 41 words kept (40 + read): a.m. dropped, READ(3) repeats READ(2).
-  EXPECT_NE(r.output.find("54 entries, 41 words, 52 pronunciations"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("dropped 1 entries of words with characters other than letters"),
+  EXPECT_NE(r.output.find(": 41 words, 52 pronunciations, 11 words with several (from 54 entry "
+                          "lines)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("dropped 1 entry lines of words with characters other than letters"),
             std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("merged 1 repeated"), std::string::npos) << r.output;
@@ -166,6 +169,154 @@ TEST_F(DataCommand, ErrorsAreClear) {
   r = run_heed("data g2p --dict " + good + " --train " + good + " --test " + good + " --out " +
                dir_.file("o"));
   EXPECT_EQ(r.code, 2) << r.output;
+}
+
+// A benchmark-style dictionary of `count` words from `first` on, in either of its two
+// forms: every pronunciation of a word on its line, TAB-separated, or CMUdict-style, one
+// pronunciation per line with `WORD(2)` and repeated words (some at the end of the file).
+// Every fifth word has two pronunciations and every tenth three; every seventh also has a
+// variant differing only in stress. Upper case, as benchmark files often are, plus a word
+// that --letters-only drops.
+std::string benchmark_dictionary(int first, int count, bool one_line) {
+  std::string text = "# a benchmark-style dictionary\n", later;
+  for (int i = first; i < first + count; ++i) {
+    std::string letters;  // i in base 26, letters only
+    for (int k = i; k > 0; k /= 26) letters += static_cast<char>('A' + k % 26);
+    const std::string word = "W" + letters;
+    std::vector<std::string> prons = {"W ER1 " + letters};
+    if (i % 5 == 0) prons.push_back("W AO0 " + letters + " Z");
+    if (i % 10 == 0) prons.push_back("V IH1 " + letters);
+    if (i % 7 == 0) prons.push_back("W ER2 " + letters);
+    if (one_line) {
+      text += word;
+      for (const auto& p : prons) text += "\t" + p;
+      text += "\n";
+      continue;
+    }
+    text += word + "  " + prons[0] + "\n";
+    for (std::size_t k = 1; k < prons.size(); ++k) {
+      if (k == 1)
+        text += word + "(" + std::to_string(k + 1) + ")  " + prons[k] + "\n";
+      else
+        later += word + "  " + prons[k] + "\n";
+    }
+  }
+  const std::string odd = "A.M.";
+  return text + later + (one_line ? odd + "\tEY2\tEH1 M\n" : odd + "  EY2\n" + odd + "  EH1 M\n");
+}
+
+const char* const kSplitFiles[] = {"train.src", "train.tgt", "dev.src",
+                                   "dev.tgt",   "test.src",  "test.tgt"};
+
+TEST_F(DataCommand, BothDictionaryFormsGiveIdenticalSplits) {
+  const std::string options = " --dev-fraction 0.1 --letters-only --stress strip";
+  std::string out[2];
+  for (int one_line = 0; one_line < 2; ++one_line) {
+    const std::string form = one_line ? "tabs" : "cmu";
+    // The test file overlaps training in one word, as real splits sometimes do.
+    auto train = dir_.write(form + ".train", benchmark_dictionary(1, 60, one_line));
+    auto test = dir_.write(form + ".test", benchmark_dictionary(60, 20, one_line));
+    out[one_line] = dir_.file("out-" + form);
+    auto r = run_heed("data g2p --train " + train + " --test " + test + " --out " +
+                      out[one_line] + options);
+    ASSERT_EQ(r.code, 0) << r.output;
+    // Test words 60..79: 65 and 75 with two pronunciations, 60 and 70 with three (70's
+    // stress variant, like 63's and 77's, merges under --stress strip): 26 in all.
+    EXPECT_NE(r.output.find(test + ": 20 words, 26 pronunciations, 4 words with several"),
+              std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("removed 1 training words"), std::string::npos) << r.output;
+  }
+  for (const char* f : kSplitFiles)
+    EXPECT_EQ(read_lines(out[0] + "/" + f), read_lines(out[1] + "/" + f)) << f;
+  // The references really hold the variants apart: word 60 (= 2 * 26 + 8, "wic") has three.
+  auto test_src = read_lines(out[1] + "/test.src");
+  auto test_tgt = read_lines(out[1] + "/test.tgt");
+  ASSERT_EQ(test_src.size(), 20u);
+  const auto at = std::find(test_src.begin(), test_src.end(), "wic");
+  ASSERT_NE(at, test_src.end());
+  EXPECT_EQ(test_tgt[at - test_src.begin()], "W ER IC\tW AO IC Z\tV IH IC");
+
+  // --dict reads the two forms the same way too.
+  for (int one_line = 0; one_line < 2; ++one_line) {
+    const std::string form = one_line ? "tabs" : "cmu";
+    auto r = run_heed("data g2p --dict " + dir_.file(form + ".train") + " --out " +
+                      dir_.file("dict-" + form) + options);
+    ASSERT_EQ(r.code, 0) << r.output;
+  }
+  for (const char* f : kSplitFiles)
+    EXPECT_EQ(read_lines(dir_.file("dict-cmu/") + f), read_lines(dir_.file("dict-tabs/") + f))
+        << f;
+}
+
+TEST_F(DataCommand, OwnTestFilesReadBackAsADictionary) {
+  auto dict = dir_.write("bench.dict", benchmark_dictionary(1, 120, false));
+  auto out = dir_.file("out");
+  auto r = run_heed("data g2p --dict " + dict + " --out " + out +
+                    " --dev-fraction 0.1 --test-fraction 0.2 --stress keep");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto test_src = read_lines(out + "/test.src"), test_tgt = read_lines(out + "/test.tgt");
+  ASSERT_EQ(test_src.size(), 24u);
+  // test.src and test.tgt side by side (what `paste test.src test.tgt` gives) are a
+  // dictionary in the TAB form; as the test file of a split it must give back the same
+  // references, word for word.
+  std::string pasted, train;
+  std::size_t several = 0, prons = 0;
+  for (std::size_t i = 0; i < test_src.size(); ++i) {
+    pasted += test_src[i] + "\t" + test_tgt[i] + "\n";
+    several += test_tgt[i].find('\t') != std::string::npos;
+    prons += 1 + std::count(test_tgt[i].begin(), test_tgt[i].end(), '\t');
+  }
+  ASSERT_GT(several, 0u);
+  const auto train_src = read_lines(out + "/train.src"), train_tgt = read_lines(out + "/train.tgt");
+  for (std::size_t i = 0; i < train_src.size(); ++i)
+    train += train_src[i] + "  " + train_tgt[i] + "\n";
+  auto back = dir_.file("back");
+  const auto test_dict = dir_.write("test.dict", pasted);
+  r = run_heed("data g2p --train " + dir_.write("train.dict", train) + " --test " + test_dict +
+               " --out " + back + " --dev-fraction 0");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find(test_dict + ": 24 words, " + std::to_string(prons) +
+                          " pronunciations, " + std::to_string(several) + " words with several"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(read_lines(back + "/test.src"), test_src);
+  EXPECT_EQ(read_lines(back + "/test.tgt"), test_tgt);
+  EXPECT_EQ(read_lines(back + "/train.src"), train_src);
+  EXPECT_EQ(read_lines(back + "/train.tgt"), train_tgt);
+
+  // Scored against these references, an output equal to any variant is right: the last
+  // variant of every word scores 0, and the variants glued into one (what the old reader
+  // made of such a line) are wrong exactly for the words with several.
+  std::string last, glued;
+  for (const auto& refs : test_tgt) {
+    last += refs.substr(refs.rfind('\t') + 1) + "\n";
+    std::string g = refs;
+    std::replace(g.begin(), g.end(), '\t', ' ');
+    glued += g + "\n";
+  }
+  auto ref = back + "/test.tgt";
+  r = run_heed("score -m g2p -b -r " + ref + " --hyp " + dir_.write("last.hyp", last));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(r.output, "0.00 0.00\n");
+  r = run_heed("score -m g2p -r " + ref + " --hyp " + dir_.write("glued.hyp", glued));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("entries = 24 wrong = " + std::to_string(several)), std::string::npos)
+      << r.output;
+}
+
+TEST_F(DataCommand, AmbiguousLinesAreErrors) {
+  auto train = dir_.write("train.dict", "a AH0\nb B IY1\nc S IY1\n");
+  // A space after the word, then TABs: variants or phone separators? Refused.
+  auto test = dir_.write("test.dict", "d\tD IY1\nABS  AE1 B Z\tEY1 B IY1 EH1 S\n");
+  auto r = run_heed("data g2p --train " + train + " --test " + test + " --out " + dir_.file("o"));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find(test + ":2: ambiguous line"), std::string::npos) << r.output;
+  auto empty = dir_.write("empty.dict", "a\tAH0\t\tEY1\n");
+  r = run_heed("data g2p --dict " + empty + " --out " + dir_.file("o"));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find(empty + ":1: pronunciation 2 is empty"), std::string::npos)
+      << r.output;
 }
 
 // The real dictionary with default options, where tools/setup.sh installed it.

@@ -17,7 +17,7 @@
 #include "heed/base/random.h"
 #include "heed/base/error.h"
 #include "heed/tensor/safetensors.h"
-#include "heed/train/model_dir.h"
+#include "heed/store/model_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -181,6 +181,40 @@ TEST_F(TrainCli, Bf16ProductsTrainAndAreRecorded) {
   EXPECT_NE(read_file(path("bf16/last.safetensors")), read_file(path("model/last.safetensors")));
 }
 
+// model.attention.mode: hard end to end: REINFORCE training resumes exactly (the samples'
+// generator and the baseline are in the training state), info names the mode, translate
+// decodes with the argmax position and writes the weights alpha.
+TEST_F(TrainCli, HardAttentionTrainsResumesAndTranslates) {
+  const std::string hard = " --set model.attention.mode=hard --set training.entropy_weight=0.01";
+  const std::string full = "train " + path("config.yaml") + hard + " --set output=" + path("hard");
+  const Result a = run(full);
+  ASSERT_EQ(a.code, 0) << a.output;
+  EXPECT_NE(read_file(path("hard/config.yaml")).find("mode: hard"), std::string::npos);
+  const std::string half = "train " + path("config.yaml") + hard + " --set output=" + path("hard2");
+  ASSERT_EQ(run(half + " --set training.max_steps=6").code, 0);
+  const Result b = run(half);
+  ASSERT_EQ(b.code, 0) << b.output;
+  EXPECT_NE(b.output.find("resuming"), std::string::npos) << b.output;
+  EXPECT_EQ(read_file(path("hard2/last.safetensors")), read_file(path("hard/last.safetensors")));
+  // Hard attention trains other weights than soft attention from the same seed.
+  ASSERT_EQ(trained().code, 0);
+  EXPECT_NE(read_file(path("hard/last.safetensors")), read_file(path("model/last.safetensors")));
+  const Result info = run("info --model " + path("hard"));
+  ASSERT_EQ(info.code, 0) << info.output;
+  EXPECT_NE(info.output.find("hard attention (decoding: argmax)"), std::string::npos)
+      << info.output;
+  write_file(path("hard_in.txt"), "abc\nhgfe\n");
+  const Result t = run("translate -m " + path("hard") + " --attention " + path("hard.json") +
+                       " --input " + path("hard_in.txt"));
+  ASSERT_EQ(t.code, 0) << t.output;
+  EXPECT_FALSE(read_file(path("hard.json")).empty());
+  // Refused for the kind without attention, naming the key.
+  const Result n = run("train " + path("config.yaml") + hard + " --set model.kind=noattn" +
+                       " --set output=" + path("hard_noattn"));
+  EXPECT_NE(n.code, 0);
+  EXPECT_NE(n.output.find("model.attention.mode"), std::string::npos) << n.output;
+}
+
 TEST_F(TrainCli, ResumeWithAnotherModelIsRefused) {
   ASSERT_EQ(trained().code, 0);
   const Result r = run("train " + path("config.yaml") + " --set model.emb_dim=9");
@@ -229,7 +263,7 @@ TEST_F(TrainCli, LoadModelDirRestoresModelVocabulariesAndTokenizers) {
     EXPECT_EQ(m.src_vocab.size(), 12u);
     EXPECT_EQ(m.tgt_vocab.size(), 12u);
     EXPECT_EQ(m.src_tokenizer->name(), "char");
-    EXPECT_EQ(m.config.model.kind, "bahdanau");
+    EXPECT_EQ(m.config.model.kind, ModelKind::bahdanau);
     EXPECT_FALSE(m.model->training());
     const SafeTensorsFile f = load_safetensors(path("model/") + which + ".safetensors");
     for (const auto& [name, v] : m.model->named_parameters())
@@ -303,6 +337,33 @@ TEST_F(TrainCli, TermFromTimeoutSavesStateEveryTime) {
     EXPECT_EQ(out.find("corrupted"), std::string::npos) << out;
     EXPECT_TRUE(fs::exists(out_dir + "/training_state.safetensors")) << out;
   }
+}
+
+TEST_F(TrainCli, SecondTrainingOnOneDirectoryIsRefusedNamingThePid) {
+  // The first run holds the directory's lock (.heed.lock, its pid inside) until it ends; a
+  // second run on the same directory is refused at once and changes nothing there.
+  const std::string dir = path("locked");
+  const std::string train = "'" + heed_binary() + "' train " + path("config.yaml") +
+                            " --set output=" + dir +
+                            " --set training.max_steps=1000000 --set training.max_epochs=0";
+  const Result r = run_shell(
+      train + " >" + path("first.log") + " 2>&1 & first=$!\n"
+      "for i in $(seq 1 400); do [ -s " + dir + "/training_state.safetensors ] && break; "
+      "sleep 0.05; done\n"
+      "echo \"first pid $first\"\n" +
+      train + " 2>&1; echo \"second exit $?\"\n"
+      "kill -INT $first; wait $first; echo \"first exit $?\"\n");
+  const std::string& out = r.output;
+  const auto at = out.find("first pid ");
+  ASSERT_NE(at, std::string::npos) << out;
+  const std::string pid = out.substr(at + 10, out.find('\n', at) - at - 10);
+  EXPECT_NE(out.find("in use by another heed process (pid " + pid + ")"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("second exit 1"), std::string::npos) << out;
+  EXPECT_NE(out.find("first exit 130"), std::string::npos) << out << read_file(path("first.log"));
+  EXPECT_FALSE(fs::exists(dir + "/.heed.lock"));
+  // Only the first run's resume message-free log: the second never wrote to the directory.
+  EXPECT_EQ(read_file(dir + "/train.log").find("resuming"), std::string::npos);
 }
 
 }  // namespace

@@ -254,7 +254,7 @@ TEST_F(TranslateCli, Errors) {
   EXPECT_EQ(run_heed("translate -m " + m + " --norm cubic < " + in).exit_code, 2);
 
   const CommandResult nbest = run_heed("translate -m " + m + " --beam 2 --nbest 3 < " + in);
-  EXPECT_EQ(nbest.exit_code, 1);
+  EXPECT_EQ(nbest.exit_code, 2);  // a usage error
   EXPECT_NE(nbest.output.find("--nbest 3 is larger than --beam 2"), std::string::npos)
       << nbest.output;
 
@@ -270,12 +270,25 @@ TEST_F(TranslateCli, Errors) {
 
   const std::string loc = model("location", "--set model.kind=luong --set model.score=location "
                                             "--set model.max_src_len=8 --set data.source.max_length=8");
-  const CommandResult too_long = run_heed("translate -m " + loc + " < " + in);
+  const CommandResult too_long = run_heed("translate -m " + loc + " --strict < " + in);
   EXPECT_EQ(too_long.exit_code, 1);
   EXPECT_NE(too_long.output.find("input line 2 has 9 tokens, more than the model's maximum source "
                                  "length 8"),
             std::string::npos)
       << too_long.output;
+  // Without --strict the line is skipped with a warning and an empty output line.
+  const std::string out_file = dir_->path("skipped.txt");
+  const CommandResult warned = run_heed("translate -m " + loc + " -o " + out_file + " < " + in);
+  EXPECT_EQ(warned.exit_code, 0) << warned.output;
+  EXPECT_NE(warned.output.find("warning: skipped 1 of 7 input lines longer than 8 tokens (the "
+                               "model's maximum source length): line 2"),
+            std::string::npos)
+      << warned.output;
+  std::ifstream f(out_file);
+  std::vector<std::string> out;
+  for (std::string l; std::getline(f, l);) out.push_back(l);
+  ASSERT_EQ(out.size(), kLines.size());
+  EXPECT_EQ(out[1], "");
 
   const std::string noattn = model("noattn", "--set model.kind=noattn");
   const CommandResult att =

@@ -1,5 +1,6 @@
-// Pronunciation dictionaries: variants, comments, bad lines, stress stripping, the
-// letters-only filter, lowercasing, and the real CMUdict export when it is installed.
+// Pronunciation dictionaries: the two line forms (TAB-separated pronunciations, CMUdict's
+// spaces), variants, comments, bad and ambiguous lines, stress stripping, the letters-only
+// filter, lowercasing, and the real CMUdict export when it is installed.
 #include "heed/data/pronunciation_dictionary.h"
 
 #include <gtest/gtest.h>
@@ -86,6 +87,85 @@ TEST(PronunciationDictionary, BadLinesNameFileAndLine) {
   EXPECT_THROW(parse_pronunciation_dictionary({"word # R"}, "t"), Error);
 }
 
+TEST(PronunciationDictionary, TabsSeparateSeveralPronunciationsOnALine) {
+  // The form of benchmark splits that list every variant of a word on its line, and of
+  // heed's own dev/test .tgt lines with the word in front.
+  auto d = parse_pronunciation_dictionary(
+      {"abs\tAE1 B Z\tEY1 B IY1 EH1 S", "a\tAH0\tEY1\tAH0", "b\tB IY1",
+       "either\tIY1 DH ER0\tAY1 DH ER0\tIY1  DH  ER0\t# a comment after the last TAB"},
+      "t");
+  ASSERT_EQ(d.words.size(), 4u);
+  EXPECT_EQ(d.words[0].word, "abs");
+  EXPECT_EQ(d.words[0].pronunciations, (Lines{"AE1 B Z", "EY1 B IY1 EH1 S"}));
+  EXPECT_EQ(d.words[1].pronunciations, (Lines{"AH0", "EY1"}));  // each TAB ends one
+  EXPECT_EQ(d.words[2].pronunciations, (Lines{"B IY1"}));
+  EXPECT_EQ(d.words[3].pronunciations, (Lines{"IY1 DH ER0", "AY1 DH ER0"}));
+  EXPECT_EQ(d.stats.entries, 4u);
+  EXPECT_EQ(d.stats.duplicates, 2u);  // a's second AH0, either's respaced IY1 DH ER0
+  EXPECT_EQ(d.pronunciations(), 7u);
+  EXPECT_EQ(d.words_with_several(), 3u);
+}
+
+TEST(PronunciationDictionary, BothFormsAndVariantMarkersGiveTheSameDictionary) {
+  const Lines one_line = {"READ\tR EH1 D\tR IY1 D", "live\tL IH1 V\tL AY1 V", "x\tEH1 K S"};
+  const Lines repeated = {"READ  R EH1 D", "live  L IH1 V", "READ  R IY1 D", "x  EH1 K S",
+                          "live  L AY1 V"};
+  const Lines marked = {"read\tR EH1 D", "read(2)\tR IY1 D", "live L IH1 V",
+                        "live(2) L AY1 V", "x EH1 K S"};
+  const Lines mixed = {"read\tR EH1 D", "live\tL IH1 V\tL AY1 V", "read(2)  R IY1 D",
+                       "x\tEH1 K S"};
+  auto a = parse_pronunciation_dictionary(one_line, "a");
+  for (const Lines* other : {&repeated, &marked, &mixed}) {
+    auto b = parse_pronunciation_dictionary(*other, "b");
+    ASSERT_EQ(a.words.size(), b.words.size());
+    for (std::size_t i = 0; i < a.words.size(); ++i) {
+      EXPECT_EQ(a.words[i].word, b.words[i].word);
+      EXPECT_EQ(a.words[i].pronunciations, b.words[i].pronunciations) << a.words[i].word;
+    }
+    EXPECT_EQ(b.pronunciations(), 5u);
+    EXPECT_EQ(b.words_with_several(), 2u);
+  }
+}
+
+TEST(PronunciationDictionary, BlanksAroundTheTabsAreNotPhones) {
+  // Any run of blanks holding a TAB may follow the word (aligned columns), and spaces next
+  // to a TAB between pronunciations belong to neither.
+  auto d = parse_pronunciation_dictionary(
+      {"a \t AH0 \t EY1", "b\t\tB IY1", "c\tS IY1 \r"}, "t");
+  ASSERT_EQ(d.words.size(), 3u);
+  EXPECT_EQ(d.words[0].pronunciations, (Lines{"AH0", "EY1"}));
+  EXPECT_EQ(d.words[1].pronunciations, (Lines{"B IY1"}));
+  EXPECT_EQ(d.words[2].pronunciations, (Lines{"S IY1"}));
+}
+
+TEST(PronunciationDictionary, AmbiguousLinesNameFileAndLine) {
+  // A space-separated word makes the rest one pronunciation: a TAB inside it may be a
+  // second pronunciation or a phone separator, so it is refused rather than guessed at.
+  for (const std::string& bad : {std::string("abs  AE1 B Z\tEY1 B IY1 EH1 S"),
+                                 std::string("abs AE1\tB\tZ")}) {
+    try {
+      parse_pronunciation_dictionary({"ok\tOW1 K EY1", bad}, "bench.test");
+      FAIL() << "expected heed::Error for " << bad;
+    } catch (const Error& e) {
+      std::string m = e.what();
+      EXPECT_NE(m.find("bench.test:2: ambiguous line"), std::string::npos) << m;
+      EXPECT_NE(m.find("WORD<TAB>PRON1<TAB>PRON2"), std::string::npos) << m;
+    }
+  }
+  // An empty pronunciation between two TABs: a blank column, or phones split by TABs.
+  // (Blanks ending a line are no pronunciation: see TabsSeparateSeveralPronunciationsOnALine.)
+  for (const std::string& bad : {std::string("a\tAH0\t\tEY1"), std::string("a\tAH0\t \tEY1"),
+                                 std::string("a\tAH0\t\t\tEY1 # c")}) {
+    try {
+      parse_pronunciation_dictionary({"# c", "ok\tOW1 K EY1", bad}, "my.dict");
+      FAIL() << "expected heed::Error for " << bad;
+    } catch (const Error& e) {
+      std::string m = e.what();
+      EXPECT_NE(m.find("my.dict:3: pronunciation 2 is empty"), std::string::npos) << m;
+    }
+  }
+}
+
 TEST(PronunciationDictionary, StressStripping) {
   EXPECT_EQ(strip_stress("AH0"), "AH");
   EXPECT_EQ(strip_stress("ER12"), "ER");
@@ -100,6 +180,12 @@ TEST(PronunciationDictionary, StressStripping) {
   ASSERT_EQ(d.words.size(), 1u);
   EXPECT_EQ(d.words[0].pronunciations, (Lines{"P R AA JH EH K T"}));
   EXPECT_EQ(d.stats.duplicates, 1u);
+  // The same on one line: the variants merge there too.
+  auto e = parse_pronunciation_dictionary({"project\tP R AA1 JH EH0 K T\tP R AA1 JH EH2 K T"},
+                                          "t", o);
+  EXPECT_EQ(e.words[0].pronunciations, (Lines{"P R AA JH EH K T"}));
+  EXPECT_EQ(e.stats.duplicates, 1u);
+  EXPECT_EQ(e.words_with_several(), 0u);
 }
 
 TEST(PronunciationDictionary, LettersOnlyFilter) {
@@ -117,13 +203,15 @@ TEST(PronunciationDictionary, LettersOnlyFilter) {
   DictionaryOptions o;
   o.letters_only = true;
   auto d = parse_pronunciation_dictionary(
-      {"a.\tEY1", "'bout\tB AW1 T", "ad-hoc\tAE1 D HH AA1 K", "A\tAH0", "x2\tEH1 K S T UW1"}, "t",
-      o);
+      {"a.\tEY1", "'bout\tB AW1 T", "ad-hoc\tAE1 D HH AA1 K", "A\tAH0",
+       "x2\tEH1 K S T UW1\tEH1 K S T UW0"},
+      "t", o);
   ASSERT_EQ(d.words.size(), 2u);
   EXPECT_EQ(d.words[0].word, "'bout");
   EXPECT_EQ(d.words[1].word, "a");
-  EXPECT_EQ(d.stats.not_letters, 3u);
+  EXPECT_EQ(d.stats.not_letters, 3u);  // entry lines, whatever their pronunciations
   EXPECT_EQ(d.stats.entries, 5u);
+  EXPECT_EQ(d.pronunciations(), 2u);
 }
 
 TEST(PronunciationDictionary, ReadsFilesWithCrLfAndBom) {

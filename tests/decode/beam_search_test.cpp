@@ -151,15 +151,23 @@ TEST(BeamSearch, MaxLength) {
   EXPECT_EQ(r.best(0).length, 3);
   EXPECT_NEAR(r.best(0).raw_score, 3 * std::log(0.6), 1e-9);
 
-  // Default: int(len_a * longest source + len_b) for every sentence of the batch.
-  DecodeOptions d = opts(2);
+  // Default: int(len_a * |x| + len_b) with each sentence's own source length, so a
+  // sentence's output does not depend on its batch mates.
+  DecodeOptions d = opts(2, 2);
   d.len_a = 1.5;
   d.len_b = 2;
-  DecodeResult rb = beam_search(model, make_batch({{4, 4, 4}, {4}}), d);  // int(6.5) = 6
+  DecodeResult rb = beam_search(model, make_batch({{4, 4, 4}, {4}}), d);  // int(6.5), int(3.5)
   EXPECT_EQ(rb.steps, 6);
   EXPECT_EQ(rb.best(0).length, 6);
-  EXPECT_EQ(rb.best(1).length, 6);
-  EXPECT_EQ(greedy_decode(model, make_batch({{4, 4, 4}, {4}}), d).best(1).length, 6);
+  EXPECT_EQ(rb.best(1).length, 3);
+  const DecodeResult alone = beam_search(model, make_batch({{4}}), d);
+  EXPECT_EQ(rb.best(1).tokens, alone.best(0).tokens);
+  EXPECT_EQ(rb.best(1).score, alone.best(0).score);
+  EXPECT_EQ(rb.nbest[1][1].tokens, alone.nbest[0][1].tokens);
+  const DecodeResult g = greedy_decode(model, make_batch({{4, 4, 4}, {4}}), d);
+  EXPECT_EQ(g.best(0).length, 6);
+  EXPECT_EQ(g.best(1).length, 3);
+  EXPECT_EQ(g.best(1).tokens, greedy_decode(model, make_batch({{4}}), d).best(0).tokens);
   EXPECT_EQ(decode_max_steps(make_batch({{4, 4, 4}}), DecodeOptions{}), 16);
 }
 
@@ -323,8 +331,8 @@ TEST(BeamSearch, RejectsBadOptions) {
   o.len_a = 0;
   o.len_b = 0.5;
   EXPECT_THROW(beam_search(model, src, o), Error);
-  EXPECT_THROW(parse_length_norm("avg"), Error);
-  EXPECT_EQ(parse_length_norm("gnmt"), LengthNorm::gnmt);
+  EXPECT_THROW(parse_enum<LengthNorm>("avg", "--norm"), Error);
+  EXPECT_EQ(parse_enum<LengthNorm>("gnmt", "--norm"), LengthNorm::gnmt);
   TokenBatch bad = src;
   bad.lengths = {2};
   EXPECT_THROW(greedy_decode(model, bad), Error);

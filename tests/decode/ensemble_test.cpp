@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "decode/fake_model.h"
-#include "heed/autograd/softmax.h"
+#include "heed/autograd/softmax_op.h"
 #include "heed/autograd/tape.h"
 #include "heed/decode/beam_search.h"
 #include "heed/decode/greedy.h"

@@ -82,7 +82,8 @@ class FakeModel : public Seq2Seq {
     return {Var(logits), Var(alpha)};
   }
 
-  Var forward(const TokenBatch&, const TokenBatch&, Tensor*) const override {
+  Var forward(const TokenBatch&, const TokenBatch&, Tensor*,
+              kernels::MatmulPrecision) const override {
     throw Error("FakeModel has no forward");
   }
 
@@ -96,7 +97,7 @@ class FakeModel : public Seq2Seq {
  private:
   static ModelConfig make_config(std::int64_t vocab) {
     ModelConfig c;
-    c.kind = "fake";
+    c.kind = ModelKind::bahdanau;  // a label only: FakeModel is no kind
     c.src_vocab = vocab;
     c.tgt_vocab = vocab;
     return c;

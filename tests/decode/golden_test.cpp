@@ -39,8 +39,8 @@
 #include "heed/autograd/tape.h"
 #include "heed/decode/beam_search.h"
 #include "heed/decode/greedy.h"
-#include "heed/models/model_factory.h"
-#include "heed/train/checkpoint.h"
+#include "heed/models/model_registry.h"
+#include "heed/store/checkpoint.h"
 #include "support/golden.h"
 
 namespace heed::testing {

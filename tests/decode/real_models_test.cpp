@@ -8,28 +8,28 @@
 
 #include "decode/fake_model.h"
 #include "support/gradcheck.h"
-#include "heed/autograd/softmax.h"
+#include "heed/autograd/softmax_op.h"
 #include "heed/autograd/tape.h"
 #include "heed/decode/beam_search.h"
 #include "heed/decode/ensemble.h"
 #include "heed/decode/greedy.h"
 #include "heed/kernels/gemm.h"
-#include "heed/models/model_factory.h"
+#include "heed/models/model_registry.h"
 
 namespace heed::testing {
 namespace {
 
 ModelConfig small(const std::string& kind, const std::string& score = "mlp", bool local_p = false) {
   ModelConfig c;
-  c.kind = kind;
+  c.kind = parse_enum<ModelKind>(kind, "model.kind");
   c.src_vocab = 13;
   c.tgt_vocab = 11;
   c.emb_dim = 8;
   c.enc_hidden = 6;
   c.dec_hidden = 12;
-  c.score = score;
+  c.score = parse_enum<AttentionScore>(score, "model.score");
   if (kind == "luong") {
-    c.encoder_cell = "lstm";
+    c.encoder_cell = RnnCell::lstm;
     c.bidirectional = true;
     c.enc_layers = c.dec_layers = 2;
     c.local_p = local_p;
@@ -88,7 +88,7 @@ TEST(RealModels, GreedyAndBeamHypothesesScoreAsUnderTeacherForcing) {
     one.beam = one.n_best = 1;
     DecodeResult b1 = beam_search(*model, src, one);
     for (std::size_t s = 0; s < kSentences.size(); ++s) {
-      const std::string what = c.kind + "/" + c.score + " sentence " + std::to_string(s);
+      const std::string what = std::string(enum_name(c.kind)) + "/" + std::string(enum_name(c.score)) + " sentence " + std::to_string(s);
       expect_consistent(*model, g.best(s), kSentences[s], what + " greedy");
       EXPECT_EQ(b1.best(s).tokens, g.best(s).tokens) << what;
       for (std::size_t i = 0; i < 4; ++i)
@@ -127,7 +127,7 @@ TEST(RealModels, TwoThreadsDecodeBlocksOfTheBatchWithTheSameResults) {
   for (const ModelConfig& c : configs()) {
     Rng rng(11);
     auto model = make_model(c, rng, DType::f64);
-    DecodeOptions o;  // max_len 0: the limit comes from the longest sentence of the batch
+    DecodeOptions o;  // max_len 0: each sentence's limit comes from its own length
     o.len_a = 1.0;
     o.len_b = 2.0;
     o.beam = 3;
@@ -141,7 +141,7 @@ TEST(RealModels, TwoThreadsDecodeBlocksOfTheBatchWithTheSameResults) {
     ASSERT_EQ(b2.nbest.size(), sentences.size());
     EXPECT_EQ(g2.steps, g1.steps) << c.kind;
     for (std::size_t s = 0; s < sentences.size(); ++s) {
-      const std::string what = c.kind + "/" + c.score + " sentence " + std::to_string(s);
+      const std::string what = std::string(enum_name(c.kind)) + "/" + std::string(enum_name(c.score)) + " sentence " + std::to_string(s);
       EXPECT_EQ(g2.best(s).tokens, g1.best(s).tokens) << what;
       EXPECT_NEAR(g2.best(s).raw_score, g1.best(s).raw_score, 1e-12) << what;
       if (g1.best(s).attention.defined()) {

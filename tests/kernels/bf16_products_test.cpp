@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include <dnnl.h>
 #include <gtest/gtest.h>
 
 #include "heed/kernels/gemm.h"
@@ -50,8 +51,8 @@ float rounded(float x) { return widen(bits(x)); }
 // the bf16-rounded products.
 TEST(Bf16Products, EveryLayoutSumsRoundedProducts) {
   const std::int64_t M = 19, N = 23, K = 41, pad = 3;
-  Bf16Products scope;
-  ASSERT_TRUE(bf16_products_enabled());
+  require_bf16_products();
+  const GemmOptions bf16{MatmulPrecision::bf16};
   for (bool ta : {false, true})
     for (bool tb : {false, true})
       for (float beta : {0.0f, 1.0f}) {
@@ -62,7 +63,9 @@ TEST(Bf16Products, EveryLayoutSumsRoundedProducts) {
         const auto B = random_floats(static_cast<std::size_t>(b_rows * ldb), 2);
         const auto C0 = random_floats(static_cast<std::size_t>(M * ldc), 3);
         std::vector<float> C = C0;
-        gemm<float>(ta, tb, M, N, K, 1.0f, A.data(), lda, B.data(), ldb, beta, C.data(), ldc);
+        const std::size_t before = bf16_products_run_on_this_thread();
+        gemm<float>(bf16, ta, tb, M, N, K, 1.0f, A.data(), lda, B.data(), ldb, beta, C.data(), ldc);
+        EXPECT_EQ(bf16_products_run_on_this_thread(), before + 1);
         double worst = 0, vs_fp32 = 0;
         for (std::int64_t i = 0; i < M; ++i)
           for (std::int64_t j = 0; j < N; ++j) {
@@ -83,21 +86,46 @@ TEST(Bf16Products, EveryLayoutSumsRoundedProducts) {
       }
 }
 
-TEST(Bf16Products, OffOutsideTheScopeAndForScaledProducts) {
+TEST(Bf16Products, OnlyWhenAskedAndNeverForScaledProducts) {
   const std::int64_t M = 8, N = 9, K = 10;
   const auto A = random_floats(M * K, 4), B = random_floats(K * N, 5);
-  std::vector<float> fp32(M * N), inside(M * N), scaled_out(M * N), scaled_in(M * N);
-  gemm<float>(false, false, M, N, K, 1.0f, A.data(), K, B.data(), N, 0.0f, fp32.data(), N);
-  gemm<float>(false, false, M, N, K, 0.5f, A.data(), K, B.data(), N, 0.0f, scaled_out.data(), N);
-  EXPECT_FALSE(bf16_products_enabled());
-  {
-    Bf16Products scope;
-    gemm<float>(false, false, M, N, K, 1.0f, A.data(), K, B.data(), N, 0.0f, inside.data(), N);
-    gemm<float>(false, false, M, N, K, 0.5f, A.data(), K, B.data(), N, 0.0f, scaled_in.data(), N);
-  }
-  EXPECT_FALSE(bf16_products_enabled());
-  EXPECT_NE(inside, fp32);          // rounded inside the scope
-  EXPECT_EQ(scaled_in, scaled_out);  // alpha != 1 stays fp32
+  std::vector<float> fp32(M * N), sgemm(M * N), bf16(M * N), scaled_fp32(M * N), scaled_bf16(M * N);
+  const std::size_t before = bf16_products_run_on_this_thread();
+  // The plain path: fp32 options (or none) are exactly oneDNN's sgemm, bit for bit.
+  gemm<float>({MatmulPrecision::f32}, false, false, M, N, K, 1.0f, A.data(), K, B.data(), N, 0.0f,
+              fp32.data(), N);
+  ASSERT_EQ(dnnl_sgemm('N', 'N', M, N, K, 1.0f, A.data(), K, B.data(), N, 0.0f, sgemm.data(), N),
+            dnnl_success);
+  EXPECT_EQ(fp32, sgemm);
+  EXPECT_EQ(bf16_products_run_on_this_thread(), before);  // no bf16 product ran
+  gemm<float>({MatmulPrecision::bf16}, false, false, M, N, K, 1.0f, A.data(), K, B.data(), N, 0.0f,
+              bf16.data(), N);
+  EXPECT_EQ(bf16_products_run_on_this_thread(), before + 1);
+  EXPECT_NE(bf16, fp32);  // rounded when asked
+  // alpha != 1 stays fp32 even when bf16 is asked for.
+  gemm<float>({}, false, false, M, N, K, 0.5f, A.data(), K, B.data(), N, 0.0f, scaled_fp32.data(),
+              N);
+  gemm<float>({MatmulPrecision::bf16}, false, false, M, N, K, 0.5f, A.data(), K, B.data(), N, 0.0f,
+              scaled_bf16.data(), N);
+  EXPECT_EQ(scaled_bf16, scaled_fp32);
+  EXPECT_EQ(bf16_products_run_on_this_thread(), before + 1);
+}
+
+TEST(Bf16Products, APrecisionOnOneThreadLeavesOthersAlone) {
+  // The precision is a value of each call: threads multiplying at once in fp32 and bf16 each
+  // get what they asked for (no process-wide mode to leak between them).
+  const std::int64_t M = 16, N = 16, K = 32;
+  const auto A = random_floats(M * K, 6), B = random_floats(K * N, 7);
+  std::vector<float> fp32(M * N), bf16(M * N);
+  gemm<float>({}, false, false, M, N, K, 1.0f, A.data(), K, B.data(), N, 0.0f, fp32.data(), N);
+  gemm<float>({MatmulPrecision::bf16}, false, false, M, N, K, 1.0f, A.data(), K, B.data(), N, 0.0f,
+              bf16.data(), N);
+  std::vector<std::vector<float>> out(8, std::vector<float>(M * N));
+#pragma omp parallel for num_threads(2) schedule(static, 1)
+  for (int i = 0; i < 8; ++i)
+    gemm<float>({i % 2 ? MatmulPrecision::bf16 : MatmulPrecision::f32}, false, false, M, N, K, 1.0f,
+                A.data(), K, B.data(), N, 0.0f, out[static_cast<std::size_t>(i)].data(), N);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(out[static_cast<std::size_t>(i)], i % 2 ? bf16 : fp32) << i;
 }
 
 }  // namespace

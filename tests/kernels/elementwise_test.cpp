@@ -9,47 +9,6 @@
 namespace heed::kernels {
 namespace {
 
-constexpr float kInf = std::numeric_limits<float>::infinity();
-
-// Max relative error of f against the double-precision reference over [lo, hi].
-template <typename F, typename R>
-double max_rel_error(F f, R ref, double lo, double hi) {
-  double worst = 0;
-  for (int i = 0; i <= 200000; ++i) {
-    const float x = static_cast<float>(lo + (hi - lo) * i / 200000.0);
-    const double r = ref(static_cast<double>(x));
-    if (r == 0 || std::abs(r) < 1e-37) continue;
-    worst = std::max(worst, std::abs(static_cast<double>(f(x)) - r) / std::abs(r));
-  }
-  return worst;
-}
-
-TEST(ElementwiseKernel, ExpApproxIsAccurate) {
-  EXPECT_LT(max_rel_error([](float x) { return exp_approx(x); },
-                          [](double x) { return std::exp(x); }, -87, 88),
-            2e-7);
-  EXPECT_EQ(exp_approx(0.f), 1.f);
-  EXPECT_EQ(exp_approx(-kInf), 0.f);
-  EXPECT_EQ(exp_approx(-100.f), 0.f);
-  EXPECT_EQ(exp_approx(100.f), kInf);
-  EXPECT_TRUE(std::isnan(exp_approx(std::numeric_limits<float>::quiet_NaN())));
-}
-
-TEST(ElementwiseKernel, TanhAndSigmoidAreAccurate) {
-  EXPECT_LT(max_rel_error([](float x) { return tanh_approx(x); },
-                          [](double x) { return std::tanh(x); }, -20, 20),
-            5e-7);
-  EXPECT_LT(max_rel_error([](float x) { return sigmoid(x); },
-                          [](double x) { return 1 / (1 + std::exp(-x)); }, -80, 80),
-            5e-7);
-  EXPECT_EQ(tanh_approx(0.f), 0.f);
-  EXPECT_EQ(tanh_approx(50.f), 1.f);
-  EXPECT_EQ(tanh_approx(-50.f), -1.f);
-  EXPECT_EQ(sigmoid(-200.f), 0.f);
-  EXPECT_EQ(sigmoid(200.f), 1.f);
-  EXPECT_EQ(sigmoid(0.f), 0.5f);
-}
-
 TEST(ElementwiseKernel, BackwardsAccumulate) {
   std::vector<float> y = {0.5f}, dy = {2.f}, dx = {1.f};
   tanh_backward<float>(y.data(), dy.data(), dx.data(), 1);

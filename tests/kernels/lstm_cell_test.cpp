@@ -41,9 +41,9 @@ void check_forward(double tol) {
   }
   std::vector<T> w_hh(w.w_hh.begin(), w.w_hh.end()), b_hh(w.b_hh.begin(), w.b_hh.end());
   const std::vector<std::uint8_t> mask{1, 1, 0, 1, 0};
-  kernels::lstm_step_forward<T>(B, H, gi.data(), ld_gi, hp.data(), ld_s, cp.data(), ld_s,
-                                w_hh.data(), b_hh.data(), mask.data(), ho.data(), H, co.data(),
-                                H, save.data());
+  kernels::lstm_step_forward<T>({}, B, H, gi.data(), ld_gi, hp.data(), ld_s, cp.data(), ld_s,
+                                w_hh.data(), b_hh.data(), mask.data(), ho.data(), H, co.data(), H,
+                                save.data());
   for (std::int64_t b = 0; b < B; ++b) {
     std::vector<double> hb(h.begin() + b * H, h.begin() + (b + 1) * H),
         cb(c.begin() + b * H, c.begin() + (b + 1) * H);
@@ -69,12 +69,11 @@ TEST(LstmStepKernel, BackwardPassesMaskedRowsThrough) {
                       c = random_values(B * H, 12), w = random_values(G * H, 13);
   std::vector<double> ho(B * H), co(B * H), save(B * 5 * H), dg(B * G, 5.0);
   const std::vector<std::uint8_t> mask{1, 0};
-  kernels::lstm_step_forward<double>(B, H, gi.data(), G, h.data(), H, c.data(), H, w.data(),
-                                     nullptr, mask.data(), ho.data(), H, co.data(), H,
-                                     save.data());
+  kernels::lstm_step_forward<double>({}, B, H, gi.data(), G, h.data(), H, c.data(), H, w.data(),
+                                     nullptr, mask.data(), ho.data(), H, co.data(), H, save.data());
   std::vector<double> dh = random_values(B * H, 14), dc = random_values(B * H, 15);
   std::vector<double> dh_in = dh, dc_in = dc;
-  kernels::lstm_step_backward<double>(B, H, c.data(), H, w.data(), mask.data(), save.data(),
+  kernels::lstm_step_backward<double>({}, B, H, c.data(), H, w.data(), mask.data(), save.data(),
                                       dh.data(), H, dc.data(), H, dg.data(), G);
   for (std::int64_t j = 0; j < H; ++j) {
     EXPECT_EQ(dh[H + j], dh_in[H + j]);

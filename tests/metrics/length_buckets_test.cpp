@@ -71,7 +71,7 @@ TEST(LengthBuckets, SourceLengthInWordsAndCharacters) {
   EXPECT_EQ(source_length("c a t", LengthUnit::chars), 3u);  // G2P sources written spaced
   EXPECT_EQ(source_length("\xc3\xa9t\xc3\xa9", LengthUnit::chars), 3u);  // "été": code points
   EXPECT_EQ(source_length("a\xff", LengthUnit::chars), 2u);              // an invalid byte is one
-  EXPECT_STREQ(length_unit_name(LengthUnit::chars), "chars");
+  EXPECT_EQ(enum_name(LengthUnit::chars), "chars");
 }
 
 TEST(LengthBuckets, BucketScoreIsTheScoreOfItsSegmentsAlone) {

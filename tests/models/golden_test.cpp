@@ -3,10 +3,10 @@
 // (with and without label smoothing), parameter gradients and teacher-forced attention.
 #include <gtest/gtest.h>
 
-#include "heed/autograd/cross_entropy.h"
+#include "heed/autograd/cross_entropy_op.h"
 #include "heed/autograd/tape.h"
-#include "heed/models/model_factory.h"
-#include "heed/train/checkpoint.h"
+#include "heed/models/model_registry.h"
+#include "heed/store/checkpoint.h"
 #include "support/golden.h"
 
 namespace heed {
@@ -33,7 +33,7 @@ std::vector<std::int64_t> int_vector(const Tensor& t) {
 
 ModelConfig base(const std::string& kind) {
   ModelConfig c;
-  c.kind = kind;
+  c.kind = parse_enum<ModelKind>(kind, "model.kind");
   c.src_vocab = 11;
   c.tgt_vocab = 13;
   c.emb_dim = 5;
@@ -57,7 +57,7 @@ ModelConfig luong(const std::string& score, int layers) {
   c.enc_hidden = c.dec_hidden = 6;
   c.enc_layers = c.dec_layers = layers;
   c.bidirectional = false;
-  c.score = score;
+  c.score = parse_enum<AttentionScore>(score, "model.score");
   return c;
 }
 

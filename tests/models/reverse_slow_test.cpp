@@ -8,58 +8,21 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "heed/autograd/cross_entropy.h"
+#include "heed/autograd/cross_entropy_op.h"
 #include "heed/autograd/tape.h"
 #include "heed/kernels/gemm.h"
-#include "heed/models/model_factory.h"
+#include "heed/models/model_registry.h"
 #include "heed/tensor/arena.h"
 #include "heed/train/adam.h"
 #include "heed/train/clip.h"
+#include "support/reverse_task.h"
 
 namespace heed {
 namespace {
 
-constexpr std::int32_t kFirstSymbol = 4, kSymbols = 20;
-constexpr std::int64_t kMinLen = 5, kMaxLen = 15;
+constexpr testing::ReverseTask kTask{.first_symbol = 4, .symbols = 20, .min_len = 5, .max_len = 15};
 
-struct Pairs {
-  TokenBatch src, tgt_in;
-  std::vector<std::int32_t> tgt_out;
-  std::vector<std::vector<std::int32_t>> reference;  // the reversed sequences
-};
-
-Pairs reverse_batch(std::int64_t B, Rng& rng) {
-  std::vector<std::vector<std::int32_t>> seqs;
-  std::int64_t m = 0;
-  for (std::int64_t b = 0; b < B; ++b) {
-    const auto len = kMinLen + static_cast<std::int64_t>(rng.below(kMaxLen - kMinLen + 1));
-    std::vector<std::int32_t> s;
-    for (std::int64_t i = 0; i < len; ++i)
-      s.push_back(kFirstSymbol + static_cast<std::int32_t>(rng.below(kSymbols)));
-    m = std::max(m, len);
-    seqs.push_back(s);
-  }
-  Pairs p;
-  p.src = {B, m, std::vector<std::int32_t>(B * m, kPad), {}};
-  p.tgt_in = {B, m + 1, std::vector<std::int32_t>(B * (m + 1), kPad), {}};
-  p.tgt_out.assign(B * (m + 1), kPad);
-  for (std::int64_t b = 0; b < B; ++b) {
-    const auto& s = seqs[b];
-    const auto len = static_cast<std::int64_t>(s.size());
-    std::vector<std::int32_t> r(s.rbegin(), s.rend());
-    p.src.lengths.push_back(len);
-    p.tgt_in.lengths.push_back(len + 1);
-    p.tgt_in.ids[b * (m + 1)] = kBos;
-    for (std::int64_t i = 0; i < len; ++i) {
-      p.src.ids[b * m + i] = s[i];
-      p.tgt_in.ids[b * (m + 1) + i + 1] = r[i];
-      p.tgt_out[b * (m + 1) + i] = r[i];
-    }
-    p.tgt_out[b * (m + 1) + len] = kEos;
-    p.reference.push_back(r);
-  }
-  return p;
-}
+using Pairs = testing::ReversePairs;
 
 // Greedy decoding with step() and argmax; the share of sequences reproduced exactly.
 double exact_match(const Seq2Seq& model, const Pairs& data) {
@@ -104,7 +67,7 @@ void learns_to_reverse(const ModelConfig& config, const Schedule& schedule) {
   Adam adam(model->parameters(), AdamOptions{schedule.lr});
   Arena arena;
   for (int step = 1; step <= schedule.steps; ++step) {
-    Pairs b = reverse_batch(schedule.batch, data);
+    Pairs b = testing::reverse_batch(kTask, schedule.batch, data);
     {
       ArenaScope scope(&arena);
       Var loss = cross_entropy(model->forward(b.src, b.tgt_in), b.tgt_out, kPad);
@@ -118,12 +81,12 @@ void learns_to_reverse(const ModelConfig& config, const Schedule& schedule) {
     adam.zero_grad();
   }
   model->eval();
-  const Pairs held_out = reverse_batch(500, held_out_rng);
+  const Pairs held_out = testing::reverse_batch(kTask, 500, held_out_rng);
   const double acc = exact_match(*model, held_out);
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("%s: %d steps of %lld, exact match %.3f on 500 held-out, %.1f s\n",
-              config.kind.c_str(), schedule.steps, static_cast<long long>(schedule.batch), acc,
+              std::string(enum_name(config.kind)).c_str(), schedule.steps, static_cast<long long>(schedule.batch), acc,
               secs);
   EXPECT_GE(acc, 0.99);
   EXPECT_LT(secs, 60.0);
@@ -142,8 +105,8 @@ double lr_from_env(double fallback) {
 
 ModelConfig reverse_config(const std::string& kind) {
   ModelConfig c;
-  c.kind = kind;
-  c.src_vocab = c.tgt_vocab = kFirstSymbol + kSymbols;
+  c.kind = parse_enum<ModelKind>(kind, "model.kind");
+  c.src_vocab = c.tgt_vocab = kTask.vocab();
   c.emb_dim = 32;
   c.enc_hidden = 64;
   c.dec_hidden = 64;
@@ -158,7 +121,7 @@ TEST(ModelsLearn, BahdanauReverses) {
 TEST(ModelsLearn, LuongReverses) {
   ModelConfig c = reverse_config("luong");
   c.bidirectional = false;
-  c.score = "general";
+  c.score = AttentionScore::general;
   c.enc_layers = c.dec_layers = 1;
   learns_to_reverse(c, {steps_from_env(800), 64, lr_from_env(1e-2)});
 }

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "heed/nn/attention.h"
+#include "heed/nn/attention_layer.h"
 #include "support/golden.h"
 
 namespace heed {
@@ -30,7 +30,7 @@ void PrintTo(const AttentionCase& c, std::ostream* os) { *os << c.file; }
 AttentionConfig make_config(const std::string& score, std::int64_t dq, std::int64_t dk,
                             std::int64_t attn_dim = 0) {
   AttentionConfig c;
-  c.score = score;
+  c.score = parse_enum<AttentionScore>(score, "score");
   c.query_dim = dq;
   c.key_dim = dk;
   c.attn_dim = attn_dim;

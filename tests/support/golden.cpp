@@ -6,11 +6,11 @@
 #include <filesystem>
 #include <map>
 
-#include "heed/autograd/elementwise.h"
-#include "heed/autograd/reduce.h"
+#include "heed/autograd/elementwise_op.h"
+#include "heed/autograd/reduce_op.h"
 #include "heed/autograd/tape.h"
 #include "heed/base/error.h"
-#include "heed/train/checkpoint.h"
+#include "heed/store/checkpoint.h"
 
 namespace heed::testing {
 
@@ -159,14 +159,14 @@ ModelConfig golden_model_config(const SafeTensorsFile& golden) {
   args.push_back(trim(rest));
 
   ModelConfig c;
-  c.kind = unquote(args.at(0));
-  // The reference constructors' defaults (bench/torch_ref/models.py) where heed's differ.
-  if (c.kind == "luong") {
+  c.kind = parse_enum<ModelKind>(unquote(args.at(0)), "reference model");
+  // The reference constructors' defaults (tools/reference/models.py) where heed's differ.
+  if (c.kind == ModelKind::luong) {
     c.emb_dim = 256;
     c.enc_hidden = c.dec_hidden = 256;
     c.enc_layers = c.dec_layers = 2;
     c.bidirectional = false;
-    c.score = "general";
+    c.score = AttentionScore::general;
   } else {
     c.attn_dim = 256;
   }
@@ -198,7 +198,7 @@ ModelConfig golden_model_config(const SafeTensorsFile& golden) {
     else if (key == "out_dim")
       c.out_dim = as_int(v);
     else if (key == "score")
-      c.score = v;
+      c.score = parse_enum<AttentionScore>(v, "score");
     else if (key == "input_feed")
       c.input_feed = as_bool(key, v);
     else if (key == "bidirectional")

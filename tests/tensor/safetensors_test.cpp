@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -154,7 +155,9 @@ TEST_F(SafetensorsTest, ConvertsHalfBfloatAndIntegers) {
       R"("i":{"dtype":"I32","shape":[2],"data_offsets":[12,20]},)"
       R"("l":{"dtype":"I64","shape":[2],"data_offsets":[20,36]}})";
   write_bytes(path("c.safetensors"), make_file(header, data));
-  SafeTensorsFile f = load_safetensors(path("c.safetensors"));
+  // The F16 infinity is refused by default (weights must be finite), read when allowed.
+  expect_refused(path("c.safetensors"), "tensor 'h' holds +Inf at element 3");
+  SafeTensorsFile f = load_safetensors(path("c.safetensors"), {.require_finite = false});
   const auto h = f.get("h").to_vector();
   EXPECT_EQ(f.get("h").dtype(), DType::f32);
   EXPECT_EQ(h[0], 1.0);
@@ -292,6 +295,71 @@ TEST_F(SafetensorsTest, SaveReplacesAnExistingFile) {
   ASSERT_EQ(f.tensors.size(), 1u);
   EXPECT_EQ(f.tensors[0].first, "b");
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
+}
+
+TEST_F(SafetensorsTest, NonFiniteWeightsAreRefusedNamingTensorAndElement) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  Tensor w = Tensor::zeros({4, 5}, DType::f32);
+  w.data<float>()[17] = nan;
+  save_safetensors(path("w.safetensors"), {{"encoder.embedding", Tensor::zeros({3})},
+                                          {"decoder.weight_hh", w}});
+  expect_refused(path("w.safetensors"), "tensor 'decoder.weight_hh' holds NaN at element 17");
+  Tensor d = Tensor::zeros({3}, DType::f64);
+  d.data<double>()[0] = -inf;
+  save_safetensors(path("d.safetensors"), {{"optimizer.state.0.exp_avg", d}});
+  expect_refused(path("d.safetensors"), "tensor 'optimizer.state.0.exp_avg' holds -Inf at element 0");
+  // Allowed on request (tests of the format itself).
+  const SafeTensorsFile f = load_safetensors(path("w.safetensors"), {.require_finite = false});
+  EXPECT_TRUE(std::isnan(f.get("decoder.weight_hh").to_vector()[17]));
+}
+
+TEST_F(SafetensorsTest, WriterAddsAChecksumThatTheReaderVerifies) {
+  save_safetensors(path("w.safetensors"),
+                   {{"a", Tensor::from({2, 2}, {1, 2, 3, 4})},
+                    {"b", Tensor::from({2, 3}, {1, 2, 3, 4, 5, 6}, DType::f64).transpose(0, 1)}},
+                   {{"k", "v"}, {std::string(kChecksumKey), "stale value from another file"}});
+  const std::string bytes = read_bytes(path("w.safetensors"));
+  std::uint64_t n = 0;
+  for (int i = 7; i >= 0; --i) n = (n << 8) | static_cast<unsigned char>(bytes[static_cast<std::size_t>(i)]);
+  const auto header = nlohmann::json::parse(bytes.substr(8, n));
+  const std::string stored = header["__metadata__"][kChecksumKey];
+  EXPECT_EQ(stored.rfind("xxh3-64:", 0), 0u) << stored;
+  EXPECT_EQ(stored.size(), 8u + 16u);
+  // Verified, reported, and kept out of the metadata the caller sees.
+  SafeTensorsFile f = load_safetensors(path("w.safetensors"));
+  EXPECT_EQ(f.checksum, stored);
+  EXPECT_EQ(f.metadata, (Metadata{{"k", "v"}}));
+  // Saving what was loaded (metadata included) writes the same bytes.
+  save_safetensors(path("again.safetensors"), f.tensors, f.metadata);
+  EXPECT_EQ(read_bytes(path("again.safetensors")), bytes);
+
+  // Every single flipped bit in the data is detected.
+  for (std::size_t i = 8 + n; i < bytes.size(); ++i) {
+    for (int bit : {0, 7}) {
+      std::string b = bytes;
+      b[i] = static_cast<char>(b[i] ^ (1 << bit));
+      write_bytes(path("flipped.safetensors"), b);
+      SCOPED_TRACE(i);
+      expect_refused(path("flipped.safetensors"), "checksum mismatch");
+    }
+  }
+  // A checksum that is not of the expected form.
+  std::string b = bytes;
+  b.replace(b.find("xxh3-64:"), 4, "crc3");
+  write_bytes(path("form.safetensors"), b);
+  expect_refused(path("form.safetensors"), "heed.checksum is 'crc3-64:");
+}
+
+TEST_F(SafetensorsTest, FilesWithoutAChecksumStillLoad) {
+  // As PyTorch (and heed before checksums) write them.
+  const std::string header =
+      R"({"__metadata__":{"format":"pt"},"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})";
+  write_bytes(path("pt.safetensors"), make_file(header, raw<float>({1.5f, -2.0f})));
+  const SafeTensorsFile f = load_safetensors(path("pt.safetensors"));
+  EXPECT_TRUE(f.checksum.empty());
+  EXPECT_EQ(f.get("w").to_vector(), (std::vector<double>{1.5, -2.0}));
+  EXPECT_TRUE(testing::load_golden("gru").checksum.empty());  // the committed goldens
 }
 
 }  // namespace

@@ -9,7 +9,7 @@ namespace {
 
 LrScheduleOptions options(const std::string& kind) {
   LrScheduleOptions o;
-  o.kind = kind;
+  o.kind = parse_enum<ScheduleKind>(kind, "schedule");
   o.lr = 0.01;
   return o;
 }
@@ -37,7 +37,7 @@ TEST(LrSchedule, WarmupThenInverseSqrt) {
 TEST(LrSchedule, WarmupThenLinearDecayToZero) {
   auto o = options("warmup");
   o.warmup_steps = 10;
-  o.decay = "linear";
+  o.decay = DecayKind::linear;
   o.max_steps = 110;
   LrSchedule s(o);
   EXPECT_DOUBLE_EQ(s.lr(5), 0.005);
@@ -50,12 +50,12 @@ TEST(LrSchedule, WarmupThenLinearDecayToZero) {
 TEST(LrSchedule, WarmupWithoutDecayAndZeroWarmup) {
   auto o = options("warmup");
   o.warmup_steps = 4;
-  o.decay = "none";
+  o.decay = DecayKind::none;
   LrSchedule s(o);
   EXPECT_DOUBLE_EQ(s.lr(2), 0.005);
   EXPECT_DOUBLE_EQ(s.lr(1000), 0.01);
   o.warmup_steps = 0;
-  o.decay = "inverse_sqrt";
+  o.decay = DecayKind::inverse_sqrt;
   LrSchedule t(o);
   EXPECT_DOUBLE_EQ(t.lr(4), 0.005);
 }
@@ -63,7 +63,7 @@ TEST(LrSchedule, WarmupWithoutDecayAndZeroWarmup) {
 TEST(LrSchedule, LinearDecayEndsWithTheTimeBudget) {
   auto o = options("warmup");
   o.warmup_steps = 10;
-  o.decay = "linear";
+  o.decay = DecayKind::linear;
   o.max_seconds = 100;  // no max_steps: the time alone sets the decay
   LrSchedule s(o);
   EXPECT_DOUBLE_EQ(s.lr(5, 1.0), 0.005);     // warm-up by steps
@@ -78,7 +78,7 @@ TEST(LrSchedule, LinearDecayEndsWithTheTimeBudget) {
 
 TEST(LrSchedule, LinearDecayNeedsMaxStepsOrMaxSeconds) {
   auto o = options("warmup");
-  o.decay = "linear";
+  o.decay = DecayKind::linear;
   o.max_steps = 0;
   EXPECT_THROW(LrSchedule{o}, Error);
   EXPECT_THROW(LrSchedule{options("cosine")}, Error);

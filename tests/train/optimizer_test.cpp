@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "heed/train/adam.h"
-#include "heed/train/checkpoint.h"
+#include "heed/store/checkpoint.h"
 #include "heed/train/sgd.h"
 #include "support/golden.h"
 

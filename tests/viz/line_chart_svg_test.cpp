@@ -147,7 +147,7 @@ TEST(LengthScores, ReadsTheJsonOfHeedScoreAndChartsIt) {
   ASSERT_EQ(c.series.size(), 2u);
   EXPECT_EQ(c.series[1].label, "sys B");
   EXPECT_EQ(length_chart({s}, "Mine").title, "Mine");
-  EXPECT_EQ(length_chart_y_title("wer"), "WER %");
+  EXPECT_EQ(metrics::chart_title(metrics::ScoreMetric::wer), "WER %");
   EXPECT_TRUE(check_xml(line_chart_svg(c)).ok());
 }
 
@@ -194,6 +194,8 @@ TEST(LengthScores, BadFilesNameTheFileAndTheField) {
   expect_error("{not json", "heed score --by-length");
   expect_error("{\"metric\": \"bleu\"}", "no \"buckets\"");
   expect_error(scores_json("bleu", "lines", "x", kBuckets), "\"length_unit\"");
+  expect_error(scores_json("meteor", "words", "x", kBuckets),
+               "\"metric\": expected one of bleu | chrf | wer | g2p, got 'meteor'");
   expect_error(scores_json("bleu", "words", "x",
                            "[{\"lo\": 1, \"hi\": 10, \"n\": 2, \"score\": "
                            "null, \"lower\": null, \"upper\": null}]"),

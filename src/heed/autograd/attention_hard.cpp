@@ -126,4 +126,44 @@ Var attention_log_prob(const Var& alpha, std::span<const std::int64_t> index) {
   });
 }
 
+Var attention_entropy(const Var& alpha) {
+  const Tensor& av = alpha.value();
+  check_alpha(av);
+  const std::int64_t B = av.dim(0), m = av.dim(1);
+  Tensor ent = Tensor::empty({B}, av.dtype());
+  Tensor sums = Tensor::empty({B}, av.dtype());
+  dispatch(av.dtype(), [&]<typename T>() {
+    for (std::int64_t b = 0; b < B; ++b) {
+      const T* a = av.data<T>() + b * m;
+      double sum = 0;
+      for (std::int64_t j = 0; j < m; ++j) sum += a[j];
+      HEED_CHECK(sum > 0, "attention_entropy: row ", b, " of alpha has no weight");
+      double h = 0;
+      for (std::int64_t j = 0; j < m; ++j)
+        if (a[j] > T(0)) {
+          const double p = a[j] / sum;
+          h -= p * std::log(p);
+        }
+      sums.data<T>()[b] = static_cast<T>(sum);
+      ent.data<T>()[b] = static_cast<T>(h);
+    }
+  });
+  // dH/dalpha_k = -(log pi_k + H) / sum for alpha_k > 0.
+  return record_op(ent, {&alpha}, [alpha, sums, ent, m](Var& o) {
+    dispatch(o.dtype(), [&]<typename T>() {
+      const T* dh = o.grad().data<T>();
+      const T* a = alpha.value().data<T>();
+      T* da = alpha.grad_buffer().data<T>();
+      const std::int64_t B = alpha.value().dim(0);
+      for (std::int64_t b = 0; b < B; ++b) {
+        const T sum = sums.data<T>()[b], h = ent.data<T>()[b], d = dh[b];
+        for (std::int64_t j = 0; j < m; ++j) {
+          const T aj = a[b * m + j];
+          if (aj > T(0)) da[b * m + j] -= d * (std::log(aj / sum) + h) / sum;
+        }
+      }
+    });
+  });
+}
+
 }  // namespace heed

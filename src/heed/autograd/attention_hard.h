@@ -7,9 +7,26 @@
 #include <vector>
 
 #include "heed/autograd/var.h"
+#include "heed/base/enum_names.h"
 #include "heed/base/random.h"
 
 namespace heed {
+
+// model.attention.mode: the context is the expectation over positions (soft) or one sampled
+// position (hard, trained with REINFORCE; docs/MODELS.md#hard-attention).
+enum class AttentionMode { soft, hard };
+inline constexpr EnumName<AttentionMode> kAttentionModeNames[] = {{AttentionMode::soft, "soft"},
+                                                                  {AttentionMode::hard, "hard"}};
+constexpr std::span<const EnumName<AttentionMode>> enum_names(AttentionMode) {
+  return kAttentionModeNames;
+}
+
+// model.attention.hard_eval: what hard attention reads when not training (decoding, dev loss):
+// the most probable position's annotation, or the soft context.
+enum class HardEval { argmax, expectation };
+inline constexpr EnumName<HardEval> kHardEvalNames[] = {{HardEval::argmax, "argmax"},
+                                                        {HardEval::expectation, "expectation"}};
+constexpr std::span<const EnumName<HardEval>> enum_names(HardEval) { return kHardEvalNames; }
 
 // j_b ~ alpha[b, :] / sum_k alpha[b, k] (rows of a local window need not sum to 1); never
 // a position of weight 0.
@@ -22,5 +39,10 @@ Var gather_positions(const Var& H, std::span<const std::int64_t> index);
 
 // log pi(j_b) = log(alpha[b, j_b] / sum_k alpha[b, k]), (B).
 Var attention_log_prob(const Var& alpha, std::span<const std::int64_t> index);
+
+// H(pi_b) = -sum_k pi_bk log pi_bk with pi_b = alpha[b, :] / sum_k alpha[b, k], (B): the
+// entropy of the sampling distribution (the REINFORCE entropy bonus). Positions of weight 0
+// add nothing and receive no gradient.
+Var attention_entropy(const Var& alpha);
 
 }  // namespace heed

@@ -7,6 +7,7 @@
 #include <span>
 
 #include "heed/autograd/var.h"
+#include "heed/kernels/precision.h"
 
 namespace heed {
 
@@ -14,10 +15,12 @@ namespace heed {
 // (B, T, 3H) projection), h (B, H), w_hh (3H, H), b_hh (3H) or undefined.
 // mask: empty, or B bytes; rows with 0 keep h (h' = h) and pass its gradient through.
 Var gru_step(const Var& x_proj, const Var& h, const Var& w_hh, const Var& b_hh,
-             std::span<const std::uint8_t> mask = {});
+             std::span<const std::uint8_t> mask = {},
+             kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32);
 
 // nn.GRUCell: gru_step(linear(x, w_ih, b_ih), h, w_hh, b_hh). x (B, in), w_ih (3H, in).
 Var gru_cell(const Var& x, const Var& h, const Var& w_ih, const Var& w_hh, const Var& b_ih,
-             const Var& b_hh, std::span<const std::uint8_t> mask = {});
+             const Var& b_hh, std::span<const std::uint8_t> mask = {},
+             kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32);
 
 }  // namespace heed

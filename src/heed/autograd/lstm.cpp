@@ -13,8 +13,8 @@ namespace heed {
 using rnn_detail::check_dtype;
 using rnn_detail::row_stride;
 
-LstmState lstm_step(const Var& x_proj, const LstmState& state, const Var& w_hh,
-                    const Var& b_hh, std::span<const std::uint8_t> mask) {
+LstmState lstm_step(const Var& x_proj, const LstmState& state, const Var& w_hh, const Var& b_hh,
+                    std::span<const std::uint8_t> mask, kernels::MatmulPrecision precision) {
   const Var& h = state.h;
   const Var& c = state.c;
   const Tensor& hv = h.value();
@@ -46,8 +46,8 @@ LstmState lstm_step(const Var& x_proj, const LstmState& state, const Var& w_hh,
   Tensor c_out = Tensor::empty({B, H}, dt);
   Tensor save = Tensor::empty({B, kernels::lstm_save_width(H)}, dt);
   dispatch(dt, [&]<typename T>() {
-    kernels::lstm_step_forward<T>(B, H, xv.data<T>(), ld_x, hv.data<T>(), ld_h, cv.data<T>(),
-                                  ld_c, wv.data<T>(),
+    kernels::lstm_step_forward<T>({precision, w_hh.packed()}, B, H, xv.data<T>(), ld_x,
+                                  hv.data<T>(), ld_h, cv.data<T>(), ld_c, wv.data<T>(),
                                   b_hh.defined() ? b_hh.value().data<T>() : nullptr,
                                   mask.empty() ? nullptr : mask.data(), h_out.data<T>(), H,
                                   c_out.data<T>(), H, save.data<T>());
@@ -57,20 +57,21 @@ LstmState lstm_step(const Var& x_proj, const LstmState& state, const Var& w_hh,
   rnn_detail::record_multi(
       {&x_proj, &h, &c, &w_hh, &b_hh}, {&out.h, &out.c},
       [x_proj, h, c, w_hh, b_hh, ho = out.h, co = out.c, save, m = std::move(m), B, H, G, ld_h,
-       ld_c]() {
+       ld_c, precision]() {
         dispatch(ho.dtype(), [&]<typename T>() {
           Tensor dh = ho.has_grad() ? ho.grad().clone() : Tensor::zeros({B, H}, ho.dtype());
           Tensor dc = co.has_grad() ? co.grad().clone() : Tensor::zeros({B, H}, ho.dtype());
           Tensor dg = Tensor::empty({B, G}, ho.dtype());
-          kernels::lstm_step_backward<T>(B, H, c.value().data<T>(), ld_c, w_hh.value().data<T>(),
-                                         m.empty() ? nullptr : m.data(), save.data<T>(),
-                                         dh.data<T>(), H, dc.data<T>(), H, dg.data<T>(), G);
+          kernels::lstm_step_backward<T>({precision}, B, H, c.value().data<T>(), ld_c,
+                                         w_hh.value().data<T>(), m.empty() ? nullptr : m.data(),
+                                         save.data<T>(), dh.data<T>(), H, dc.data<T>(), H,
+                                         dg.data<T>(), G);
           if (x_proj.requires_grad()) rnn_detail::add_into<T>(x_proj.grad_buffer(), dg.data<T>());
           if (h.requires_grad()) rnn_detail::add_into<T>(h.grad_buffer(), dh.data<T>());
           if (c.requires_grad()) rnn_detail::add_into<T>(c.grad_buffer(), dc.data<T>());
           if (w_hh.requires_grad())
-            kernels::gemm<T>(true, false, G, H, B, T(1), dg.data<T>(), G, h.value().data<T>(),
-                             ld_h, T(1), w_hh.grad_buffer().data<T>(), H);
+            kernels::gemm<T>({precision}, true, false, G, H, B, T(1), dg.data<T>(), G,
+                             h.value().data<T>(), ld_h, T(1), w_hh.grad_buffer().data<T>(), H);
           if (b_hh.requires_grad())
             kernels::sum_rows<T>(dg.data<T>(), b_hh.grad_buffer().data<T>(), B, G);
         });
@@ -79,8 +80,9 @@ LstmState lstm_step(const Var& x_proj, const LstmState& state, const Var& w_hh,
 }
 
 LstmState lstm_cell(const Var& x, const LstmState& state, const Var& w_ih, const Var& w_hh,
-                    const Var& b_ih, const Var& b_hh, std::span<const std::uint8_t> mask) {
-  return lstm_step(linear(x, w_ih, b_ih), state, w_hh, b_hh, mask);
+                    const Var& b_ih, const Var& b_hh, std::span<const std::uint8_t> mask,
+                    kernels::MatmulPrecision precision) {
+  return lstm_step(linear(x, w_ih, b_ih, precision), state, w_hh, b_hh, mask, precision);
 }
 
 }  // namespace heed

@@ -6,7 +6,7 @@
 
 namespace heed {
 
-Var linear(const Var& x, const Var& W, const Var& b) {
+Var linear(const Var& x, const Var& W, const Var& b, kernels::MatmulPrecision precision) {
   const Tensor& xv = x.value();
   const Tensor& Wv = W.value();
   HEED_CHECK(Wv.ndim() == 2, "linear: weight must be 2-D, got ", Wv.shape().str());
@@ -20,24 +20,26 @@ Var linear(const Var& x, const Var& W, const Var& b) {
   ys[ys.ndim() - 1] = out;
   Tensor y = Tensor::empty(ys, xv.dtype());
   dispatch(xv.dtype(), [&]<typename T>() {
-    kernels::affine_rows<T>(rows, out, in, xv.data<T>(), Wv.data<T>(),
+    kernels::affine_rows<T>({precision, W.packed()}, rows, out, in, xv.data<T>(), Wv.data<T>(),
                             b.defined() ? b.value().data<T>() : nullptr, y.data<T>());
   });
-  return record_op(y, {&x, &W, &b}, [x, W, b, rows, in, out](Var& o) mutable {
+  return record_op(y, {&x, &W, &b}, [x, W, b, rows, in, out, precision](Var& o) mutable {
+    const kernels::GemmOptions go{precision};
     dispatch(o.dtype(), [&]<typename T>() {
       const T* dy = o.grad().data<T>();
       if (x.requires_grad())
-        kernels::gemm<T>(false, false, rows, in, out, T(1), dy, out, W.value().data<T>(), in,
+        kernels::gemm<T>(go, false, false, rows, in, out, T(1), dy, out, W.value().data<T>(), in,
                          T(1), x.grad_buffer().data<T>(), in);
       if (W.requires_grad())
-        kernels::gemm<T>(true, false, out, in, rows, T(1), dy, out, x.value().data<T>(), in,
+        kernels::gemm<T>(go, true, false, out, in, rows, T(1), dy, out, x.value().data<T>(), in,
                          T(1), W.grad_buffer().data<T>(), in);
       if (b.requires_grad()) kernels::sum_rows<T>(dy, b.grad_buffer().data<T>(), rows, out);
     });
   });
 }
 
-Var matmul(const Var& a, const Var& b, bool ta, bool tb) {
+Var matmul(const Var& a, const Var& b, bool ta, bool tb, kernels::MatmulPrecision precision) {
+  const kernels::GemmOptions go{precision};
   const Tensor& av = a.value();
   const Tensor& bv = b.value();
   HEED_CHECK(av.ndim() == bv.ndim() && (av.ndim() == 2 || av.ndim() == 3),
@@ -54,30 +56,30 @@ Var matmul(const Var& a, const Var& b, bool ta, bool tb) {
              (ta ? "^T" : ""), " x ", bv.shape().str(), (tb ? "^T" : ""));
   Tensor y = Tensor::empty(batched ? Shape{batch, M, N} : Shape{M, N}, av.dtype());
   dispatch(av.dtype(), [&]<typename T>() {
-    kernels::gemm_batched<T>(ta, tb, batch, M, N, K, T(1), av.data<T>(), ac, ar * ac,
+    kernels::gemm_batched<T>(go, ta, tb, batch, M, N, K, T(1), av.data<T>(), ac, ar * ac,
                              bv.data<T>(), bc, br * bc, T(0), y.data<T>(), N, M * N);
   });
-  return record_op(y, {&a, &b}, [a, b, ta, tb, batch, M, N, K, ar, ac, br, bc](Var& o) mutable {
+  return record_op(y, {&a, &b}, [a, b, ta, tb, batch, M, N, K, ar, ac, br, bc, go](Var& o) mutable {
     dispatch(o.dtype(), [&]<typename T>() {
       const T* dy = o.grad().data<T>();
       if (a.requires_grad()) {
         // dA = dY op(B)^T, stored transposed when a was used transposed.
         T* da = a.grad_buffer().data<T>();
         if (!ta)
-          kernels::gemm_batched<T>(false, !tb, batch, M, K, N, T(1), dy, N, M * N,
+          kernels::gemm_batched<T>(go, false, !tb, batch, M, K, N, T(1), dy, N, M * N,
                                    b.value().data<T>(), bc, br * bc, T(1), da, ac, ar * ac);
         else
-          kernels::gemm_batched<T>(tb, true, batch, K, M, N, T(1), b.value().data<T>(), bc,
+          kernels::gemm_batched<T>(go, tb, true, batch, K, M, N, T(1), b.value().data<T>(), bc,
                                    br * bc, dy, N, M * N, T(1), da, ac, ar * ac);
       }
       if (b.requires_grad()) {
         // dB = op(A)^T dY, stored transposed when b was used transposed.
         T* db = b.grad_buffer().data<T>();
         if (!tb)
-          kernels::gemm_batched<T>(!ta, false, batch, K, N, M, T(1), a.value().data<T>(), ac,
+          kernels::gemm_batched<T>(go, !ta, false, batch, K, N, M, T(1), a.value().data<T>(), ac,
                                    ar * ac, dy, N, M * N, T(1), db, bc, br * bc);
         else
-          kernels::gemm_batched<T>(true, ta, batch, N, K, M, T(1), dy, N, M * N,
+          kernels::gemm_batched<T>(go, true, ta, batch, N, K, M, T(1), dy, N, M * N,
                                    a.value().data<T>(), ac, ar * ac, T(1), db, bc, br * bc);
       }
     });

@@ -31,6 +31,7 @@ namespace {
 // Slots of rows that are not running hold zeros (or a reverse initial state), so the weight
 // gradients of all time steps are each one GEMM over T * B rows with zero gradient rows.
 struct Plan {
+  kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32;  // every product's
   bool lstm = false;
   std::int64_t B = 0, T = 0, in = 0, H = 0, L = 0, dirs = 1, D = 0, G = 0, SW = 0;
   std::vector<std::int64_t> perm;    // sorted row -> batch row
@@ -118,8 +119,8 @@ void forward(const Plan& p, const Tensor& x, const std::vector<RnnWeights>& w, c
         kernels::broadcast_rows<T>(wd.b_ih.value().data<T>(), GI.data<T>(), Tn * B, G);
         beta = 1;
       }
-      kernels::gemm<T>(false, true, Tn * B, G, in, T(1), X, in, wd.w_ih.value().data<T>(), in,
-                       beta, GI.data<T>(), G);
+      kernels::gemm<T>({p.precision, wd.w_ih.packed()}, false, true, Tn * B, G, in, T(1), X, in,
+                       wd.w_ih.value().data<T>(), in, beta, GI.data<T>(), G);
       // Initial states into their slots.
       for (std::int64_t i = 0; i < B; ++i) {
         const std::int64_t slot = d == 0 ? 0 : p.len[i] + 1;
@@ -132,6 +133,7 @@ void forward(const Plan& p, const Tensor& x, const std::vector<RnnWeights>& w, c
       Tensor& S = Ss[static_cast<std::size_t>(d)];
       const T* w_hh = wd.w_hh.value().data<T>();
       const T* b_hh = ptr_or_null<T>(wd.b_hh);
+      const kernels::GemmOptions step_options{p.precision, wd.w_hh.packed()};
       for (std::int64_t k = 0; k < Tn; ++k) {
         const std::int64_t t = d == 0 ? k : Tn - 1 - k;
         const std::int64_t n = p.active[t];
@@ -141,11 +143,11 @@ void forward(const Plan& p, const Tensor& x, const std::vector<RnnWeights>& w, c
         const T* gi = GI.data<T>() + t * B * G;
         T* save = S.data<T>() + (keep ? t * B * SW : 0);
         if (p.lstm)
-          kernels::lstm_step_forward<T>(n, H, gi, G, y + prev, D, c + prev, D, w_hh, b_hh,
-                                        nullptr, y + next, D, c + next, D, save);
+          kernels::lstm_step_forward<T>(step_options, n, H, gi, G, y + prev, D, c + prev, D, w_hh,
+                                        b_hh, nullptr, y + next, D, c + next, D, save);
         else
-          kernels::gru_step_forward<T>(n, H, gi, G, y + prev, D, w_hh, b_hh, nullptr, y + next,
-                                       D, save);
+          kernels::gru_step_forward<T>(step_options, n, H, gi, G, y + prev, D, w_hh, b_hh, nullptr,
+                                       y + next, D, save);
       }
     }
     if (keep)
@@ -242,11 +244,11 @@ void backward(const Plan& p, const Saved& sv, const Var& x, const std::vector<Rn
         const std::int64_t prev = ((d == 0 ? t : t + 2) * B) * D + d * H;
         const T* save = S + t * B * SW;
         if (p.lstm)
-          kernels::lstm_step_backward<T>(n, H, c + prev, D, w_hh, nullptr, save, dhp, H, dcp, H,
-                                         dg + t * B * G, G);
+          kernels::lstm_step_backward<T>({p.precision}, n, H, c + prev, D, w_hh, nullptr, save, dhp,
+                                         H, dcp, H, dg + t * B * G, G);
         else
-          kernels::gru_step_backward<T>(n, H, y + prev, D, w_hh, nullptr, save, dhp, H,
-                                        dg + t * B * G, G, dgh + t * B * G);
+          kernels::gru_step_backward<T>({p.precision}, n, H, y + prev, D, w_hh, nullptr, save, dhp,
+                                        H, dg + t * B * G, G, dgh + t * B * G);
       }
     }
     for (std::int64_t d = 0; d < p.dirs; ++d) {
@@ -258,16 +260,16 @@ void backward(const Plan& p, const Saved& sv, const Var& x, const std::vector<Rn
       // Weight gradients of all time steps at once.
       const T* hprev = y + ((d == 0 ? 0 : 2) * B) * D + d * H;
       if (wd.w_hh.requires_grad())
-        kernels::gemm<T>(true, false, G, H, R, T(1), dgh, G, hprev, D, T(1),
+        kernels::gemm<T>({p.precision}, true, false, G, H, R, T(1), dgh, G, hprev, D, T(1),
                          wd.w_hh.grad_buffer().data<T>(), H);
       if (wd.b_hh.requires_grad()) kernels::sum_rows<T>(dgh, wd.b_hh.grad_buffer().data<T>(), R, G);
       if (wd.w_ih.requires_grad())
-        kernels::gemm<T>(true, false, G, in, R, T(1), dg, G, X, in, T(1),
+        kernels::gemm<T>({p.precision}, true, false, G, in, R, T(1), dg, G, X, in, T(1),
                          wd.w_ih.grad_buffer().data<T>(), in);
       if (wd.b_ih.requires_grad()) kernels::sum_rows<T>(dg, wd.b_ih.grad_buffer().data<T>(), R, G);
       if (need_dx)
-        kernels::gemm<T>(false, false, R, in, G, T(1), dg, G, wd.w_ih.value().data<T>(), in,
-                         T(1), dX.data<T>(), in);
+        kernels::gemm<T>({p.precision}, false, false, R, in, G, T(1), dg, G,
+                         wd.w_ih.value().data<T>(), in, T(1), dX.data<T>(), in);
       // What is left in the carries is the gradient of the initial states.
       auto scatter_initial = [&](const Var& v, const T* carry) {
         if (!v.requires_grad()) return;
@@ -309,6 +311,7 @@ RnnSequenceOutput rnn_sequence(const RnnSequenceOptions& opt, const Var& input,
                                const Var& c0) {
   const char* op = "rnn_sequence";
   Plan p;
+  p.precision = opt.precision;
   p.lstm = opt.cell == RnnCell::lstm;
   const Tensor& xv = input.value();
   HEED_CHECK(xv.ndim() == 3, op, ": input must be (B, T, in), got ", xv.shape().str());

@@ -13,14 +13,19 @@
 // sequence's last real token; the reverse direction starts at each sequence's own last
 // token (position len - 1) and runs back to position 0, which gives its final state.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "heed/autograd/var.h"
+#include "heed/base/enum_names.h"
 #include "heed/base/random.h"
+#include "heed/kernels/precision.h"
 
 namespace heed {
 
 enum class RnnCell { gru, lstm };
+inline constexpr EnumName<RnnCell> kRnnCellNames[] = {{RnnCell::gru, "gru"}, {RnnCell::lstm, "lstm"}};
+constexpr std::span<const EnumName<RnnCell>> enum_names(RnnCell) { return kRnnCellNames; }
 
 // The parameters of one layer-direction, PyTorch layout: w_ih (G, in), w_hh (G, H),
 // b_ih, b_hh (G) or undefined; G = 3H (GRU, gates r z n) or 4H (LSTM, gates i f g o).
@@ -34,6 +39,9 @@ struct RnnSequenceOptions {
   bool bidirectional = false;
   double dropout = 0.0;   // on each layer's output feeding the next layer, in training only
   bool training = false;
+  // The products' precision, forward and backward (bf16 in mixed-precision training). A
+  // weight frozen for decoding (Var::packed()) runs its forward products on the packed copy.
+  kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32;
 };
 
 struct RnnSequenceOutput {

@@ -1,5 +1,7 @@
 #include "heed/autograd/var.h"
 
+#include "heed/kernels/packed_weight.h"
+
 namespace heed {
 
 Var::Var(Tensor value, bool requires_grad) : impl_(std::make_shared<Impl>()) {
@@ -20,6 +22,16 @@ Tensor& Var::mutable_value() const {
 void Var::set_requires_grad(bool on) const {
   HEED_CHECK(impl_, "use of an undefined Var");
   impl_->requires_grad = on;
+}
+
+const std::shared_ptr<kernels::PackedWeight>& Var::packed_handle() const {
+  HEED_CHECK(impl_, "use of an undefined Var");
+  return impl_->packed;
+}
+
+void Var::set_packed(std::shared_ptr<kernels::PackedWeight> packed) const {
+  HEED_CHECK(impl_, "use of an undefined Var");
+  impl_->packed = std::move(packed);
 }
 
 const Tensor& Var::grad() const {

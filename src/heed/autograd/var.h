@@ -8,6 +8,9 @@
 #include "heed/tensor/tensor.h"
 
 namespace heed {
+namespace kernels {
+class PackedWeight;
+}
 
 class Var {
  public:
@@ -34,11 +37,19 @@ class Var {
   DType dtype() const { return value().dtype(); }
   bool same_node(const Var& o) const { return impl_ == o.impl_; }
 
+  // The weight's packed copy while the model is frozen for decoding (decode/frozen_model.h),
+  // null otherwise: kept with the parameter it packs, and handed by the ops that multiply by
+  // this weight to kernels::gemm (GemmOptions::packed_b). Only FrozenModel sets it.
+  const kernels::PackedWeight* packed() const { return impl_ ? impl_->packed.get() : nullptr; }
+  const std::shared_ptr<kernels::PackedWeight>& packed_handle() const;
+  void set_packed(std::shared_ptr<kernels::PackedWeight> packed) const;
+
  private:
   struct Impl {
     Tensor value;
     Tensor grad;
     bool requires_grad = false;
+    std::shared_ptr<kernels::PackedWeight> packed;
   };
   std::shared_ptr<Impl> impl_;
 };

@@ -4,6 +4,11 @@
 // commit() renames into place; a file not committed is removed. A path that already names
 // something other than a regular file (/dev/null, /dev/stdout, a FIFO) is written
 // directly instead: renaming over it would replace the device with a plain file.
+//
+// The temporary file is named <path>.tmp.<pid>. A process killed while writing (kill -9,
+// power loss) leaves it behind, so the first AtomicFile a process opens in a directory
+// removes that directory's temporaries whose pid is no longer running
+// (remove_stale_temporaries).
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -29,5 +34,11 @@ class AtomicFile {
 
 // Writes content to path through an AtomicFile.
 void write_file_atomically(const std::string& path, std::string_view content);
+
+// Removes the regular files in dir named <name>.tmp.<pid> whose pid is not a running
+// process (never this process's own), and returns how many. Best effort: an unreadable
+// directory or a file that cannot be removed is left alone. A pid reused since by an
+// unrelated process keeps its file until that process ends, which errs on the safe side.
+std::size_t remove_stale_temporaries(const std::string& dir);
 
 }  // namespace heed

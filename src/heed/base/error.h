@@ -13,6 +13,14 @@ class Error : public std::runtime_error {
   explicit Error(const std::string& what) : std::runtime_error(what) {}
 };
 
+// A mistake on the command line or in a config that is found after parsing (an option
+// against another, a config key against the model kind): the CLI exits with code 2 for it,
+// as for the errors its parser finds.
+class UsageError : public Error {
+ public:
+  explicit UsageError(const std::string& what) : Error(what) {}
+};
+
 namespace detail {
 template <typename... Args>
 std::string concat(Args&&... args) {

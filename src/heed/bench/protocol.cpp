@@ -7,10 +7,9 @@
 #include <chrono>
 #include <cmath>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <ostream>
 
-#include "heed/autograd/cross_entropy.h"
+#include "heed/autograd/cross_entropy_op.h"
 #include "heed/autograd/tape.h"
 #include "heed/base/error.h"
 #include "heed/base/random.h"
@@ -19,7 +18,7 @@
 #include "heed/decode/greedy.h"
 #include "heed/kernels/bf16_products.h"
 #include "heed/kernels/gemm.h"
-#include "heed/models/model_factory.h"
+#include "heed/models/model_registry.h"
 #include "heed/tensor/arena.h"
 #include "heed/train/adam.h"
 #include "heed/train/clip.h"
@@ -58,7 +57,7 @@ std::vector<BenchConfig> make_configs() {
   std::vector<BenchConfig> c;
   BenchConfig g2p;
   g2p.name = "g2p";
-  g2p.model = "bahdanau";
+  g2p.model = ModelKind::bahdanau;
   g2p.src_vocab = 32;
   g2p.tgt_vocab = 80;
   g2p.emb_dim = 128;
@@ -75,19 +74,19 @@ std::vector<BenchConfig> make_configs() {
   c.push_back(mt);
   BenchConfig luong;
   luong.name = "luong";
-  luong.model = "luong";
+  luong.model = ModelKind::luong;
   luong.src_vocab = luong.tgt_vocab = 8000;
   luong.emb_dim = 256;
   luong.hidden = 256;
   luong.layers = 2;
-  luong.score = "general";
+  luong.score = AttentionScore::general;
   luong.input_feed = true;
   luong.lo = 15;
   luong.hi = 30;
   c.push_back(luong);
   BenchConfig noattn = mt;
   noattn.name = "noattn";
-  noattn.model = "noattn";
+  noattn.model = ModelKind::noattn;
   noattn.attn_dim = 0;
   c.push_back(noattn);
   return c;
@@ -96,19 +95,19 @@ std::vector<BenchConfig> make_configs() {
 // The reference's config dict, keys in its order.
 Json config_detail(const BenchConfig& c) {
   Json j;
-  j["model"] = c.model;
+  j["model"] = enum_name(c.model);
   j["src_vocab"] = c.src_vocab;
   j["tgt_vocab"] = c.tgt_vocab;
   j["emb_dim"] = c.emb_dim;
-  if (c.model == "luong") {
+  if (c.model == ModelKind::luong) {
     j["hidden"] = c.hidden;
     j["layers"] = c.layers;
-    j["score"] = c.score;
+    j["score"] = enum_name(c.score);
     j["input_feed"] = c.input_feed;
   } else {
     j["enc_hidden"] = c.enc_hidden;
     j["dec_hidden"] = c.dec_hidden;
-    if (c.model == "bahdanau") j["attn_dim"] = c.attn_dim;
+    if (c.model == ModelKind::bahdanau) j["attn_dim"] = c.attn_dim;
   }
   j["lengths"] = {c.lo, c.hi};
   return j;
@@ -153,8 +152,8 @@ void bench_train(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& opt
   const FlopTerms terms = flop_terms(cfg);
   // Activations of one step live in the arena, given back at once after the step.
   Arena arena;
-  std::optional<kernels::Bf16Products> bf16;  // mixed precision: bf16 products, fp32 rest
-  if (opt.precision == kernels::MatmulPrecision::bf16) bf16.emplace();
+  // Mixed precision: bf16 products (opt.precision, passed to the forward pass), fp32 rest.
+  if (opt.precision == kernels::MatmulPrecision::bf16) kernels::require_bf16_products();
 
   // Where a step's time goes (timed steps only): forward + loss, backward, clip + Adam.
   std::vector<double> t_forward, t_backward, t_update;
@@ -165,7 +164,8 @@ void bench_train(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& opt
       ArenaScope scope(&arena);
       const auto t0 = Clock::now();
       optimizer.zero_grad();
-      Var logits = model.forward_packed(b.src, b.tgt_in);  // the real positions only
+      // The real positions only.
+      Var logits = model.forward_packed(b.src, b.tgt_in, opt.precision);
       Var loss = cross_entropy(logits, pack_targets(b.tgt_out, b.tgt_in), kPad);
       loss_value = loss.value().item();
       const auto t1 = Clock::now();
@@ -315,15 +315,15 @@ ModelConfig model_config(const BenchConfig& c) {
   m.tgt_vocab = c.tgt_vocab;
   m.emb_dim = c.emb_dim;
   m.dropout = 0.0;
-  if (c.model == "luong") {
-    m.encoder_cell = "lstm";
+  if (c.model == ModelKind::luong) {
+    m.encoder_cell = RnnCell::lstm;
     m.enc_hidden = m.dec_hidden = c.hidden;
     m.enc_layers = m.dec_layers = c.layers;
     m.bidirectional = false;
     m.score = c.score;
     m.input_feed = c.input_feed;
   } else {
-    m.encoder_cell = "gru";
+    m.encoder_cell = RnnCell::gru;
     m.enc_hidden = c.enc_hidden;
     m.dec_hidden = c.dec_hidden;
     m.enc_layers = 1;
@@ -337,13 +337,13 @@ ModelConfig model_config(const BenchConfig& c) {
 FlopTerms flop_terms(const BenchConfig& c) {
   const std::int64_t V = c.tgt_vocab, E = c.emb_dim;
   FlopTerms t;
-  if (c.model == "bahdanau" || c.model == "noattn") {
+  if (c.model == ModelKind::bahdanau || c.model == ModelKind::noattn) {
     const std::int64_t De = c.enc_hidden, Dd = c.dec_hidden, O = Dd;
     t.per_src_token = 2 * (2 * E * 3 * De + 2 * De * 3 * De);      // bi-GRU, both directions
     t.per_sentence = 2 * De * Dd;                                  // W_init
     t.per_tgt_step = 2 * (E + 2 * De) * 3 * Dd + 2 * Dd * 3 * Dd;  // GRUCell
     t.per_tgt_step += 2 * (Dd + 2 * De + E) * O + 2 * O * V;       // deep output + W_out
-    if (c.model == "bahdanau") {
+    if (c.model == ModelKind::bahdanau) {
       const std::int64_t A = c.attn_dim;
       t.per_src_token += 2 * 2 * De * A;                  // U_h h_j
       t.per_tgt_step += 2 * Dd * A;                       // W_q s_{t-1}
@@ -357,10 +357,10 @@ FlopTerms flop_terms(const BenchConfig& c) {
     for (std::int64_t l = 0; l < L; ++l)
       t.per_tgt_step += 2 * (l == 0 ? in0 : Hd) * 4 * Hd + 2 * Hd * 4 * Hd;
     t.per_tgt_step += 2 * (Hd + Hd) * Hd + 2 * Hd * V;  // W_c [c; h], W_s
-    if (c.score == "general") {
+    if (c.score == AttentionScore::general) {
       t.per_src_token += 2 * Hd * Hd;                  // W_a h_j once per batch
       t.per_tgt_step_per_src_token = 2 * Hd + 2 * Hd;  // q . (W_a h_j), context
-    } else if (c.score == "concat") {
+    } else if (c.score == AttentionScore::concat) {
       const std::int64_t A = c.attn_dim > 0 ? c.attn_dim : Hd;
       t.per_src_token += 2 * Hd * A;
       t.per_tgt_step += 2 * Hd * A;

@@ -23,7 +23,7 @@
 #include <string_view>
 #include <vector>
 
-#include "heed/kernels/frozen_weights.h"
+#include "heed/kernels/precision.h"
 #include "heed/models/model_config.h"
 #include "heed/models/seq2seq.h"
 
@@ -31,11 +31,11 @@ namespace heed::bench {
 
 struct BenchConfig {
   std::string name;
-  std::string model;  // bahdanau | luong | noattn
+  ModelKind model = ModelKind::bahdanau;
   std::int64_t src_vocab = 0, tgt_vocab = 0, emb_dim = 0;
   std::int64_t enc_hidden = 0, dec_hidden = 0, attn_dim = 0;  // bahdanau, noattn
   std::int64_t hidden = 0, layers = 0;                        // luong
-  std::string score;                                          // luong
+  AttentionScore score = AttentionScore::mlp;                 // luong
   bool input_feed = false;                                    // luong
   std::int64_t lo = 0, hi = 0;                                // length range, inclusive
 };

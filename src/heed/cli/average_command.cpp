@@ -8,14 +8,27 @@
 #include <regex>
 #include <string>
 
+#include "heed/base/dir_lock.h"
 #include "heed/base/error.h"
+#include "heed/cli/validators.h"
 #include "heed/tensor/safetensors.h"
-#include "heed/train/model_dir.h"
+#include "heed/store/model_dir.h"
 
 namespace fs = std::filesystem;
 
 namespace heed::cli {
 namespace {
+
+// Whether path (a file that may not exist yet) lies inside the directory dir.
+bool inside(const std::string& path, const std::string& dir) {
+  std::error_code ec;
+  const fs::path d = fs::weakly_canonical(dir, ec);
+  if (ec) return false;
+  const fs::path p = fs::weakly_canonical(fs::absolute(path, ec).parent_path(), ec);
+  if (ec) return false;
+  const auto rel = p.lexically_relative(d);
+  return !rel.empty() && *rel.begin() != "..";
+}
 
 class AverageCommand : public Command {
  public:
@@ -28,7 +41,7 @@ class AverageCommand : public Command {
     app.add_option("--model,-m", dir_, "model directory written by heed train")->required();
     app.add_option("--last,-n", last_, "how many of the latest step checkpoints to average")
         ->required()
-        ->check(CLI::PositiveNumber);
+        ->check(int_range(1, 1000000));
     app.add_option("--out,-o", out_, "weights file to write (.safetensors)")->required();
     app.footer("Reads DIR/checkpoints/step_<n>.safetensors (training keeps the last\n"
                "training.keep_checkpoints of them), takes the N with the highest steps and\n"
@@ -42,6 +55,11 @@ class AverageCommand : public Command {
     HEED_CHECK(fs::is_directory(ckdir), dir_,
                ": has no step checkpoints (no checkpoints/ folder; training.keep_checkpoints "
                "must be above 0)");
+    // Writing into the model directory takes its lock, as training does, so an average is
+    // never written while a training run changes the directory. Written elsewhere, it only
+    // reads, and may run beside a training.
+    DirLock lock;
+    if (inside(out_, dir_)) lock = DirLock(dir_, "averaging into it");
     std::vector<std::pair<std::int64_t, std::string>> found;
     const std::regex pattern("step_([0-9]+)\\.safetensors");
     for (const auto& entry : fs::directory_iterator(ckdir)) {

@@ -7,10 +7,20 @@
 #include <string>
 
 #include "heed/base/error.h"
+#include "heed/base/enum_names.h"
 #include "heed/bench/protocol.h"
+#include "heed/cli/enum_option.h"
 
 namespace heed::cli {
 namespace {
+
+// What --only may name.
+enum class Measurement { train, greedy, beam };
+inline constexpr EnumName<Measurement> kMeasurementNames[] = {
+    {Measurement::train, "train"}, {Measurement::greedy, "greedy"}, {Measurement::beam, "beam"}};
+constexpr std::span<const EnumName<Measurement>> enum_names(Measurement) {
+  return kMeasurementNames;
+}
 
 std::vector<std::string> split_commas(const std::string& s) {
   std::vector<std::string> out;
@@ -49,8 +59,8 @@ class BenchCommand : public Command {
         ->capture_default_str();
     app.add_option("--beam", opt_.beam, "beam width")->capture_default_str();
     app.add_option("--seed", opt_.seed, "data and initialisation seed")->capture_default_str();
-    app.add_option("--precision", precision_, "the products: fp32 | bf16 (training: bf16 products, fp32 weights and optimiser)")
-        ->capture_default_str();
+    add_enum_option(app, "--precision", opt_.precision,
+                    "the products (training: bf16 products, fp32 weights and optimiser)");
     app.footer(
         "Output: an \"info\" line per config (parameters, analytic FLOP terms), then one line per\n"
         "measurement: train (tgt_tok_per_s, src_tgt_tok_per_s, ms_per_step_median, loss_last,\n"
@@ -62,17 +72,13 @@ class BenchCommand : public Command {
     HEED_CHECK(!opt_.configs.empty(), "--config is empty");
     opt_.train = opt_.greedy = opt_.beam_search = false;
     for (const auto& m : split_commas(only_)) {
-      if (m == "train")
-        opt_.train = true;
-      else if (m == "greedy")
-        opt_.greedy = true;
-      else if (m == "beam")
-        opt_.beam_search = true;
-      else
-        throw Error("--only: unknown measurement '" + m + "' (expected train, greedy, beam)");
+      switch (parse_enum<Measurement>(m, "--only")) {
+        case Measurement::train: opt_.train = true; break;
+        case Measurement::greedy: opt_.greedy = true; break;
+        case Measurement::beam: opt_.beam_search = true; break;
+      }
     }
     HEED_CHECK(opt_.train || opt_.greedy || opt_.beam_search, "--only names no measurement");
-    opt_.precision = kernels::parse_matmul_precision(precision_);
     bench::run_bench(opt_, std::cout);
     return 0;
   }
@@ -81,7 +87,6 @@ class BenchCommand : public Command {
   bench::BenchOptions opt_;
   std::string config_ = "all";
   std::string only_ = "train,greedy,beam";
-  std::string precision_ = "fp32";
 };
 
 }  // namespace

@@ -8,19 +8,29 @@
 #include <iostream>
 #include <string>
 
+#include "heed/base/enum_names.h"
 #include "heed/base/error.h"
+#include "heed/cli/enum_option.h"
 #include "heed/data/g2p_split.h"
 #include "heed/data/pronunciation_dictionary.h"
 
 namespace heed::cli {
 namespace {
 
+// --stress: what to do with CMUdict's stress digits.
+enum class Stress { keep, strip };
+inline constexpr EnumName<Stress> kStressNames[] = {{Stress::keep, "keep"}, {Stress::strip, "strip"}};
+constexpr std::span<const EnumName<Stress>> enum_names(Stress) { return kStressNames; }
+
 void print_read(const std::string& what, const PronunciationDictionary& d,
                 const DictionaryOptions& o) {
   const DictionaryStats& s = d.stats;
-  std::cout << "read " << what << ": " << s.entries << " entries, " << d.words.size()
-            << " words, " << d.pronunciations() << " pronunciations\n";
-  std::cout << "  dropped " << s.not_letters << " entries"
+  // Words, pronunciations and words with several side by side, so that a file read in
+  // the wrong form (variants glued into one pronunciation, say) shows at once.
+  std::cout << "read " << what << ": " << d.words.size() << " words, " << d.pronunciations()
+            << " pronunciations, " << d.words_with_several() << " words with several (from "
+            << s.entries << " entry lines)\n";
+  std::cout << "  dropped " << s.not_letters << " entry lines"
             << (o.letters_only ? " of words with characters other than letters and apostrophes"
                                : " (no --letters-only)")
             << "; merged " << s.duplicates << " repeated pronunciations"
@@ -56,7 +66,8 @@ class DataCommand : public Command {
                      "the exported CMUdict text (default: $HEED_CMUDICT, else " +
                          std::string(kCmudictDefaultPath) + ")");
     auto* dict = g.add_option("--dict", dict_,
-                              "a pronunciation dictionary: WORD<TAB or spaces>PHONES lines")
+                              "a pronunciation dictionary: WORD<TAB>PRON1<TAB>PRON2... or "
+                              "WORD  PHONES lines")
                      ->check(CLI::ExistingFile);
     auto* train = g.add_option("--train", train_, "an existing training dictionary (with --test)")
                       ->check(CLI::ExistingFile);
@@ -69,9 +80,7 @@ class DataCommand : public Command {
     dict->excludes(train);
     g.add_option("--out,-o", out_, "output directory (created if missing)")->required();
     g.add_option("--seed", options_.seed, "seed of the word shuffle")->capture_default_str();
-    g.add_option("--stress", stress_, "keep | strip: strip drops stress digits (AH0 -> AH)")
-        ->check(CLI::IsMember({"keep", "strip"}))
-        ->capture_default_str();
+    add_enum_option(g, "--stress", stress_, "strip drops stress digits (AH0 -> AH)");
     g.add_flag("--letters-only", letters_only_,
                "keep only words of letters and apostrophes (the usual CMUdict G2P benchmark)");
     g.add_option("--dev-fraction", options_.dev_fraction, "share of words for dev")
@@ -81,6 +90,9 @@ class DataCommand : public Command {
         ->capture_default_str();
     g.footer(
         "Source: exactly one of --cmudict, --dict FILE, or --train FILE --test FILE.\n"
+        "Dictionary lines: WORD<TAB>PRON1<TAB>PRON2... (TABs between pronunciations, spaces\n"
+        "between phones) or WORD  PHONES (spaces only, one pronunciation; repeat the word or\n"
+        "write WORD(2) for variants).\n"
         "Writes train.src/train.tgt (a line per word and pronunciation) and dev/test .src/.tgt\n"
         "(a line per word, all its pronunciations tab-separated in .tgt). Words are lowercased.");
   }
@@ -90,7 +102,7 @@ class DataCommand : public Command {
     HEED_CHECK(use_cmudict_ + !dict_.empty() + !train_.empty() == 1,
                "give exactly one source: --cmudict, --dict FILE, or --train FILE --test FILE");
     DictionaryOptions dopt;
-    dopt.strip_stress = stress_ == "strip";
+    dopt.strip_stress = stress_ == Stress::strip;
     dopt.letters_only = letters_only_;
     G2pSplit split;
     if (!train_.empty()) {
@@ -119,6 +131,17 @@ class DataCommand : public Command {
       std::cout << "split by word, seed " << options_.seed << ", dev fraction "
                 << options_.dev_fraction << ", test fraction " << options_.test_fraction << ":\n";
     }
+    // A dictionary too small for the fractions asked would leave dev or test empty, and a
+    // training config pointing at them would fail later with a less clear message.
+    const bool carved_test = train_.empty();
+    HEED_CHECK((split.dev.size() > 0 || options_.dev_fraction <= 0) &&
+                   (split.test.size() > 0 || options_.test_fraction <= 0 || !carved_test),
+               "the split leaves ", split.train.size(), " words for train, ", split.dev.size(),
+               " for dev and ", split.test.size(), " for test (dev fraction ",
+               options_.dev_fraction,
+               carved_test ? detail::concat(", test fraction ", options_.test_fraction) : "",
+               "): the dictionary is too small; give a larger one or raise the fractions "
+               "(0 for no dev or test set)");
     write_g2p_split(split, out_);
     print_part("train", split.train, out_);
     print_part("dev", split.dev, out_);
@@ -138,7 +161,8 @@ class DataCommand : public Command {
 
   CLI::App* g2p_ = nullptr;
   bool use_cmudict_ = false, letters_only_ = false;
-  std::string cmudict_path_, dict_, train_, test_, out_, stress_ = "keep";
+  std::string cmudict_path_, dict_, train_, test_, out_;
+  Stress stress_ = Stress::keep;
   G2pSplitOptions options_;
 };
 

@@ -11,7 +11,8 @@
 
 #include "heed/base/error.h"
 #include "heed/data/vocabulary.h"
-#include "heed/train/model_dir.h"
+#include "heed/models/model_registry.h"
+#include "heed/store/model_dir.h"
 #include "heed/train/training_state.h"
 
 namespace fs = std::filesystem;
@@ -51,17 +52,19 @@ class InfoCommand : public Command {
     mc.src_vocab = static_cast<std::int64_t>(src.size());
     mc.tgt_vocab = static_cast<std::int64_t>(tgt.size());
     Rng rng(config.training.seed);
-    auto model = build_model(mc, rng, parse_dtype(config.training.dtype));
+    auto model = build_model(mc, rng, config.training.dtype);
 
     std::cout << "model directory: " << dir_ << "\n";
     std::cout << "architecture: " << mc.kind << "\n";
     std::cout << "  emb_dim " << mc.emb_dim << ", encoder "
-              << mc.resolved_encoder_cell() << " x" << mc.enc_layers
+              << encoder_cell(mc) << " x" << mc.enc_layers
               << (mc.bidirectional ? " bidirectional" : "") << " hidden " << mc.enc_hidden
               << ", decoder hidden " << mc.dec_hidden << " x" << mc.dec_layers;
-    if (mc.kind == "luong")
+    if (mc.kind == ModelKind::luong)
       std::cout << ", score " << mc.score << (mc.input_feed ? ", input feeding" : "")
                 << (mc.local_p ? ", local-p window " + std::to_string(mc.window) : "");
+    if (mc.attention_mode == AttentionMode::hard)
+      std::cout << ", hard attention (decoding: " << mc.hard_eval << ")";
     std::cout << ", dropout " << mc.dropout << (mc.tie_embeddings ? ", tied embeddings" : "")
               << "\n";
     std::cout << "vocabularies: source " << src.size() << " (" << config.data.source.tokenizer

@@ -2,13 +2,23 @@
 #include <CLI/CLI.hpp>
 #include <malloc.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <new>
 #include <exception>
 #include <iostream>
+#include <string>
+#include <string_view>
+#include <vector>
 
+#include "heed/metrics/edit_distance.h"
 #include "heed/base/error.h"
 #include "heed/base/stop_signals.h"
 #include "heed/cli/command.h"
+
+namespace {
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // Before any thread exists: SIGINT/SIGTERM are taken on a thread of their own, never on a
@@ -36,6 +46,33 @@ int main(int argc, char** argv) {
     std::cerr << "heed: internal error in the command definitions: " << e.what() << "\n";
     return 1;
   }
+  // The first word is the subcommand: an unknown one is named, with the nearest command
+  // (CLI11 alone would only say that a subcommand is required).
+  if (argc > 1 && argv[1][0] == '-') {
+    const std::string opt = argv[1];
+    if (opt != "-h" && opt != "--help" && opt != "--version") {
+      std::cerr << "heed: unknown option '" << opt << "'; heed takes a command first "
+                << "(heed COMMAND --help lists its options; heed --help lists the commands)\n";
+      return 2;
+    }
+  }
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string word = argv[1];
+    std::string nearest;
+    std::size_t best = 3;  // suggest only within two edits
+    bool known = false;
+    for (const auto& c : commands) {
+      known = known || c->name() == word;
+      const std::size_t d = heed::metrics::edit_distance_chars(word, c->name());
+      if (d < best) best = d, nearest = c->name();
+    }
+    if (!known) {
+      std::cerr << "heed: unknown command '" << word << "'"
+                << (nearest.empty() ? "" : "; did you mean '" + nearest + "'?")
+                << " (heed --help lists the commands)\n";
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -49,6 +86,14 @@ int main(int argc, char** argv) {
     if (!subs[i]->parsed()) continue;
     try {
       return commands[i]->run();
+    } catch (const heed::UsageError& e) {
+      std::cerr << "heed " << commands[i]->name() << ": error: " << e.what() << "\n";
+      return 2;
+    } catch (const std::bad_alloc&) {
+      std::cerr << "heed " << commands[i]->name()
+                << ": error: out of memory (a size in the config or on the command line is "
+                   "too large for this machine; lower it)\n";
+      return 1;
     } catch (const heed::Error& e) {
       std::cerr << "heed " << commands[i]->name() << ": error: " << e.what() << "\n";
       return 1;

@@ -10,6 +10,7 @@
 
 #include "heed/base/atomic_file.h"
 #include "heed/base/error.h"
+#include "heed/cli/enum_option.h"
 #include "heed/data/text_file.h"
 #include "heed/viz/attention_plot.h"
 #include "heed/viz/attention_record.h"
@@ -72,10 +73,9 @@ class PlotCommand : public Command {
                    "length\" etc.)");
     app.add_option("--y-title", y_title_,
                    "--by-length: the y axis title (default: the metric, e.g. \"BLEU\")");
-    app.add_option("--ci", ci_,
-                   "--by-length: draw the 95% intervals as a band (default) or as "
-                   "error bars")
-        ->check(CLI::IsMember({"band", "bars"}));
+    ci_option_ = add_enum_option(app, "--ci", ci_,
+                                 "--by-length: draw the 95% intervals as a band or as error "
+                                 "bars");
     app.footer(
         "--attention: writes one SVG per sentence (DIR/attention_<index>.svg: output tokens down\n"
         "the left, source tokens along the top, viridis colours on [0, 1]) and DIR/index.html\n"
@@ -117,7 +117,7 @@ class PlotCommand : public Command {
     HEED_CHECK(attention_.empty() || by_length_.empty(),
                "plot: --attention and --by-length draw different things; give one of them");
     if (by_length_.empty()) {
-      HEED_CHECK(title_.empty() && ci_.empty() && y_title_.empty(),
+      HEED_CHECK(title_.empty() && ci_option_->count() == 0 && y_title_.empty(),
                  "plot: --title, --y-title and --ci belong to --by-length");
     } else {
       HEED_CHECK(sentences_.empty() && !values_,
@@ -133,7 +133,7 @@ class PlotCommand : public Command {
     for (const auto& path : by_length_) files.push_back(viz::read_length_scores(path));
     viz::LineChart chart = viz::length_chart(files, title_);
     if (!y_title_.empty()) chart.y_title = y_title_;
-    if (ci_ == "bars") chart.intervals = viz::IntervalStyle::bars;
+    chart.intervals = ci_;
     write_file_atomically(out_, viz::line_chart_svg(chart));
     std::cout << "wrote " << out_ << " (" << chart.y_title << " by source length, " << files.size()
               << (files.size() == 1 ? " system, " : " systems, ") << chart.categories.size()
@@ -159,7 +159,9 @@ class PlotCommand : public Command {
     return picked;
   }
 
-  std::string attention_, out_, sentences_, title_, ci_, y_title_;
+  std::string attention_, out_, sentences_, title_, y_title_;
+  viz::IntervalStyle ci_ = viz::IntervalStyle::band;
+  CLI::Option* ci_option_ = nullptr;
   std::vector<std::string> by_length_;
   bool values_ = false;
 };

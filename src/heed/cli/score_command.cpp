@@ -15,13 +15,16 @@
 
 #include "heed/base/atomic_file.h"
 #include "heed/base/error.h"
+#include "heed/cli/validators.h"
 #include "heed/base/utf8.h"
+#include "heed/cli/enum_option.h"
 #include "heed/data/text_file.h"
 #include "heed/metrics/bleu.h"
 #include "heed/metrics/bootstrap.h"
 #include "heed/metrics/chrf.h"
 #include "heed/metrics/g2p.h"
 #include "heed/metrics/length_buckets.h"
+#include "heed/metrics/score_metric.h"
 #include "heed/metrics/wer.h"
 
 namespace heed::cli {
@@ -84,9 +87,7 @@ class ScoreCommand : public Command {
   }
 
   void setup(CLI::App& app) override {
-    app.add_option("--metric,-m", metric_, "bleu | chrf | wer | g2p")
-        ->required()
-        ->check(CLI::IsMember({"bleu", "chrf", "wer", "g2p"}));
+    add_enum_option(app, "--metric,-m", metric_, "what to compute", false)->required();
     app.add_option("--ref,-r", refs_,
                    "reference file (repeat for several references with bleu/chrf; for g2p a line "
                    "holds tab-separated alternative pronunciations)")
@@ -99,16 +100,14 @@ class ScoreCommand : public Command {
     bootstrap_opt_ = app.add_option("--bootstrap", samples_,
                                     "bootstrap resamples for 95% confidence intervals (default "
                                     "1000 with --by-length, else no interval)")
-                         ->check(CLI::Range(1, 1000000));
+                         ->check(int_range(1, 1000000));
     app.add_option("--seed", seed_, "seed of the bootstrap draws (default 12345)");
     auto by_length = app.add_option("--by-length", source_,
                                     "source file (line i = segment i): also score the segments "
                                     "grouped by source length")
                          ->check(CLI::ExistingFile);
-    app.add_option("--length-unit", unit_,
-                   "words (whitespace tokens, default) | chars (code "
-                   "points, whitespace not counted)")
-        ->check(CLI::IsMember({"words", "chars"}))
+    add_enum_option(app, "--length-unit", unit_,
+                    "words: whitespace tokens; chars: code points, whitespace not counted")
         ->needs(by_length);
     auto buckets = app.add_option("--buckets", buckets_,
                                   "length buckets: upper edges (10,20,30 = 1-10, 11-20, 21-30, "
@@ -116,7 +115,7 @@ class ScoreCommand : public Command {
                        ->needs(by_length);
     app.add_option("--bucket-width", bucket_width_,
                    "automatic buckets of this width, the last open-ended (default 10)")
-        ->check(CLI::Range(1, 1000000))
+        ->check(int_range(1, 1000000))
         ->needs(by_length)
         ->excludes(buckets);
     app.add_option("--label", label_,
@@ -141,8 +140,8 @@ class ScoreCommand : public Command {
       HEED_CHECK(streams.back().size() == hyps.size(), r, " has ", streams.back().size(),
                  " lines but the hypotheses (", hyp_name, ") have ", hyps.size());
     }
-    HEED_CHECK(metric_ == "bleu" || metric_ == "chrf" || refs_.size() == 1,
-               "--metric ", metric_, " takes exactly one --ref file");
+    HEED_CHECK(metrics::takes_several_references(metric_) || refs_.size() == 1,
+               "--metric ", enum_name(metric_), " takes exactly one --ref file");
     std::vector<std::string> sources;
     if (!source_.empty()) {  // checked before any scoring: a mistake is reported at once
       sources = read_lines(source_);
@@ -164,8 +163,7 @@ class ScoreCommand : public Command {
     print_corpus_interval(ci, per_ci);
     if (source_.empty()) return 0;
 
-    const metrics::LengthUnit unit =
-        unit_ == "chars" ? metrics::LengthUnit::chars : metrics::LengthUnit::words;
+    const metrics::LengthUnit unit = unit_;
     std::vector<std::size_t> lengths;
     std::size_t max_length = 0;
     for (const auto& line : sources) {
@@ -190,32 +188,25 @@ class ScoreCommand : public Command {
   }
 
  private:
-  // The score's name on the y axis of heed plot and in the table header.
-  std::string score_name() const {
-    if (metric_ == "bleu") return "BLEU";
-    if (metric_ == "chrf") return "chrF2";
-    return "WER";  // wer, and G2P's word error rate
-  }
-
   Scored score(const std::vector<std::string>& hyps,
                const std::vector<std::vector<std::string>>& streams) const {
     Scored s;
     char buf[200];
-    if (metric_ == "bleu") {
+    if (metric_ == metrics::ScoreMetric::bleu) {
       metrics::BleuOptions o;
       o.lowercase = lowercase_;
       s.table = metrics::bleu_stats(hyps, metrics::references_per_segment(streams), o);
       auto b = metrics::bleu_from_sums(s.table->column_sums(), o);
       s.line = b.format();
       s.score_only = fmt2(b.score);
-    } else if (metric_ == "chrf") {
+    } else if (metric_ == metrics::ScoreMetric::chrf) {
       metrics::ChrfOptions o;
       o.lowercase = lowercase_;
       s.table = metrics::chrf_stats(hyps, metrics::references_per_segment(streams), o);
       const double v = s.table->score();
       s.line = metrics::format_chrf(v, o);
       s.score_only = fmt2(v);
-    } else if (metric_ == "wer") {
+    } else if (metric_ == metrics::ScoreMetric::wer) {
       metrics::WerOptions o;
       o.lowercase = lowercase_;
       s.table = metrics::wer_stats(hyps, streams[0], o);
@@ -262,10 +253,10 @@ class ScoreCommand : public Command {
     for (const auto& r : b.buckets) w = std::max(w, r.range.label().size());
     if (!score_only_) {
       std::cout << "\n"
-                << score_name() << (per ? " and PER" : "") << " by source length ("
-                << metrics::length_unit_name(unit) << "), 95% bootstrap CI:\n";
+                << metrics::score_name(metric_) << (per ? " and PER" : "") << " by source length ("
+                << enum_name(unit) << "), 95% bootstrap CI:\n";
       std::string header =
-          pad("length", w, false) + pad("n", 8, true) + pad(score_name(), 9, true) + "  95% CI";
+          pad("length", w, false) + pad("n", 8, true) + pad(std::string(metrics::score_name(metric_)), 9, true) + "  95% CI";
       if (per) header = pad(header, w + 17 + 2 + 16, false) + pad("PER", 9, true) + "  95% CI";
       std::cout << header << "\n";
     }
@@ -305,11 +296,11 @@ class ScoreCommand : public Command {
                   const metrics::LengthBreakdown& b,
                   const std::optional<metrics::LengthBreakdown>& per) const {
     nlohmann::ordered_json j;
-    j["metric"] = metric_;
-    j["score_name"] = score_name();
+    j["metric"] = enum_name(metric_);
+    j["score_name"] = metrics::score_name(metric_);
     j["label"] = label;
     j["lowercase"] = lowercase_;
-    j["length_unit"] = metrics::length_unit_name(unit);
+    j["length_unit"] = enum_name(unit);
     j["bootstrap"] = samples_;
     j["seed"] = seed_;
     nlohmann::ordered_json corpus;
@@ -345,7 +336,9 @@ class ScoreCommand : public Command {
     write_file_atomically(json_, j.dump(2) + "\n");
   }
 
-  std::string metric_, hyp_, source_, unit_ = "words", buckets_, label_, json_;
+  metrics::ScoreMetric metric_ = metrics::ScoreMetric::bleu;
+  metrics::LengthUnit unit_ = metrics::LengthUnit::words;
+  std::string hyp_, source_, buckets_, label_, json_;
   std::vector<std::string> refs_;
   bool lowercase_ = false, score_only_ = false;
   std::size_t samples_ = 1000, bucket_width_ = 10;

@@ -2,13 +2,15 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "heed/base/error.h"
 #include "heed/base/stop_signals.h"
-#include "heed/train/config.h"
+#include "heed/config/train_config.h"
+#include "heed/models/model_registry.h"
 #include "heed/train/progress.h"
 #include "heed/train/trainer.h"
 
@@ -35,8 +37,9 @@ class TrainCommand : public Command {
         ->type_name("KEY=VALUE");
     app.footer(
         "Writes the model directory named by the config's `output` key. Running the same\n"
-        "command again resumes from its training state, bit for bit. Ctrl-C (SIGINT) or\n"
-        "SIGTERM saves the training state and exits with code 130.\n"
+        "command again resumes from its training state, bit for bit; a directory holding only\n"
+        "the leftovers of a run that saved no step is cleaned and reused. Ctrl-C (SIGINT) or\n"
+        "SIGTERM saves the training state (once a step was made) and exits with code 130.\n"
         "Exit codes: 0 done, 1 runtime error (data, files), 2 bad command line or config,\n"
         "130 interrupted (state saved).");
   }
@@ -45,6 +48,12 @@ class TrainCommand : public Command {
     TrainConfig config;
     try {
       config = load_train_config(config_, overrides_);
+      // The model section against the model kind and the machine's memory, before anything
+      // is read or written (the vocabulary sizes, set from the data later, count as small).
+      ModelConfig mc = config.model;
+      mc.src_vocab = std::max<std::int64_t>(mc.src_vocab, 5);
+      mc.tgt_vocab = std::max<std::int64_t>(mc.tgt_vocab, 5);
+      validate_model_config(mc);
     } catch (const Error& e) {
       std::cerr << "heed train: error: " << e.what() << "\n";
       return 2;

@@ -13,6 +13,8 @@
 
 #include "heed/base/error.h"
 #include "heed/base/utf8.h"
+#include "heed/cli/enum_option.h"
+#include "heed/cli/validators.h"
 #include "heed/data/text_file.h"
 #include "heed/kernels/gemm.h"
 #include "heed/translate/translator.h"
@@ -94,25 +96,33 @@ class TranslateCommand : public Command {
         ->excludes(weights);
     app.add_option("--beam,-k", beam_, "beam width; 1 = greedy decoding")
         ->capture_default_str()
-        ->check(CLI::Range(1, 1000));
+        ->check(int_range(1, 1000));
     app.add_option("--nbest,-n", nbest_,
                    "hypotheses per sentence (at most --beam); above 1 writes INDEX ||| text ||| score")
         ->capture_default_str()
-        ->check(CLI::Range(1, 1000));
+        ->check(int_range(1, 1000));
     app.add_option("--alpha", alpha_, "length-normalisation exponent (0: raw log-probability)")
         ->capture_default_str();
-    app.add_option("--norm", norm_, "length penalty: length (|y|^alpha) | gnmt (((5+|y|)/6)^alpha)")
+    add_enum_option(app, "--norm", norm_,
+                    "length penalty: length is |y|^alpha, gnmt ((5+|y|)/6)^alpha");
+    app.add_option("--max-len-a", len_a_,
+                   "at most a * source length + b output tokens, per sentence: a")
         ->capture_default_str()
-        ->check(CLI::IsMember({"length", "gnmt"}));
-    app.add_option("--max-len-a", len_a_, "at most a * source length + b output tokens: a")
+        ->check(real_range(0, 1000));
+    app.add_option("--max-len-b", len_b_,
+                   "at most a * source length + b output tokens, per sentence: b")
         ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
-    app.add_option("--max-len-b", len_b_, "at most a * source length + b output tokens: b")
+        ->check(real_range(0, 1000000));
+    app.add_option("--max-input-len", max_input_len_,
+                   "longest input line decoded, in source tokens with EOS (0: no limit but the "
+                   "model's); longer lines are skipped with a warning and give an empty line")
         ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
+        ->check(int_range(0, 100000000));
+    app.add_flag("--strict", strict_,
+                 "refuse the whole input, before decoding, if a line is longer than the limit");
     app.add_option("--batch-size,-b", batch_size_, "sentences per batch (sorted by length)")
         ->capture_default_str()
-        ->check(CLI::Range(1, 100000));
+        ->check(int_range(1, 100000));
     app.add_option("--attention,-a", attention_,
                    "write the best output's attention of every sentence to this JSON Lines file "
                    "(docs/ATTENTION_JSON.md; draw it with heed plot)");
@@ -121,23 +131,26 @@ class TranslateCommand : public Command {
     app.add_option("--output,-o", output_, "output file, written atomically (default: stdout)");
     app.add_flag("--replace-unk", replace_unk_,
                  "replace each output <unk> by the source piece it attended to most");
-    app.add_option("--precision", precision_,
-                   "products with the weights: fp32 | bf16 (bfloat16 inputs and weights, fp32 "
-                   "sums; about twice as fast on CPUs with AVX-512 BF16 or AMX)")
-        ->capture_default_str();
+    add_enum_option(app, "--precision", precision_,
+                    "products with the weights: bf16 rounds inputs and weights to bfloat16 and "
+                    "sums in fp32, about twice as fast on CPUs with AVX-512 BF16 or AMX");
     app.add_option("--threads,-t", threads_, "batches decoded in parallel (0: one per hardware thread)")
         ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
+        ->check(int_range(0, 4096));
     app.footer(
         "Reads raw text, tokenises it with the model's own tokeniser and writes one detokenised\n"
         "line per input line, in input order (an empty line gives an empty line). With --nbest\n"
         "N > 1, N lines per sentence: INDEX ||| hypothesis ||| score (INDEX 0-based, score the\n"
-        "length-normalised log-probability, best first).");
+        "length-normalised log-probability, best first). A line longer than --max-input-len\n"
+        "tokens (or the model's maximum source length) gives an empty line and one warning\n"
+        "counts them; --strict makes it an error. Exit codes: 0 done, 1 runtime error, 2 bad\n"
+        "command line.");
   }
 
   int run() override {
-    HEED_CHECK(nbest_ <= beam_, "--nbest ", nbest_, " is larger than --beam ", beam_,
-               "; a beam of k keeps at most k hypotheses");
+    if (nbest_ > beam_)
+      throw UsageError(detail::concat("--nbest ", nbest_, " is larger than --beam ", beam_,
+                                      "; a beam of k keeps at most k hypotheses"));
     // Parallel work is whole batches (TranslateOptions::threads); the kernels run
     // single-threaded, which is faster for the small GEMMs of decoding steps.
     kernels::set_num_threads(1);
@@ -158,14 +171,16 @@ class TranslateCommand : public Command {
     options.decode.beam = beam_;
     options.decode.n_best = nbest_;
     options.decode.alpha = alpha_;
-    options.decode.norm = parse_length_norm(norm_);
+    options.decode.norm = norm_;
     options.decode.len_a = len_a_;
     options.decode.len_b = len_b_;
-    options.decode.precision = kernels::parse_matmul_precision(precision_);
+    options.decode.precision = precision_;
     options.batch_size = batch_size_;
     options.replace_unk = replace_unk_;
     options.keep_attention = !attention_.empty();
     options.threads = static_cast<std::size_t>(threads_);
+    options.max_input_tokens = static_cast<std::size_t>(max_input_len_);
+    options.strict = strict_;
 
     // An empty input file is no sentences (read_lines refuses it, as training data must not be).
     const std::vector<std::string> lines =
@@ -180,6 +195,8 @@ class TranslateCommand : public Command {
         progress.update(done, total);
       });
     }
+
+    warn_skipped(result, translator.max_source_length());
 
     std::vector<std::string> out;
     out.reserve(lines.size() * static_cast<std::size_t>(nbest_));
@@ -207,6 +224,26 @@ class TranslateCommand : public Command {
   }
 
  private:
+  // One warning for all the over-long lines skipped: how many, the limit, the first few.
+  void warn_skipped(const std::vector<Translation>& result, std::size_t model_limit) const {
+    std::vector<std::size_t> skipped;
+    for (std::size_t i = 0; i < result.size(); ++i)
+      if (result[i].skipped) skipped.push_back(i + 1);
+    if (skipped.empty()) return;
+    std::size_t limit = model_limit;
+    const auto own = static_cast<std::size_t>(max_input_len_);
+    if (own > 0 && (limit == 0 || own < limit)) limit = own;
+    std::string which;
+    for (std::size_t k = 0; k < skipped.size() && k < 5; ++k)
+      which += (k ? ", " : "") + std::to_string(skipped[k]);
+    if (skipped.size() > 5) which += ", ...";
+    std::cerr << "heed translate: warning: skipped " << skipped.size() << " of " << result.size()
+              << " input lines longer than " << limit << " tokens ("
+              << (limit == model_limit ? "the model's maximum source length" : "--max-input-len")
+              << "): line" << (skipped.size() > 1 ? "s " : " ") << which
+              << "; their output lines are empty (--strict refuses such input instead)\n";
+  }
+
   void write_attention(const std::vector<Translation>& result) const {
     std::string model;
     for (const auto& d : dirs_) model += (model.empty() ? "" : " + ") + d;
@@ -228,13 +265,15 @@ class TranslateCommand : public Command {
   }
 
   std::vector<std::string> dirs_, weights_;
-  std::string checkpoint_ = "best", norm_ = "length", attention_, input_, output_;
+  std::string checkpoint_ = "best", attention_, input_, output_;
+  LengthNorm norm_ = LengthNorm::length;
   std::int64_t beam_ = 5, nbest_ = 1;
-  std::string precision_ = "fp32";
+  kernels::MatmulPrecision precision_ = kernels::MatmulPrecision::f32;
   double alpha_ = 0.0, len_a_ = 2.0, len_b_ = 10.0;
   std::size_t batch_size_ = 32;
   int threads_ = 0;
-  bool replace_unk_ = false;
+  std::int64_t max_input_len_ = 1000;
+  bool replace_unk_ = false, strict_ = false;
 };
 
 }  // namespace

@@ -1,8 +1,16 @@
 #pragma once
 // Pronunciation dictionaries for grapheme-to-phoneme data: the CMU Pronouncing Dictionary
-// (exported to text by tools/setup.sh) or any user file of `WORD<TAB or spaces>PHONES`
-// lines. Variants are repeated words or `WORD(2)`; lines starting with `#` or `;;;` are
-// comments, and anything after a `#` on a line is dropped. Words are lowercased.
+// (exported to text by tools/setup.sh) or any user file. A line is a word, then its
+// pronunciations, phones separated by spaces, in one of two forms:
+//   WORD<TAB>PRON1<TAB>PRON2...  a TAB after the word and between pronunciations (the
+//                                form of heed's own dev/test .tgt lines with the word
+//                                in front, and of benchmark splits listing variants on
+//                                one line);
+//   WORD  PHONES                 spaces only (CMUdict): one pronunciation per line.
+// Variants may also be repeated words or `WORD(2)`. A TAB after a space-separated word is
+// an error (is it a second pronunciation or a phone separator?), as is an empty
+// pronunciation between two TABs. Lines starting with `#` or `;;;` are comments, and
+// anything after a `#` on a line is dropped. Words are lowercased.
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -28,19 +36,20 @@ struct DictionaryOptions {
   bool letters_only = false;  // keep only words made of letters and apostrophes
 };
 
-// What reading kept and dropped, entry = one line holding a pronunciation.
+// What reading kept and dropped, entry = one line holding a word and its pronunciations.
 struct DictionaryStats {
   std::size_t lines = 0;        // lines in the file
   std::size_t skipped = 0;      // blank and comment lines
-  std::size_t entries = 0;      // lines holding a word and its phones
+  std::size_t entries = 0;      // lines holding a word and one or more pronunciations
   std::size_t not_letters = 0;  // entries dropped by letters_only
-  std::size_t duplicates = 0;   // entries repeating a pronunciation the word already has
+  std::size_t duplicates = 0;   // pronunciations repeating one the word already has
 };
 
 struct PronunciationDictionary {
   std::vector<WordPronunciations> words;  // first-seen order
   DictionaryStats stats;
   std::size_t pronunciations() const;
+  std::size_t words_with_several() const;  // words with two or more pronunciations
 };
 
 // Parses dictionary lines; `name` (the file) prefixes error messages ("name:line: ...").

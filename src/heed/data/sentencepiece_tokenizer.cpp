@@ -50,8 +50,6 @@ SentencePieceTokenizer SentencePieceTokenizer::train(const std::vector<std::stri
                                                      const std::string& model_path,
                                                      const SentencePieceOptions& options) {
   HEED_CHECK(!sentences.empty(), "cannot train a SentencePiece model on no sentences");
-  HEED_CHECK(options.model_type == "unigram" || options.model_type == "bpe",
-             "unknown SentencePiece model type '", options.model_type, "'; expected unigram or bpe");
   HEED_CHECK(options.vocab_size > 0, "SentencePiece vocabulary size must be positive, got ",
              options.vocab_size);
   HEED_CHECK(options.character_coverage > 0.0 && options.character_coverage <= 1.0,
@@ -59,7 +57,7 @@ SentencePieceTokenizer SentencePieceTokenizer::train(const std::vector<std::stri
   // Identity normalisation and kept whitespace make decoding restore the text exactly;
   // a soft vocabulary limit lets small corpora train without an error.
   std::unordered_map<std::string, std::string> args = {
-      {"model_type", options.model_type},
+      {"model_type", std::string(enum_name(options.model_type))},
       {"vocab_size", std::to_string(options.vocab_size)},
       {"character_coverage", std::to_string(options.character_coverage)},
       {"normalization_rule_name", "identity"},

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "heed/base/enum_names.h"
 #include "heed/data/tokenizer.h"
 
 namespace sentencepiece {
@@ -16,9 +17,16 @@ class SentencePieceProcessor;
 
 namespace heed {
 
+enum class SpmModelType { unigram, bpe };
+inline constexpr EnumName<SpmModelType> kSpmModelTypeNames[] = {{SpmModelType::unigram, "unigram"},
+                                                                {SpmModelType::bpe, "bpe"}};
+constexpr std::span<const EnumName<SpmModelType>> enum_names(SpmModelType) {
+  return kSpmModelTypeNames;
+}
+
 struct SentencePieceOptions {
   int vocab_size = 8000;              // an upper limit: small corpora may give fewer pieces
-  std::string model_type = "unigram";  // "unigram" or "bpe"
+  SpmModelType model_type = SpmModelType::unigram;
   double character_coverage = 1.0;    // share of characters covered; the rest become unknown
   bool lowercase = false;             // lowercase (to_lower) before training and encoding
   int num_threads = 2;
@@ -40,7 +48,7 @@ class SentencePieceTokenizer : public Tokenizer {
 
   std::vector<std::string> encode(std::string_view text) const override;
   std::string decode(const std::vector<std::string>& pieces) const override;
-  std::string name() const override { return "sentencepiece"; }
+  TokenizerKind kind() const override { return TokenizerKind::sentencepiece; }
   int piece_count() const;  // size of the model's own piece inventory
 
  private:

@@ -50,18 +50,24 @@ std::string WhitespaceTokenizer::decode(const std::vector<std::string>& pieces) 
   return out;
 }
 
+std::unique_ptr<Tokenizer> make_tokenizer(TokenizerKind kind, bool lowercase,
+                                          const std::string& sentencepiece_model) {
+  switch (kind) {
+    case TokenizerKind::chars: return std::make_unique<CharTokenizer>(lowercase);
+    case TokenizerKind::whitespace: return std::make_unique<WhitespaceTokenizer>(lowercase);
+    case TokenizerKind::sentencepiece:
+      HEED_CHECK(!sentencepiece_model.empty(),
+                 "the sentencepiece tokeniser needs a model file (train one first)");
+      return std::make_unique<SentencePieceTokenizer>(
+          SentencePieceTokenizer::load(sentencepiece_model, lowercase));
+  }
+  return nullptr;
+}
+
 std::unique_ptr<Tokenizer> make_tokenizer(const std::string& name, bool lowercase,
                                           const std::string& sentencepiece_model) {
-  if (name == "char") return std::make_unique<CharTokenizer>(lowercase);
-  if (name == "whitespace") return std::make_unique<WhitespaceTokenizer>(lowercase);
-  if (name == "sentencepiece") {
-    HEED_CHECK(!sentencepiece_model.empty(),
-               "the sentencepiece tokeniser needs a model file (train one first)");
-    return std::make_unique<SentencePieceTokenizer>(
-        SentencePieceTokenizer::load(sentencepiece_model, lowercase));
-  }
-  HEED_CHECK(false, "unknown tokeniser '", name, "'; expected char, whitespace or sentencepiece");
-  return nullptr;
+  return make_tokenizer(parse_enum<TokenizerKind>(name, "tokeniser"), lowercase,
+                        sentencepiece_model);
 }
 
 }  // namespace heed

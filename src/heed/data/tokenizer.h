@@ -4,11 +4,23 @@
 // (pre-tokenised text) and SentencePieceTokenizer (subwords). make_tokenizer builds one
 // from its name, so a trained model can record which tokeniser it used.
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "heed/base/enum_names.h"
+
 namespace heed {
+
+enum class TokenizerKind { chars, whitespace, sentencepiece };
+inline constexpr EnumName<TokenizerKind> kTokenizerKindNames[] = {
+    {TokenizerKind::chars, "char"},
+    {TokenizerKind::whitespace, "whitespace"},
+    {TokenizerKind::sentencepiece, "sentencepiece"}};
+constexpr std::span<const EnumName<TokenizerKind>> enum_names(TokenizerKind) {
+  return kTokenizerKindNames;
+}
 
 class Tokenizer {
  public:
@@ -19,7 +31,8 @@ class Tokenizer {
   // when lowercasing, and up to runs of whitespace for WhitespaceTokenizer).
   virtual std::string decode(const std::vector<std::string>& pieces) const = 0;
   // "char", "whitespace" or "sentencepiece".
-  virtual std::string name() const = 0;
+  virtual TokenizerKind kind() const = 0;
+  std::string name() const { return std::string(enum_name(kind())); }
 
   bool lowercase() const { return lowercase_; }
 
@@ -40,7 +53,7 @@ class CharTokenizer : public Tokenizer {
   explicit CharTokenizer(bool lowercase = false) : Tokenizer(lowercase) {}
   std::vector<std::string> encode(std::string_view text) const override;
   std::string decode(const std::vector<std::string>& pieces) const override;
-  std::string name() const override { return "char"; }
+  TokenizerKind kind() const override { return TokenizerKind::chars; }
 };
 
 // Pre-tokenised text: pieces are the runs between spaces and tabs; decode joins the
@@ -50,11 +63,14 @@ class WhitespaceTokenizer : public Tokenizer {
   explicit WhitespaceTokenizer(bool lowercase = false) : Tokenizer(lowercase) {}
   std::vector<std::string> encode(std::string_view text) const override;
   std::string decode(const std::vector<std::string>& pieces) const override;
-  std::string name() const override { return "whitespace"; }
+  TokenizerKind kind() const override { return TokenizerKind::whitespace; }
 };
 
-// Builds "char" or "whitespace"; "sentencepiece" needs a model file (sentencepiece_model:
-// the path of an existing .model). Throws heed::Error for an unknown name.
+// Builds a char or whitespace tokeniser; sentencepiece needs a model file
+// (sentencepiece_model: the path of an existing .model).
+std::unique_ptr<Tokenizer> make_tokenizer(TokenizerKind kind, bool lowercase = false,
+                                          const std::string& sentencepiece_model = "");
+// The same by name ("char" | "whitespace" | "sentencepiece"; heed::Error otherwise).
 std::unique_ptr<Tokenizer> make_tokenizer(const std::string& name, bool lowercase = false,
                                           const std::string& sentencepiece_model = "");
 

@@ -9,7 +9,7 @@
 #include "heed/autograd/tape.h"
 #include "heed/decode/decode_common.h"
 #include "heed/decode/frozen_model.h"
-#include "heed/decode/row_blocks.h"
+#include "heed/decode/sentence_blocks.h"
 #include "heed/kernels/gemm.h"
 #include "heed/kernels/softmax.h"
 #include "heed/tensor/arena.h"
@@ -83,7 +83,17 @@ DecodeResult beam_loop(const Seq2Seq& model, const TokenBatch& src, const Decode
   std::vector<T> lse(Rs);
   bool has_attn = false;
   std::int64_t steps = 0;
+  // Each sentence stops at its own limit (a * |x| + b), not the batch's longest: from then
+  // on its hypotheses are frozen like finished ones, so it ends as if decoded alone.
+  std::vector<std::int64_t> limit(static_cast<std::size_t>(B));
+  for (std::int64_t b = 0; b < B; ++b)
+    limit[static_cast<std::size_t>(b)] =
+        std::min(max_steps, opt.max_len > 0 ? max_steps
+                                            : sentence_max_steps(src.lengths[static_cast<std::size_t>(b)], opt));
   for (std::int64_t t = 0; t < max_steps; ++t) {
+    for (std::int64_t b = 0; b < B; ++b)
+      if (t == limit[static_cast<std::size_t>(b)])
+        for (std::int64_t j = 0; j < k; ++j) finished[static_cast<std::size_t>(b * k + j)] = 1;
     if (t > 0) out = model.step(y, state, enc);
     Tensor lg = detail::step_logits(out, R);
     HEED_CHECK(lg.dtype() == dtype, "decode: the step's logits changed dtype");

@@ -2,9 +2,11 @@
 // DecodeOptions: the knobs of greedy decoding and beam search (the reference's
 // greedy_decode / beam_search keyword arguments, same defaults).
 #include <cstdint>
+#include <span>
 #include <string_view>
 
-#include "heed/kernels/frozen_weights.h"
+#include "heed/base/enum_names.h"
+#include "heed/kernels/precision.h"
 #include "heed/models/seq2seq.h"
 
 namespace heed {
@@ -13,11 +15,16 @@ namespace heed {
 //   length: |y|^alpha          gnmt: ((5 + |y|) / 6)^alpha
 // |y| counts the EOS token. alpha = 0 ranks by raw log-probability.
 enum class LengthNorm { length, gnmt };
+inline constexpr EnumName<LengthNorm> kLengthNormNames[] = {{LengthNorm::length, "length"},
+                                                             {LengthNorm::gnmt, "gnmt"}};
+constexpr std::span<const EnumName<LengthNorm>> enum_names(LengthNorm) { return kLengthNormNames; }
 
 struct DecodeOptions {
   std::int64_t beam = 5;       // beam width k (beam_search only)
   std::int64_t n_best = 1;     // hypotheses returned per sentence, <= beam (beam_search only)
-  std::int64_t max_len = 0;    // decoder steps; 0 = int(len_a * longest source + len_b)
+  // Decoder steps; 0 = int(len_a * |x| + len_b) with |x| each sentence's own source length
+  // (EOS included), so a sentence's output never depends on its batch mates.
+  std::int64_t max_len = 0;
   double len_a = 2.0;
   double len_b = 10.0;
   double alpha = 0.0;          // length-normalisation exponent
@@ -30,11 +37,15 @@ struct DecodeOptions {
   kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32;
 };
 
-// "length" | "gnmt"; anything else throws heed::Error.
-LengthNorm parse_length_norm(std::string_view name);
 
-// The number of decoder steps for this batch: max_len, or int(len_a * max(lengths) + len_b)
-// (truncated like Python's int()). Throws unless it is at least 1.
+// The most output tokens of a sentence with src_len source tokens: max_len, or
+// int(len_a * src_len + len_b) (truncated like Python's int()). Throws unless it is at least
+// 1 and at most 10^9.
+std::int64_t sentence_max_steps(std::int64_t src_len, const DecodeOptions& options);
+
+// The number of decoder steps for this batch: the largest sentence_max_steps of its
+// sentences. Throws when the decoding's buffers (tokens, back-pointers and attention of
+// every step and row) would not fit in the machine's memory (base/memory.h).
 std::int64_t decode_max_steps(const TokenBatch& src, const DecodeOptions& options);
 
 // lp(|y|) with |y| clamped to at least 1.

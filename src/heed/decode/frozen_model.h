@@ -1,9 +1,21 @@
 #pragma once
-// FrozenModel: a model's weights frozen for decoding (kernels/frozen_weights.h) while the
-// object lives. greedy_decode and beam_search open one per call; callers that decode many
-// batches (the translator, validation, the benchmark) open one around all of them, so the
-// weights are packed once rather than per batch.
-#include "heed/kernels/frozen_weights.h"
+// FrozenModel: a model's weights frozen for decoding while the object lives. It gives every
+// float weight of the model a kernels::PackedWeight (packed_weight.h) at the chosen
+// precision, kept with the parameter (Var::packed()); the ops that multiply by a weight hand
+// that handle to kernels::gemm, so those products run on weights packed once.
+//
+// greedy_decode and beam_search make one per call; callers that decode many batches (the
+// translator, validation, the benchmark) make one around all of them, so the weights are
+// packed once rather than per batch. FrozenModels of one model nest and may be made from
+// several threads at once: an inner one finds the handles attached and shares them, and the
+// last one to go detaches them. All must agree on the precision (heed::Error otherwise).
+// The weights must not change while any of them lives (training never holds one).
+#include <cstddef>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "heed/kernels/packed_weight.h"
 #include "heed/models/seq2seq.h"
 
 namespace heed {
@@ -11,9 +23,17 @@ namespace heed {
 class FrozenModel {
  public:
   FrozenModel(const Seq2Seq& model, kernels::MatmulPrecision precision);
+  ~FrozenModel();
+  FrozenModel(const FrozenModel&) = delete;
+  FrozenModel& operator=(const FrozenModel&) = delete;
+
+  // Over the model's weights: the blocks packed so far and the products run on them.
+  std::size_t packed() const;
+  std::size_t products() const;
 
  private:
-  kernels::FrozenWeights scope_;
+  void attach(const Seq2Seq& model, kernels::MatmulPrecision precision);
+  std::vector<std::pair<Var, std::shared_ptr<kernels::PackedWeight>>> held_;
 };
 
 }  // namespace heed

@@ -6,7 +6,7 @@
 #include "heed/autograd/tape.h"
 #include "heed/decode/decode_common.h"
 #include "heed/decode/frozen_model.h"
-#include "heed/decode/row_blocks.h"
+#include "heed/decode/sentence_blocks.h"
 #include "heed/kernels/softmax.h"
 #include "heed/tensor/arena.h"
 
@@ -33,6 +33,10 @@ DecodeResult greedy_loop(const Seq2Seq& model, const TokenBatch& src, const Deco
   std::vector<T> pick_logp(Bs);
   bool has_attn = false;
   std::int64_t steps = 0;
+  // Each sentence stops at its own limit (a * |x| + b), not the batch's longest.
+  std::vector<std::int64_t> limit(Bs);
+  for (std::size_t b = 0; b < Bs; ++b)
+    limit[b] = std::min(max_steps, opt.max_len > 0 ? max_steps : sentence_max_steps(src.lengths[b], opt));
 
   for (std::int64_t t = 0; t < max_steps; ++t) {
     if (t > 0) out = model.step(y, state, enc);
@@ -53,6 +57,7 @@ DecodeResult greedy_loop(const Seq2Seq& model, const TokenBatch& src, const Deco
     bool all_done = true;
     for (std::size_t b = 0; b < Bs; ++b) {
       std::int32_t tok = kPad;
+      if (!finished[b] && t >= limit[b]) finished[b] = 1;  // out of steps, without EOS
       if (!finished[b]) {
         tok = pick[b];
         raw[b] += pick_logp[b];

@@ -1,6 +1,5 @@
-// Floating-point exceptions are never enabled, so comparisons may be treated as
-// non-trapping: without this GCC will not if-convert fast_tanh's clamp, and the additive
-// backward loop (and any loop storing through it) stays scalar.
+// Exception flags are never read, so comparisons may be treated as non-trapping and GCC
+// may if-convert this file's compare-and-select loops (fast_math.h vectorises without it).
 #pragma GCC optimize("no-trapping-math")
 
 #include "heed/kernels/attention.h"
@@ -8,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+
+#include "heed/kernels/fast_math.h"
 
 namespace heed::kernels {
 namespace {

@@ -2,7 +2,7 @@
 // Fused attention step: for each batch row, scores over the real source positions, the
 // mask, the softmax, optional Luong local-p weighting and the context, in one pass; and
 // the matching fused backward. Query-side projections (W_q q, W_a q, the location logits,
-// p_t) are GEMMs over the whole batch done by the caller (autograd/attention.cpp); these
+// p_t) are GEMMs over the whole batch done by the caller (autograd/attention_op.cpp); these
 // kernels do the per-position work. Shapes are row-major and contiguous.
 #include <algorithm>
 #include <cmath>
@@ -59,29 +59,5 @@ struct AttentionStepGrad {
 // Needs the forward's inputs and its alpha output.
 template <typename T>
 void attention_backward(const AttentionStep<T>& s, const T* alpha, const AttentionStepGrad<T>& g);
-
-// tanh for the hot loops: float uses a branch-free rational approximation (Eigen's, a few
-// ulp) that vectorises inside `omp simd` loops; double uses std::tanh so that gradient
-// checks stay exact.
-inline float fast_tanh(float a) {
-  // Clamped where tanh is 1 to float precision; near 0 the ratio is x (1 - 1e-8).
-  const float c = 7.90531110763549805f;
-  const float x = std::min(std::max(a, -c), c);
-  const float x2 = x * x;
-  float p = -2.76076847742355e-16f;
-  p = p * x2 + 2.00018790482477e-13f;
-  p = p * x2 + -8.60467152213735e-11f;
-  p = p * x2 + 5.12229709037114e-08f;
-  p = p * x2 + 1.48572235717979e-05f;
-  p = p * x2 + 6.37261928875436e-04f;
-  p = p * x2 + 4.89352455891786e-03f;
-  p = p * x;
-  float q = 1.19825839466702e-06f;
-  q = q * x2 + 1.18534705686654e-04f;
-  q = q * x2 + 2.26843463243900e-03f;
-  q = q * x2 + 4.89352518554385e-03f;
-  return p / q;
-}
-inline double fast_tanh(double x) { return std::tanh(x); }
 
 }  // namespace heed::kernels

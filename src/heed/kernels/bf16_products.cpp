@@ -1,6 +1,5 @@
 #include "heed/kernels/bf16_products.h"
 
-#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,8 +13,6 @@ namespace {
 using dt = dnnl::memory::data_type;
 using tag = dnnl::memory::format_tag;
 
-std::atomic<int> g_open{0};
-
 // One matmul per (trans_a, trans_b, accumulate), shapes given at run time (oneDNN's jit
 // bf16 GEMM); per thread, so concurrent products never share a primitive or its scratchpad.
 struct ThreadState {
@@ -24,7 +21,13 @@ struct ThreadState {
   std::vector<std::uint16_t> a, b;
   std::vector<float> c;
   std::unique_ptr<dnnl::stream> stream;
+  std::size_t products = 0;
 };
+
+ThreadState& thread_state() {
+  thread_local ThreadState s;
+  return s;
+}
 
 tag layout(bool trans) { return trans ? tag::ba : tag::ab; }
 
@@ -59,22 +62,19 @@ dnnl::matmul* primitive(ThreadState& s, bool ta, bool tb, bool accumulate) {
 
 }  // namespace
 
-Bf16Products::Bf16Products() {
+void require_bf16_products() {
   auto pd = make_pd(false, true, false);
   HEED_CHECK(fast(pd), "bf16 products: oneDNN has no fast bf16 kernel on this CPU (it offers ",
              pd ? pd.impl_info_str() : "none", "); use fp32");
-  g_open.fetch_add(1, std::memory_order_acq_rel);
 }
 
-Bf16Products::~Bf16Products() { g_open.fetch_sub(1, std::memory_order_acq_rel); }
-
-bool bf16_products_enabled() { return g_open.load(std::memory_order_acquire) > 0; }
+std::size_t bf16_products_run_on_this_thread() { return thread_state().products; }
 
 bool gemm_bf16(bool ta, bool tb, std::int64_t M, std::int64_t N, std::int64_t K, float alpha,
                const float* A, std::int64_t lda, const float* B, std::int64_t ldb, float beta,
                float* C, std::int64_t ldc) {
   if (M <= 0 || N <= 0 || K <= 0 || alpha != 1.0f || (beta != 0.0f && beta != 1.0f)) return false;
-  thread_local ThreadState s;
+  ThreadState& s = thread_state();
   const bool dense_c = ldc == N;
   const bool accumulate = beta != 0.0f && dense_c;
   dnnl::matmul* mm = primitive(s, ta, tb, accumulate);
@@ -99,6 +99,7 @@ bool gemm_bf16(bool ta, bool tb, std::int64_t M, std::int64_t N, std::int64_t K,
   mm->execute(*s.stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}});
   s.stream->wait();
   if (!dense_c) store_rows(c, M, N, beta, C, ldc);
+  ++s.products;
   return true;
 }
 

@@ -1,4 +1,5 @@
-// Lets the exp_approx loops vectorise (see heed/kernels/elementwise.h).
+// Exception flags are never read, so comparisons may be treated as non-trapping and GCC
+// may if-convert this file's compare-and-select loops (fast_math.h vectorises without it).
 #pragma GCC optimize("no-trapping-math")
 
 #include "heed/kernels/cross_entropy.h"
@@ -6,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "heed/kernels/elementwise.h"
+#include "heed/kernels/fast_math.h"
 #include "heed/kernels/gemm.h"
 
 namespace heed::kernels {
@@ -32,7 +33,7 @@ void cross_entropy_forward(const T* logits, std::int64_t rows, std::int64_t cols
     }
     T s = 0;
 #pragma omp simd reduction(+ : s)
-    for (std::int64_t c = 0; c < cols; ++c) s += exp_approx(x[c] - mx);
+    for (std::int64_t c = 0; c < cols; ++c) s += fast_exp(x[c] - mx);
     const T l = mx + std::log(s);
     lse[r] = l;
     const std::int32_t t = targets[r];
@@ -64,7 +65,7 @@ void cross_entropy_backward(const T* logits, const T* lse, std::int64_t rows, st
     T* d = dlogits + r * cols;
     const T l = lse[r];
 #pragma omp simd
-    for (std::int64_t c = 0; c < cols; ++c) d[c] += scale * (exp_approx(x[c] - l) - smooth);
+    for (std::int64_t c = 0; c < cols; ++c) d[c] += scale * (fast_exp(x[c] - l) - smooth);
     d[t] -= scale * hit;
   }
 }

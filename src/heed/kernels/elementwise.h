@@ -1,66 +1,15 @@
 #pragma once
 // Element-wise kernels over contiguous arrays of n elements: forward maps and the backward
 // maps that accumulate (dx += ...) into a gradient buffer. Plain loops over raw pointers
-// that the compiler vectorises; header-only so they inline into fused callers.
+// that the compiler vectorises; header-only so they inline into fused callers. exp, tanh
+// and sigmoid are the shared approximations of fast_math.h.
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdint>
-#include <limits>
+
+#include "heed/kernels/fast_math.h"
 
 namespace heed::kernels {
-
-// exp without a libm call, so that loops over it vectorise (an order of magnitude faster
-// than std::exp per element): Cephes' expf polynomial after the range reduction
-// x = n ln2 + r, relative error below 1e-7. Underflows to exactly 0 below -87.33, +inf
-// above 88.3. Loops vectorise only where trapping math is off: kernel files that use it
-// in hot loops start with #pragma GCC optimize("no-trapping-math") (we never read the FP
-// exception flags). The double version is std::exp: double is for gradient checks.
-inline float exp_approx(float x) {
-  float xc = x > 88.3f ? 88.3f : x;
-  xc = xc < -87.33f ? -87.33f : xc;
-  const float t = xc * 1.44269504088896341f + 12582912.f;  // n = round(x / ln2) in the
-  const float n = t - 12582912.f;                          // low mantissa bits of t
-  float r = xc - n * 0.693359375f;
-  r = r + n * 2.12194440e-4f;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1.0f;
-  const std::int32_t e = std::bit_cast<std::int32_t>(t) - 0x4B400000 + 127;  // 2^n
-  float y = p * std::bit_cast<float>(e << 23);
-  y = x < -87.33f ? 0.f : y;
-  y = x > 88.3f ? std::numeric_limits<float>::infinity() : y;
-  return y;
-}
-inline double exp_approx(double x) { return std::exp(x); }
-
-// Neither branch overflows: exp of a non-positive argument only.
-inline double sigmoid(double x) {
-  if (x >= 0) return 1 / (1 + std::exp(-x));
-  const double e = std::exp(x);
-  return e / (1 + e);
-}
-// exp_approx saturates cleanly (to 0 or +inf), so no branch is needed: exactly 0 and 1 at
-// the extremes.
-inline float sigmoid(float x) { return 1.f / (1.f + exp_approx(-x)); }
-
-// tanh through exp_approx, odd-symmetric; below |x| = 1/4 a Taylor polynomial avoids the
-// cancellation in 1 - e^{-2|x|}. Relative error about 2e-7.
-inline float tanh_approx(float x) {
-  const float a = std::abs(x);
-  const float t = exp_approx(-2.f * a);
-  float y = (1.f - t) / (1.f + t);
-  const float a2 = a * a;
-  const float small =
-      a * (1.f + a2 * (-1.f / 3 + a2 * (2.f / 15 + a2 * (-17.f / 315 + a2 * (62.f / 2835)))));
-  y = a < 0.25f ? small : y;
-  return x < 0.f ? -y : y;
-}
-inline double tanh_approx(double x) { return std::tanh(x); }
 
 template <typename T>
 void add(const T* a, const T* b, T* y, std::int64_t n) {
@@ -113,7 +62,7 @@ void add_rows(const T* x, const T* v, T* y, std::int64_t rows, std::int64_t cols
 
 template <typename T>
 void tanh_forward(const T* x, T* y, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) y[i] = tanh_approx(x[i]);
+  for (std::int64_t i = 0; i < n; ++i) y[i] = fast_tanh(x[i]);
 }
 // dx += dy (1 - y^2), from the output y = tanh(x)
 template <typename T>
@@ -123,7 +72,7 @@ void tanh_backward(const T* y, const T* dy, T* dx, std::int64_t n) {
 
 template <typename T>
 void sigmoid_forward(const T* x, T* y, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) y[i] = sigmoid(x[i]);
+  for (std::int64_t i = 0; i < n; ++i) y[i] = fast_sigmoid(x[i]);
 }
 // dx += dy y (1 - y), from the output y = sigmoid(x)
 template <typename T>
@@ -143,7 +92,7 @@ void relu_backward(const T* y, const T* dy, T* dx, std::int64_t n) {
 
 template <typename T>
 void exp_forward(const T* x, T* y, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) y[i] = exp_approx(x[i]);
+  for (std::int64_t i = 0; i < n; ++i) y[i] = fast_exp(x[i]);
 }
 
 template <typename T>

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "heed/kernels/fast_math.h"
 #include "heed/kernels/gemm.h"
-#include "heed/kernels/rnn_gates.h"
 
 namespace heed::kernels {
 namespace {
@@ -31,9 +31,9 @@ void forward_row(std::int64_t H, const T* __restrict x, const T* gh, const T* hp
       gz += bias[H + j];
       ghn += bias[2 * H + j];
     }
-    const T rj = rnn::sigmoid(gr);
-    const T zj = rnn::sigmoid(gz);
-    const T nj = rnn::tanh(xn[j] + rj * ghn);
+    const T rj = fast_sigmoid(gr);
+    const T zj = fast_sigmoid(gz);
+    const T nj = fast_tanh(xn[j] + rj * ghn);
     r[j] = rj;
     z[j] = zj;
     hn[j] = ghn;
@@ -89,14 +89,15 @@ void gru_gates_forward(std::int64_t rows, std::int64_t H, const T* gi, std::int6
 }
 
 template <typename T>
-void gru_step_forward(std::int64_t rows, std::int64_t H, const T* gi, std::int64_t ld_gi,
-                      const T* h, std::int64_t ld_h, const T* w_hh, const T* b_hh,
-                      const std::uint8_t* mask, T* h_out, std::int64_t ld_out, T* save) {
+void gru_step_forward(const GemmOptions& options, std::int64_t rows, std::int64_t H, const T* gi,
+                      std::int64_t ld_gi, const T* h, std::int64_t ld_h, const T* w_hh,
+                      const T* b_hh, const std::uint8_t* mask, T* h_out, std::int64_t ld_out,
+                      T* save) {
   if (rows == 0) return;
   const std::int64_t S = gru_save_width(H);
   // gh = h W_hh^T lands in the first 3H columns of save; the gate pass turns it into
   // [r | z | hn] in place and appends n.
-  gemm<T>(false, true, rows, 3 * H, H, T(1), h, ld_h, w_hh, H, T(0), save, S);
+  gemm<T>(options, false, true, rows, 3 * H, H, T(1), h, ld_h, w_hh, H, T(0), save, S);
   gru_gates_forward<T>(rows, H, gi, ld_gi, save, S, h, ld_h, b_hh, mask, h_out, ld_out, save);
 }
 
@@ -119,28 +120,28 @@ void gru_gates_backward(std::int64_t rows, std::int64_t H, const T* h, std::int6
 }
 
 template <typename T>
-void gru_step_backward(std::int64_t rows, std::int64_t H, const T* h, std::int64_t ld_h,
-                       const T* w_hh, const std::uint8_t* mask, const T* save, T* dh,
-                       std::int64_t ld_dh, T* dgi, std::int64_t ld_dgi, T* dgh) {
+void gru_step_backward(const GemmOptions& options, std::int64_t rows, std::int64_t H, const T* h,
+                       std::int64_t ld_h, const T* w_hh, const std::uint8_t* mask, const T* save,
+                       T* dh, std::int64_t ld_dh, T* dgi, std::int64_t ld_dgi, T* dgh) {
   if (rows == 0) return;
   const std::int64_t G = 3 * H;
   gru_gates_backward<T>(rows, H, h, ld_h, mask, save, dh, ld_dh, dgi, ld_dgi, dgh, G);
   // dh += dgh W_hh: the path through the recurrent projection (zero rows add nothing).
-  gemm<T>(false, false, rows, H, G, T(1), dgh, G, w_hh, H, T(1), dh, ld_dh);
+  gemm<T>(options, false, false, rows, H, G, T(1), dgh, G, w_hh, H, T(1), dh, ld_dh);
 }
 
-#define HEED_INSTANTIATE(T)                                                                    \
-  template void gru_gates_forward<T>(std::int64_t, std::int64_t, const T*, std::int64_t,      \
-                                     const T*, std::int64_t, const T*, std::int64_t, const T*, \
-                                     const std::uint8_t*, T*, std::int64_t, T*);              \
-  template void gru_gates_backward<T>(std::int64_t, std::int64_t, const T*, std::int64_t,     \
-                                      const std::uint8_t*, const T*, T*, std::int64_t, T*,    \
-                                      std::int64_t, T*, std::int64_t);                        \
-  template void gru_step_forward<T>(std::int64_t, std::int64_t, const T*, std::int64_t,       \
-                                    const T*, std::int64_t, const T*, const T*,               \
-                                    const std::uint8_t*, T*, std::int64_t, T*);               \
-  template void gru_step_backward<T>(std::int64_t, std::int64_t, const T*, std::int64_t,      \
-                                     const T*, const std::uint8_t*, const T*, T*,             \
+#define HEED_INSTANTIATE(T)                                                                        \
+  template void gru_gates_forward<T>(std::int64_t, std::int64_t, const T*, std::int64_t, const T*, \
+                                     std::int64_t, const T*, std::int64_t, const T*,               \
+                                     const std::uint8_t*, T*, std::int64_t, T*);                   \
+  template void gru_gates_backward<T>(std::int64_t, std::int64_t, const T*, std::int64_t,          \
+                                      const std::uint8_t*, const T*, T*, std::int64_t, T*,         \
+                                      std::int64_t, T*, std::int64_t);                             \
+  template void gru_step_forward<T>(const GemmOptions&, std::int64_t, std::int64_t, const T*,      \
+                                    std::int64_t, const T*, std::int64_t, const T*, const T*,      \
+                                    const std::uint8_t*, T*, std::int64_t, T*);                    \
+  template void gru_step_backward<T>(const GemmOptions&, std::int64_t, std::int64_t, const T*,     \
+                                     std::int64_t, const T*, const std::uint8_t*, const T*, T*,    \
                                      std::int64_t, T*, std::int64_t, T*);
 HEED_INSTANTIATE(float)
 HEED_INSTANTIATE(double)

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "heed/kernels/fast_math.h"
 #include "heed/kernels/gemm.h"
-#include "heed/kernels/rnn_gates.h"
 
 namespace heed::kernels {
 namespace {
@@ -24,10 +24,10 @@ void forward_row(std::int64_t H, const T* __restrict x, const T* cp, const T* __
       pg += bias[2 * H + j];
       po += bias[3 * H + j];
     }
-    const T i = rnn::sigmoid(pi), f = rnn::sigmoid(pf), g = rnn::tanh(pg),
-            o = rnn::sigmoid(po);
+    const T i = fast_sigmoid(pi), f = fast_sigmoid(pf), g = fast_tanh(pg),
+            o = fast_sigmoid(po);
     const T c = f * cp[j] + i * g;
-    const T tc = rnn::tanh(c);
+    const T tc = fast_tanh(c);
     s[j] = i;
     s[H + j] = f;
     s[2 * H + j] = g;
@@ -63,15 +63,15 @@ void backward_row(std::int64_t H, const T* __restrict cp, const T* __restrict s,
 }  // namespace
 
 template <typename T>
-void lstm_step_forward(std::int64_t rows, std::int64_t H, const T* gi, std::int64_t ld_gi,
-                       const T* h, std::int64_t ld_h, const T* c, std::int64_t ld_c,
-                       const T* w_hh, const T* b_hh, const std::uint8_t* mask, T* h_out,
-                       std::int64_t ld_h_out, T* c_out, std::int64_t ld_c_out, T* save) {
+void lstm_step_forward(const GemmOptions& options, std::int64_t rows, std::int64_t H, const T* gi,
+                       std::int64_t ld_gi, const T* h, std::int64_t ld_h, const T* c,
+                       std::int64_t ld_c, const T* w_hh, const T* b_hh, const std::uint8_t* mask,
+                       T* h_out, std::int64_t ld_h_out, T* c_out, std::int64_t ld_c_out, T* save) {
   if (rows == 0) return;
   const std::int64_t S = lstm_save_width(H);
   // gh = h W_hh^T lands in the first 4H columns of save; the gate pass turns it into the
   // activations in place and appends tanh(c').
-  gemm<T>(false, true, rows, 4 * H, H, T(1), h, ld_h, w_hh, H, T(0), save, S);
+  gemm<T>(options, false, true, rows, 4 * H, H, T(1), h, ld_h, w_hh, H, T(0), save, S);
 #pragma omp parallel for schedule(static) if (rows * H >= kParallelMin)
   for (std::int64_t b = 0; b < rows; ++b) {
     const T* hp = h + b * ld_h;
@@ -91,9 +91,9 @@ void lstm_step_forward(std::int64_t rows, std::int64_t H, const T* gi, std::int6
 }
 
 template <typename T>
-void lstm_step_backward(std::int64_t rows, std::int64_t H, const T* c, std::int64_t ld_c,
-                        const T* w_hh, const std::uint8_t* mask, const T* save, T* dh,
-                        std::int64_t ld_dh, T* dc, std::int64_t ld_dc, T* dgates,
+void lstm_step_backward(const GemmOptions& options, std::int64_t rows, std::int64_t H, const T* c,
+                        std::int64_t ld_c, const T* w_hh, const std::uint8_t* mask, const T* save,
+                        T* dh, std::int64_t ld_dh, T* dc, std::int64_t ld_dc, T* dgates,
                         std::int64_t ld_dgates) {
   if (rows == 0) return;
   const std::int64_t S = lstm_save_width(H), G = 4 * H;
@@ -107,16 +107,16 @@ void lstm_step_backward(std::int64_t rows, std::int64_t H, const T* c, std::int6
     backward_row<T>(H, c + b * ld_c, save + b * S, dh + b * ld_dh, dc + b * ld_dc, dg);
   }
   // dh += dgates W_hh (zero rows of masked rows add nothing).
-  gemm<T>(false, false, rows, H, G, T(1), dgates, ld_dgates, w_hh, H, T(1), dh, ld_dh);
+  gemm<T>(options, false, false, rows, H, G, T(1), dgates, ld_dgates, w_hh, H, T(1), dh, ld_dh);
 }
 
-#define HEED_INSTANTIATE(T)                                                                   \
-  template void lstm_step_forward<T>(std::int64_t, std::int64_t, const T*, std::int64_t,     \
-                                     const T*, std::int64_t, const T*, std::int64_t,         \
-                                     const T*, const T*, const std::uint8_t*, T*,            \
-                                     std::int64_t, T*, std::int64_t, T*);                    \
-  template void lstm_step_backward<T>(std::int64_t, std::int64_t, const T*, std::int64_t,    \
-                                      const T*, const std::uint8_t*, const T*, T*,           \
+#define HEED_INSTANTIATE(T)                                                                        \
+  template void lstm_step_forward<T>(const GemmOptions&, std::int64_t, std::int64_t, const T*,     \
+                                     std::int64_t, const T*, std::int64_t, const T*, std::int64_t, \
+                                     const T*, const T*, const std::uint8_t*, T*, std::int64_t,    \
+                                     T*, std::int64_t, T*);                                        \
+  template void lstm_step_backward<T>(const GemmOptions&, std::int64_t, std::int64_t, const T*,    \
+                                      std::int64_t, const T*, const std::uint8_t*, const T*, T*,   \
                                       std::int64_t, T*, std::int64_t, T*, std::int64_t);
 HEED_INSTANTIATE(float)
 HEED_INSTANTIATE(double)

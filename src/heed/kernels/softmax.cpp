@@ -1,4 +1,5 @@
-// Lets the exp_approx loops vectorise (see heed/kernels/elementwise.h).
+// Exception flags are never read, so comparisons may be treated as non-trapping and GCC
+// may if-convert this file's compare-and-select loops (fast_math.h vectorises without it).
 #pragma GCC optimize("no-trapping-math")
 
 #include "heed/kernels/softmax.h"
@@ -7,7 +8,7 @@
 #include <cmath>
 #include <limits>
 
-#include "heed/kernels/elementwise.h"
+#include "heed/kernels/fast_math.h"
 #include "heed/kernels/gemm.h"
 
 namespace heed::kernels {
@@ -46,13 +47,13 @@ T exp_shifted(const T* x, T mx, T* y, std::int64_t cols, const std::uint8_t* m) 
   if (!m) {
 #pragma omp simd reduction(+ : s)
     for (std::int64_t c = 0; c < cols; ++c) {
-      y[c] = exp_approx(x[c] - mx);
+      y[c] = fast_exp(x[c] - mx);
       s += y[c];
     }
   } else {
 #pragma omp simd reduction(+ : s)
     for (std::int64_t c = 0; c < cols; ++c) {
-      y[c] = m[c] ? exp_approx(x[c] - mx) : T(0);
+      y[c] = m[c] ? fast_exp(x[c] - mx) : T(0);
       s += y[c];
     }
   }
@@ -80,7 +81,7 @@ template <typename T>
 T sum_exp_shifted(const T* x, T mx, std::int64_t cols) {
   T s = 0;
 #pragma omp simd reduction(+ : s)
-  for (std::int64_t c = 0; c < cols; ++c) s += exp_approx(x[c] - mx);
+  for (std::int64_t c = 0; c < cols; ++c) s += fast_exp(x[c] - mx);
   return s;
 }
 
@@ -155,7 +156,7 @@ void log_softmax_rows_backward(const T* y, const T* dy, T* dx, std::int64_t rows
     for (std::int64_t c = 0; c < cols; ++c) s += gr[c];
 #pragma omp simd
     for (std::int64_t c = 0; c < cols; ++c)
-      dr[c] += yr[c] == kNegInf<T> ? T(0) : gr[c] - exp_approx(yr[c]) * s;
+      dr[c] += yr[c] == kNegInf<T> ? T(0) : gr[c] - fast_exp(yr[c]) * s;
   }
 }
 

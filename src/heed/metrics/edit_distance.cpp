@@ -4,8 +4,11 @@
 
 namespace heed::metrics {
 
-std::size_t edit_distance(const std::vector<std::string>& hyp, const std::vector<std::string>& ref) {
-  // Two rows of the dynamic programme over (hyp prefix, ref prefix).
+namespace {
+
+// Two rows of the dynamic programme over (hyp prefix, ref prefix), for any two sequences.
+template <typename Seq>
+std::size_t levenshtein(const Seq& hyp, const Seq& ref) {
   std::vector<std::size_t> prev(ref.size() + 1), cur(ref.size() + 1);
   for (std::size_t j = 0; j <= ref.size(); ++j) prev[j] = j;
   for (std::size_t i = 1; i <= hyp.size(); ++i) {
@@ -18,5 +21,13 @@ std::size_t edit_distance(const std::vector<std::string>& hyp, const std::vector
   }
   return prev[ref.size()];
 }
+
+}  // namespace
+
+std::size_t edit_distance(const std::vector<std::string>& hyp, const std::vector<std::string>& ref) {
+  return levenshtein(hyp, ref);
+}
+
+std::size_t edit_distance_chars(std::string_view a, std::string_view b) { return levenshtein(a, b); }
 
 }  // namespace heed::metrics

@@ -44,10 +44,6 @@ std::size_t source_length(std::string_view line, LengthUnit unit) {
   return n;
 }
 
-const char* length_unit_name(LengthUnit unit) {
-  return unit == LengthUnit::words ? "words" : "chars";
-}
-
 std::string LengthRange::label() const {
   if (!hi) return std::to_string(lo) + "+";
   if (*hi == lo) return std::to_string(lo);

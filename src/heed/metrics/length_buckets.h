@@ -13,17 +13,22 @@
 #include <string_view>
 #include <vector>
 
+#include "heed/base/enum_names.h"
 #include "heed/metrics/stats_table.h"
 
 namespace heed::metrics {
 
+using heed::operator<<;  // streams the enums below by name (base/enum_names.h)
+
 enum class LengthUnit { words, chars };
+inline constexpr EnumName<LengthUnit> kLengthUnitNames[] = {{LengthUnit::words, "words"},
+                                                             {LengthUnit::chars, "chars"}};
+constexpr std::span<const EnumName<LengthUnit>> enum_names(LengthUnit) { return kLengthUnitNames; }
 
 // words: whitespace-separated tokens (Python's str.split()); chars: code points that are
 // not whitespace, so a G2P source gives the word's length whether it is written "cat" or
 // "c a t". Invalid UTF-8 bytes count one each.
 std::size_t source_length(std::string_view line, LengthUnit unit);
-const char* length_unit_name(LengthUnit unit);  // "words" | "chars"
 
 struct LengthRange {
   std::size_t lo = 1;

@@ -1,41 +1,54 @@
 #pragma once
 // ModelConfig: everything that fixes a model's architecture (the `model:` section of a
-// training config). Defaults give the reference's Bahdanau model at the g2p sizes.
+// training config), typed: the config reader turns names into these enums once. Defaults give
+// the Bahdanau model at the g2p sizes; what each kind accepts and its defaults live in its
+// registry entry (models/model_kind.h).
 #include <cstdint>
-#include <string>
+#include <optional>
+#include <span>
+
+#include "heed/autograd/attention_op.h"
+#include "heed/autograd/attention_hard.h"
+#include "heed/autograd/rnn_sequence.h"
+#include "heed/base/enum_names.h"
 
 namespace heed {
 
+// The encoder–decoder compositions (docs/MODELS.md#composition): where the decoder reads its context.
+enum class ModelKind { bahdanau, luong, noattn };
+inline constexpr EnumName<ModelKind> kModelKindNames[] = {
+    {ModelKind::bahdanau, "bahdanau"}, {ModelKind::luong, "luong"}, {ModelKind::noattn, "noattn"}};
+constexpr std::span<const EnumName<ModelKind>> enum_names(ModelKind) { return kModelKindNames; }
+
 struct ModelConfig {
-  std::string kind = "bahdanau";   // bahdanau | luong | noattn
+  ModelKind kind = ModelKind::bahdanau;
   std::int64_t src_vocab = 0;      // filled from the vocabularies
   std::int64_t tgt_vocab = 0;
   std::int64_t emb_dim = 128;
-  // Encoder: cell gru | lstm, depth, direction. Bahdanau/noattn default to a 1-layer bi-GRU,
-  // Luong to a unidirectional LSTM stack of `layers` (the reference's choices).
-  std::string encoder_cell = "";   // "" = the model's default
+  // Encoder: cell, depth, direction. Unset cell = the kind's default (model_kind.h).
+  std::optional<RnnCell> encoder_cell;
   std::int64_t enc_hidden = 256;   // per direction
   std::int64_t enc_layers = 1;
   bool bidirectional = true;
   std::int64_t dec_hidden = 256;
   std::int64_t dec_layers = 1;     // Luong: decoder LSTM stack depth
-  std::int64_t attn_dim = 0;       // additive / concat attention size; 0 = dec_hidden
+  std::int64_t attn_dim = 0;       // additive / concat attention size; 0 = the kind's default
   std::int64_t out_dim = 0;        // Bahdanau/noattn deep-output size; 0 = dec_hidden
-  std::string score = "mlp";       // Luong: dot | scaled_dot | general | concat | mlp | location
+  AttentionScore score = AttentionScore::mlp;
   bool input_feed = true;          // Luong
   bool local_p = false;            // Luong local-p attention
   std::int64_t window = 10;        // local-p half-width D
   std::int64_t max_src_len = 100;  // location score
+  // model.attention: soft (the expectation) or hard (one sampled position, REINFORCE), and
+  // what hard attention reads when decoding (docs/MODELS.md#hard-attention).
+  AttentionMode attention_mode = AttentionMode::soft;
+  HardEval hard_eval = HardEval::argmax;
   double dropout = 0.0;
   bool tie_embeddings = false;     // target embedding shares the output layer's weight
 
-  // The sizes and choices above with "" and 0 resolved to the model's defaults.
-  std::string resolved_encoder_cell() const {
-    if (!encoder_cell.empty()) return encoder_cell;
-    return kind == "luong" ? "lstm" : "gru";
-  }
-  std::int64_t resolved_attn_dim() const { return attn_dim > 0 ? attn_dim : dec_hidden; }
   std::int64_t resolved_out_dim() const { return out_dim > 0 ? out_dim : dec_hidden; }
+  // The annotation size: enc_hidden per direction.
+  std::int64_t annotation_dim() const { return enc_hidden * (bidirectional ? 2 : 1); }
 };
 
 }  // namespace heed

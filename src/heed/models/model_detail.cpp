@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "heed/autograd/dropout.h"
+#include "heed/autograd/dropout_op.h"
 #include "heed/autograd/index.h"
 
 namespace heed::model_detail {
@@ -11,10 +11,10 @@ std::vector<std::int32_t> to_int32(const std::vector<std::int64_t>& lengths) {
   return std::vector<std::int32_t>(lengths.begin(), lengths.end());
 }
 
-Var maybe_dropout(const Var& x, double p, bool training, Rng* rng, const char* model) {
-  if (!training || p <= 0) return x;
-  HEED_CHECK(rng != nullptr, model, ": dropout in training needs an Rng (call set_rng first)");
-  return dropout(x, p, *rng, true);
+Var maybe_dropout(const Var& x, const RunMode& mode) {
+  if (!mode.training || mode.dropout <= 0) return x;
+  HEED_CHECK(mode.rng != nullptr, "model: dropout in training needs an Rng (call set_rng first)");
+  return dropout(x, mode.dropout, *mode.rng, true);
 }
 
 void check_target(const TokenBatch& tgt_in, std::int64_t batch, std::int64_t vocab,
@@ -43,6 +43,22 @@ void check_step(std::span<const std::int32_t> y_prev, const DecoderState& state,
   for (std::int32_t y : y_prev)
     HEED_CHECK(y >= 0 && y < vocab, model, ": previous token ", y,
                " is outside the vocabulary of ", vocab);
+}
+
+void set_attention_mode(AttentionConfig& a, const ModelConfig& config) {
+  a.hard = config.attention_mode == AttentionMode::hard;
+  a.hard_eval_expectation = config.hard_eval == HardEval::expectation;
+}
+
+Attention::Output attend(const Attention& attention, const Var& q, const Encoded& enc,
+                         const RunMode& mode) {
+  Attention::Output att = attention.forward(q, enc.annotations, enc.keys, enc.lengths,
+                                            mode.training ? mode.rng : nullptr, mode.precision);
+  if (mode.trace && att.log_prob.defined()) {
+    mode.trace->log_prob.push_back(att.log_prob);
+    mode.trace->entropy.push_back(att.entropy);
+  }
+  return att;
 }
 
 Tensor alloc_alphas(std::int64_t B, std::int64_t n, std::int64_t m, DType dtype) {

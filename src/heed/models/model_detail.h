@@ -6,14 +6,16 @@
 
 #include "heed/autograd/var.h"
 #include "heed/base/random.h"
+#include "heed/models/run_mode.h"
 #include "heed/models/seq2seq.h"
+#include "heed/nn/attention_layer.h"
 
 namespace heed::model_detail {
 
 std::vector<std::int32_t> to_int32(const std::vector<std::int64_t>& lengths);
 
-// Inverted dropout when training with p > 0 (then rng is required), else x itself.
-Var maybe_dropout(const Var& x, double p, bool training, Rng* rng, const char* model);
+// Inverted dropout with mode.dropout when training (then mode.rng is required), else x itself.
+Var maybe_dropout(const Var& x, const RunMode& mode);
 
 // Checks tgt_in against the source batch: same batch size, ids inside the vocabulary.
 void check_target(const TokenBatch& tgt_in, std::int64_t batch, std::int64_t vocab,
@@ -23,6 +25,13 @@ void check_target(const TokenBatch& tgt_in, std::int64_t batch, std::int64_t voc
 // parts state parts with that many rows, an encoding of that many rows.
 void check_step(std::span<const std::int32_t> y_prev, const DecoderState& state,
                 std::size_t parts, const Encoded& enc, std::int64_t vocab, const char* model);
+
+// Sets a's hard-attention fields from model.attention (mode, hard_eval).
+void set_attention_mode(AttentionConfig& a, const ModelConfig& config);
+// One attention step in mode: samples from mode.rng when the attention is hard and training,
+// and appends the sample's log-probability and entropy to mode.trace (if any).
+Attention::Output attend(const Attention& attention, const Var& q, const Encoded& enc,
+                         const RunMode& mode);
 
 // (B, n, m) buffer for teacher-forced attention weights, and row t of it from alpha (B, m).
 Tensor alloc_alphas(std::int64_t B, std::int64_t n, std::int64_t m, DType dtype);

@@ -21,6 +21,8 @@ OutputLayer::OutputLayer(std::int64_t in, std::int64_t vocab, Rng& rng, DType dt
   bias = register_parameter("bias", init_uniform({vocab}, bound, rng, dtype));
 }
 
-Var OutputLayer::forward(const Var& x) const { return linear(x, weight, bias); }
+Var OutputLayer::forward(const Var& x, kernels::MatmulPrecision precision) const {
+  return linear(x, weight, bias, precision);
+}
 
 }  // namespace heed

@@ -5,6 +5,7 @@
 // shared tensor appears once, under the embedding's name.
 #include <cstdint>
 
+#include "heed/kernels/precision.h"
 #include "heed/nn/module.h"
 
 namespace heed {
@@ -14,8 +15,8 @@ class OutputLayer : public Module {
   // tied: undefined, or a (vocab, in) weight owned by another module.
   OutputLayer(std::int64_t in, std::int64_t vocab, Rng& rng, DType dtype, const Var& tied = Var());
 
-  // x (..., in) -> logits (..., vocab), one GEMM over all leading dimensions.
-  Var forward(const Var& x) const;
+  // x (..., in) -> logits (..., vocab), one GEMM over all leading dimensions, at precision.
+  Var forward(const Var& x, kernels::MatmulPrecision precision) const;
   bool tied() const { return tied_; }
 
   Var weight;

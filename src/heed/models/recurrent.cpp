@@ -5,12 +5,6 @@
 
 namespace heed {
 
-RnnCell rnn_cell_from_name(std::string_view name) {
-  if (name == "gru") return RnnCell::gru;
-  if (name == "lstm") return RnnCell::lstm;
-  throw Error("unknown recurrent cell '" + std::string(name) + "' (expected gru or lstm)");
-}
-
 namespace {
 std::int64_t gates(RnnCell cell) { return cell == RnnCell::gru ? 3 : 4; }
 }  // namespace
@@ -39,13 +33,15 @@ RecurrentStack::RecurrentStack(RnnCell cell, std::int64_t input, std::int64_t hi
 }
 
 RnnSequenceOutput RecurrentStack::forward(const Var& x, const std::vector<std::int32_t>& lengths,
-                                          double dropout, bool training, Rng* rng) const {
+                                          double dropout, bool training, Rng* rng,
+                                          kernels::MatmulPrecision precision) const {
   RnnSequenceOptions opt;
   opt.cell = cell_;
   opt.num_layers = layers_;
   opt.bidirectional = bidirectional_;
   opt.dropout = dropout;
   opt.training = training;
+  opt.precision = precision;
   return rnn_sequence(opt, x, lengths, weights_, rng);
 }
 

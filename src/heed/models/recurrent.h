@@ -1,5 +1,5 @@
 #pragma once
-// Parameter modules for recurrent layers under PyTorch's names, so the models' state_dict
+// Parameter modules for recurrent layers (docs/MODELS.md#recurrent-cells) under PyTorch's names, so the models' state_dict
 // keys match the reference: RecurrentStack is nn.GRU / nn.LSTM (weight_ih_l0,
 // weight_hh_l0_reverse, ...) run by rnn_sequence; RecurrentCell is nn.GRUCell / nn.LSTMCell
 // (weight_ih, weight_hh, bias_ih, bias_hh); CellStack is an nn.ModuleList of cells
@@ -14,24 +14,24 @@
 
 namespace heed {
 
-// "gru" | "lstm"; anything else throws heed::Error.
-RnnCell rnn_cell_from_name(std::string_view name);
-
 class RecurrentStack : public Module {
  public:
   // PyTorch's initialisation: every weight and bias uniform(±1/sqrt(hidden)).
   RecurrentStack(RnnCell cell, std::int64_t input, std::int64_t hidden, int layers,
                  bool bidirectional, Rng& rng, DType dtype);
 
-  // x (B, T, input) batch-first; dropout between layers in training (rng needed then).
-  RnnSequenceOutput forward(const Var& x, const std::vector<std::int32_t>& lengths,
-                            double dropout, bool training, Rng* rng) const;
+  // x (B, T, input) batch-first; dropout between layers in training (rng needed then);
+  // precision: the products' (RnnSequenceOptions).
+  RnnSequenceOutput forward(const Var& x, const std::vector<std::int32_t>& lengths, double dropout,
+                            bool training, Rng* rng, kernels::MatmulPrecision precision) const;
 
   RnnCell cell() const { return cell_; }
   std::int64_t hidden() const { return hidden_; }
   int layers() const { return layers_; }
   int directions() const { return bidirectional_ ? 2 : 1; }
   std::int64_t output_dim() const { return hidden_ * directions(); }
+  // The parameters of each layer-direction in PyTorch order (l0, l0_reverse, l1, ...).
+  const std::vector<RnnWeights>& weights() const { return weights_; }
 
  private:
   RnnCell cell_;

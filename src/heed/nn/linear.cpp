@@ -18,6 +18,8 @@ Linear::Linear(std::int64_t in_features, std::int64_t out_features, bool with_bi
   if (with_bias) bias = register_parameter("bias", init_uniform({out_features}, bound, rng, dtype));
 }
 
-Var Linear::forward(const Var& x) const { return linear(x, weight, bias); }
+Var Linear::forward(const Var& x, kernels::MatmulPrecision precision) const {
+  return linear(x, weight, bias, precision);
+}
 
 }  // namespace heed

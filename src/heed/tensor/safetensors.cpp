@@ -1,6 +1,7 @@
 #include "heed/tensor/safetensors.h"
 
 #include "heed/base/atomic_file.h"
+#include "heed/base/checksum.h"
 
 #include <unistd.h>
 
@@ -182,6 +183,41 @@ void convert(const Entry& e, const std::vector<char>& bytes, Tensor& t, const st
   }
 }
 
+// The first element of t that is NaN or infinite as "NaN at element 17", or "" if all are
+// finite. Integers (I32/I64 files) widen to f64 and are always finite.
+template <typename T>
+std::string first_non_finite(const T* p, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (!std::isfinite(p[i]))
+      return std::string(std::isnan(p[i]) ? "NaN" : p[i] > 0 ? "+Inf" : "-Inf") +
+             " at element " + std::to_string(i);
+  return {};
+}
+
+void check_finite(const std::string& path, const std::string& name, const Tensor& t) {
+  const auto n = static_cast<std::size_t>(t.numel());
+  const std::string bad = t.dtype() == DType::f32 ? first_non_finite(t.data<float>(), n)
+                                                  : first_non_finite(t.data<double>(), n);
+  if (!bad.empty())
+    fail(path, "tensor '" + name + "' holds " + bad +
+                   " (weights must be finite: the training that wrote them diverged, or the "
+                   "file is damaged)");
+}
+
+// The stored checksum, checked for form; "" when the file has none.
+std::string stored_checksum(const std::string& path, const Metadata& metadata) {
+  const auto it = metadata.find(kChecksumKey);
+  if (it == metadata.end()) return {};
+  const std::string& v = it->second;
+  const std::string prefix = std::string(Checksum::kAlgorithm) + ":";
+  const bool hex = v.size() == prefix.size() + 16 &&
+                   v.find_first_not_of("0123456789abcdef", prefix.size()) == std::string::npos;
+  if (v.compare(0, prefix.size(), prefix) != 0 || !hex)
+    fail(path, std::string(kChecksumKey) + " is '" + v + "', expected " + prefix +
+                   "<16 hex digits>");
+  return v;
+}
+
 }  // namespace
 
 bool SafeTensorsFile::contains(const std::string& name) const {
@@ -196,7 +232,7 @@ const Tensor& SafeTensorsFile::get(const std::string& name) const {
   fail(path, "no tensor named '" + name + "'");
 }
 
-SafeTensorsFile load_safetensors(const std::string& path) {
+SafeTensorsFile load_safetensors(const std::string& path, const SafeTensorsLoadOptions& options) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, "cannot open for reading");
   in.seekg(0, std::ios::end);
@@ -265,6 +301,9 @@ SafeTensorsFile load_safetensors(const std::string& path) {
     fail(path, std::to_string(buffer_size - cursor) +
                    " trailing bytes after the last tensor (data does not match the header)");
 
+  const std::string expected_checksum = stored_checksum(path, out.metadata);
+  out.metadata.erase(kChecksumKey);
+  Checksum checksum;  // the entries tile the buffer in this order, so this hashes all of it
   ArenaScope heap(nullptr);
   std::vector<char> scratch;
   for (const auto& e : entries) {
@@ -280,21 +319,48 @@ SafeTensorsFile load_safetensors(const std::string& path) {
         in.read(scratch.data(), bytes);
       }
       if (!in) fail(path, "cannot read the data of tensor '" + e.name + "'");
-      if (!in_place) convert(e, scratch, t, path);
+      if (in_place) {
+        checksum.update(t.raw(), static_cast<std::size_t>(bytes));
+      } else {
+        checksum.update(scratch.data(), scratch.size());
+        convert(e, scratch, t, path);
+      }
     }
     out.tensors.emplace_back(e.name, std::move(t));
   }
+  // The checksum first: a flipped bit that made a NaN is damage, not divergence.
+  if (!expected_checksum.empty()) {
+    const std::string actual = checksum.str();
+    if (actual != expected_checksum)
+      fail(path, "checksum mismatch: the data hashes to " + actual + " but " + kChecksumKey +
+                     " says " + expected_checksum +
+                     " (the file is damaged: a bad disk, copy or download)");
+    out.checksum = expected_checksum;
+  }
+  if (options.require_finite)
+    for (const auto& [name, t] : out.tensors) check_finite(path, name, t);
   return out;
 }
 
 void save_safetensors(const std::string& path, const NamedTensors& tensors,
                       const Metadata& metadata) {
-  nlohmann::ordered_json header = nlohmann::ordered_json::object();
-  if (!metadata.empty()) {
-    auto& meta = header["__metadata__"];
-    meta = nlohmann::ordered_json::object();
-    for (const auto& [k, v] : metadata) meta[k] = v;
+  // The data first (contiguous copies only of strided tensors), for the checksum the header
+  // carries.
+  std::vector<Tensor> data;
+  Checksum checksum;
+  for (const auto& [name, t] : tensors) {
+    HEED_CHECK(t.defined(), "saving '", path, "': tensor '", name, "' is undefined");
+    data.push_back(t.contiguous());
+    checksum.update(data.back().raw(),
+                    static_cast<std::size_t>(data.back().numel()) * dtype_size(t.dtype()));
   }
+  Metadata meta_with_checksum = metadata;
+  meta_with_checksum[kChecksumKey] = checksum.str();
+
+  nlohmann::ordered_json header = nlohmann::ordered_json::object();
+  auto& meta = header["__metadata__"];
+  meta = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : meta_with_checksum) meta[k] = v;
   std::set<std::string> names;
   std::uint64_t offset = 0;
   for (const auto& [name, t] : tensors) {
@@ -302,7 +368,6 @@ void save_safetensors(const std::string& path, const NamedTensors& tensors,
     HEED_CHECK(name != "__metadata__", "saving '", path, "': '__metadata__' is reserved");
     HEED_CHECK(names.insert(name).second, "saving '", path, "': tensor name '", name,
                "' appears twice");
-    HEED_CHECK(t.defined(), "saving '", path, "': tensor '", name, "' is undefined");
     const std::uint64_t bytes = static_cast<std::uint64_t>(t.numel()) * dtype_size(t.dtype());
     auto& info = header[name];
     info["dtype"] = std::string(dtype_name(t.dtype()));
@@ -321,8 +386,7 @@ void save_safetensors(const std::string& path, const NamedTensors& tensors,
   for (int i = 0; i < 8; ++i) len_bytes[i] = static_cast<unsigned char>(n >> (8 * i));
   out.write(reinterpret_cast<const char*>(len_bytes), 8);
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  for (const auto& [name, t] : tensors) {
-    const Tensor c = t.contiguous();
+  for (const Tensor& c : data) {
     out.write(static_cast<const char*>(c.raw()),
               static_cast<std::streamsize>(c.numel()) *
                   static_cast<std::streamsize>(dtype_size(c.dtype())));

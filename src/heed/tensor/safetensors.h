@@ -6,6 +6,11 @@
 // then the byte buffer; offsets are relative to the buffer start, and the tensors tile the
 // buffer exactly (contiguous, non-overlapping, no gaps). Any damaged or inconsistent file is
 // refused with a heed::Error naming the file and the problem, never a crash.
+//
+// heed's writer adds the metadata key heed.checksum ("xxh3-64:<16 hex digits>", a hash of
+// the data buffer) and its reader verifies it, so a flipped bit in the weights is an error,
+// not a silently different model. Files without the key (older heed files, PyTorch's) load
+// unverified. docs/FORMATS.md and docs/RELIABILITY.md describe both checks.
 #include <map>
 #include <string>
 #include <utility>
@@ -18,24 +23,39 @@ namespace heed {
 using NamedTensors = std::vector<std::pair<std::string, Tensor>>;
 using Metadata = std::map<std::string, std::string>;
 
+// The metadata key of the content checksum (see above).
+inline constexpr const char* kChecksumKey = "heed.checksum";
+
 struct SafeTensorsFile {
   std::string path;
   NamedTensors tensors;  // in the order of their bytes in the file
-  Metadata metadata;
+  Metadata metadata;     // without heed.checksum, which describes the file, not its content
+  std::string checksum;  // the verified heed.checksum value; empty when the file had none
 
   bool contains(const std::string& name) const;
   // The tensor called name; throws heed::Error naming the file if absent.
   const Tensor& get(const std::string& name) const;
 };
 
+struct SafeTensorsLoadOptions {
+  // Refuse a float tensor holding NaN or an infinity, naming the tensor and the element:
+  // weights that are not finite give silently wrong output (empty translations, -inf
+  // scores). Every file heed loads in use (weights, checkpoints with their optimizer state,
+  // averages) must be finite; only tests of the format itself turn this off.
+  bool require_finite = true;
+};
+
 // Reads F32 and F64 as they are; F16 and BF16 widen to f32; I32 and I64 become f64
 // (refused if an I64 value is not exactly representable). Other dtypes are refused.
+// Verifies heed.checksum when present, then (by default) that every value is finite.
 // Tensors land on the heap, never in an active arena.
-SafeTensorsFile load_safetensors(const std::string& path);
+SafeTensorsFile load_safetensors(const std::string& path,
+                                 const SafeTensorsLoadOptions& options = {});
 
 // Writes F32/F64 tensors (any strides) in the given order, the header padded with spaces to
-// a multiple of 8. Writes a temporary file beside path, then renames it over path, so a
-// failure never leaves a half-written file.
+// a multiple of 8, with heed.checksum added to the metadata (a heed.checksum given in
+// metadata is replaced: it described another file). Writes a temporary file beside path,
+// then renames it over path, so a failure never leaves a half-written file.
 void save_safetensors(const std::string& path, const NamedTensors& tensors,
                       const Metadata& metadata = {});
 

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "heed/base/error.h"
-#include "heed/train/config.h"
+#include "heed/config/train_config.h"
 
 namespace heed {
 
@@ -26,13 +26,9 @@ LrScheduleOptions LrScheduleOptions::from(const TrainingConfig& c) {
 }
 
 LrSchedule::LrSchedule(LrScheduleOptions options) : o_(std::move(options)) {
-  HEED_CHECK(o_.kind == "constant" || o_.kind == "plateau" || o_.kind == "warmup",
-             "unknown learning-rate schedule '", o_.kind, "' (constant | plateau | warmup)");
   HEED_CHECK(o_.lr > 0, "the learning rate must be positive, got ", o_.lr);
-  if (o_.kind == "warmup") {
-    HEED_CHECK(o_.decay == "inverse_sqrt" || o_.decay == "linear" || o_.decay == "none",
-               "unknown decay '", o_.decay, "' after warm-up (inverse_sqrt | linear | none)");
-    HEED_CHECK(o_.decay != "linear" || o_.max_steps > o_.warmup_steps || o_.max_seconds > 0,
+  if (o_.kind == ScheduleKind::warmup) {
+    HEED_CHECK(o_.decay != DecayKind::linear || o_.max_steps > o_.warmup_steps || o_.max_seconds > 0,
                "training.decay: linear decay needs training.max_steps (", o_.max_steps,
                ") greater than training.warmup_steps (", o_.warmup_steps,
                ") or training.max_seconds");
@@ -41,12 +37,12 @@ LrSchedule::LrSchedule(LrScheduleOptions options) : o_(std::move(options)) {
 
 double LrSchedule::lr(std::int64_t step, double elapsed_seconds) const {
   const double s = static_cast<double>(std::max<std::int64_t>(step, 1));
-  if (o_.kind == "plateau") return std::max(o_.lr * scale_, o_.min_lr);
-  if (o_.kind != "warmup") return o_.lr;
+  if (o_.kind == ScheduleKind::plateau) return std::max(o_.lr * scale_, o_.min_lr);
+  if (o_.kind != ScheduleKind::warmup) return o_.lr;
   const double w = static_cast<double>(o_.warmup_steps);
   if (o_.warmup_steps > 0 && s <= w) return o_.lr * s / w;
-  if (o_.decay == "inverse_sqrt") return o_.warmup_steps > 0 ? o_.lr * std::sqrt(w / s) : o_.lr / std::sqrt(s);
-  if (o_.decay == "linear") {
+  if (o_.decay == DecayKind::inverse_sqrt) return o_.warmup_steps > 0 ? o_.lr * std::sqrt(w / s) : o_.lr / std::sqrt(s);
+  if (o_.decay == DecayKind::linear) {
     double left = 1.0;  // the share of the decay still ahead
     if (o_.max_steps > o_.warmup_steps)
       left = (static_cast<double>(o_.max_steps) - s) / (static_cast<double>(o_.max_steps) - w);
@@ -57,7 +53,7 @@ double LrSchedule::lr(std::int64_t step, double elapsed_seconds) const {
 }
 
 bool LrSchedule::on_validation(double score) {
-  if (o_.kind != "plateau") return false;
+  if (o_.kind != ScheduleKind::plateau) return false;
   const bool better = !has_best_ || (o_.higher_is_better ? score > best_ : score < best_);
   if (better) {
     has_best_ = true;

@@ -15,18 +15,20 @@
 #include <cstdint>
 #include <string>
 
+#include "heed/config/training_choices.h"
+
 namespace heed {
 
 struct TrainingConfig;
 
 struct LrScheduleOptions {
-  std::string kind = "constant";  // constant | plateau | warmup
+  ScheduleKind kind = ScheduleKind::constant;
   double lr = 1e-3;
   double decay_factor = 0.5;
   std::int64_t patience = 2;
   double min_lr = 0.0;
   std::int64_t warmup_steps = 1000;
-  std::string decay = "inverse_sqrt";  // inverse_sqrt | linear | none
+  DecayKind decay = DecayKind::inverse_sqrt;
   std::int64_t max_steps = 0;          // linear decay needs it or max_seconds
   double max_seconds = 0;              // linear decay to 0 at this training time
   bool higher_is_better = false;       // plateau: the validation metric's direction

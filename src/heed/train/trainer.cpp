@@ -9,10 +9,13 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <sstream>
 
-#include "heed/autograd/cross_entropy.h"
+#include "heed/autograd/cross_entropy_op.h"
+#include "heed/autograd/elementwise_op.h"
 #include "heed/autograd/tape.h"
+#include "heed/base/dir_lock.h"
 #include "heed/base/error.h"
 #include "heed/base/utf8.h"
 #include "heed/data/batch_sampler.h"
@@ -27,14 +30,15 @@
 #include "heed/metrics/bleu.h"
 #include "heed/metrics/g2p.h"
 #include "heed/metrics/wer.h"
-#include "heed/models/model_factory.h"
+#include "heed/models/model_registry.h"
 #include "heed/tensor/arena.h"
 #include "heed/train/adam.h"
-#include "heed/train/checkpoint.h"
+#include "heed/store/checkpoint.h"
 #include "heed/train/clip.h"
 #include "heed/train/lr_schedule.h"
-#include "heed/train/model_dir.h"
+#include "heed/store/model_dir.h"
 #include "heed/train/progress.h"
+#include "heed/train/reinforce.h"
 #include "heed/train/sgd.h"
 #include "heed/train/training_state.h"
 
@@ -73,7 +77,7 @@ void check_resumable(const TrainConfig& saved, const TrainConfig& now, const std
 }
 
 std::unique_ptr<Optimizer> make_optimizer(const TrainingConfig& t, std::vector<Var> params) {
-  if (t.optimizer == "sgd") {
+  if (t.optimizer == OptimizerKind::sgd) {
     SgdOptions o;
     o.lr = t.lr;
     o.momentum = t.momentum;
@@ -87,7 +91,7 @@ std::unique_ptr<Optimizer> make_optimizer(const TrainingConfig& t, std::vector<V
   o.beta2 = t.beta2;
   o.eps = t.eps;
   o.weight_decay = t.weight_decay;
-  if (t.optimizer == "adamw") return std::make_unique<AdamW>(std::move(params), o);
+  if (t.optimizer == OptimizerKind::adamw) return std::make_unique<AdamW>(std::move(params), o);
   return std::make_unique<Adam>(std::move(params), o);
 }
 
@@ -141,6 +145,8 @@ class Run {
   bool tty_;
   ModelFactory factory_;
   bool resume_ = false;
+  bool restarted_ = false;  // removed the leftovers of a run that saved no step
+  DirLock lock_;  // held from prepare_directory() to the end of the run
 
   std::unique_ptr<Tokenizer> src_tok_, tgt_tok_;
   Vocabulary src_vocab_, tgt_vocab_;
@@ -161,35 +167,69 @@ class Run {
   std::chrono::steady_clock::time_point session_start_ = std::chrono::steady_clock::now();
   std::int64_t last_saved_step_ = -1;
 
+  // Hard attention: the samples of the step's forward pass and the REINFORCE baseline.
+  bool hard_ = false;
+  HardAttentionTrace trace_;
+  ReinforceBaseline baseline_;
+
   Arena arena_;
   TokenBatch src_, tgt_in_;
+  std::int64_t epoch_ = 0;  // of the batch last trained on, from 0
   double window_loss_ = 0.0;  // token-weighted training loss since the last validation
   std::int64_t window_tokens_ = 0;
 };
 
 void Run::prepare_directory() {
+  // The directory is locked before anything in it is read, so a second run on it is refused
+  // naming the first one's pid instead of resuming its half-written state.
+  std::error_code ec;
+  if (!fs::exists(dir_)) {
+    fs::create_directories(dir_, ec);
+    HEED_CHECK(!ec, dir_, ": cannot create the output directory (", ec.message(), ")");
+  }
+  HEED_CHECK(fs::is_directory(dir_), dir_, ": exists and is not a directory");
+  lock_ = DirLock(dir_, "training");
+  remove_stale_temporaries(dir_);
   const std::string state_path = path_in(dir_, model_files::kState);
   resume_ = fs::exists(state_path);
   if (resume_) {
     check_resumable(load_model_config(dir_), c_, dir_);
     return;
   }
-  if (fs::exists(dir_)) {
-    HEED_CHECK(fs::is_directory(dir_), dir_, ": exists and is not a directory");
-    HEED_CHECK(fs::is_empty(dir_), dir_,
-               ": exists, is not empty and holds no training state to resume; give a new or "
-               "empty output directory");
+  // No training state: a run that started here saved no step (a config or data error found
+  // late, out of memory, Ctrl-C or kill -9 before the first save). What such a run leaves
+  // (vocabularies, config, logs) is removed so that the corrected command starts afresh;
+  // weights and anything heed does not write are never touched: they stop the run instead.
+  const std::set<std::string> leftovers = {
+      model_files::kConfig, model_files::kSrcVocab, model_files::kTgtVocab, model_files::kSrcSpm,
+      model_files::kTgtSpm, model_files::kHistory,  model_files::kLog,      DirLock::kFileName};
+  std::vector<fs::path> remove;
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    const std::string name = entry.path().filename().string();
+    if (name == DirLock::kFileName) continue;
+    const bool weights = name == model_files::kBest || name == model_files::kLast ||
+                         (name == model_files::kCheckpoints && !fs::is_empty(entry.path()));
+    HEED_CHECK(!weights, dir_, ": holds ", name, " but no training state to resume (",
+               model_files::kState, "); heed does not overwrite weights: move them away or "
+               "give a new or empty output directory");
+    const bool ours = (leftovers.count(name) && entry.is_regular_file()) ||
+                      (name == model_files::kCheckpoints && entry.is_directory()) ||
+                      (entry.is_regular_file() && name.size() > 4 &&
+                       name.compare(name.size() - 4, 4, ".tmp") == 0 &&
+                       leftovers.count(name.substr(0, name.size() - 4)));
+    HEED_CHECK(ours, dir_, ": exists, holds no training state to resume, and holds '", name,
+               "', which heed did not write; give a new or empty output directory");
+    remove.push_back(entry.path());
   }
-  std::error_code ec;
-  fs::create_directories(dir_, ec);
-  HEED_CHECK(!ec, dir_, ": cannot create the output directory (", ec.message(), ")");
+  for (const auto& p : remove) fs::remove_all(p);
+  if (!remove.empty()) restarted_ = true;
 }
 
 std::unique_ptr<Tokenizer> Run::side_tokenizer(const SideConfig& side,
                                                const std::vector<std::string>& lines,
                                                const char* file) {
   const std::string dst = path_in(dir_, file);
-  if (side.tokenizer != "sentencepiece") return make_tokenizer(side.tokenizer, side.lowercase);
+  if (side.tokenizer != TokenizerKind::sentencepiece) return make_tokenizer(side.tokenizer, side.lowercase);
   if (!resume_) {
     if (!side.spm_model.empty()) {
       HEED_CHECK(fs::is_regular_file(side.spm_model), side.spm_model,
@@ -216,9 +256,7 @@ Vocabulary Run::side_vocabulary(const SideConfig& side, const Tokenizer& tok,
   VocabularyOptions o;
   o.max_size = static_cast<std::size_t>(side.vocab_max_size);
   o.min_freq = side.vocab_min_freq;
-  Vocabulary v = Vocabulary::build(count_tokens(lines, tok), o);
-  v.save(path);
-  return v;
+  return Vocabulary::build(count_tokens(lines, tok), o);  // saved once the model is built
 }
 
 void Run::load_data() {
@@ -248,8 +286,7 @@ void Run::load_data() {
     if (!alternatives[i].empty()) dev.target[i] = alternatives[i].front();
   }
   CorpusOptions dco;  // dev pairs are never dropped for length, except where the model must
-  if (c_.model.kind == "luong" && c_.model.score == "location")
-    dco.max_src_len = static_cast<std::size_t>(c_.model.max_src_len);
+  dco.max_src_len = static_cast<std::size_t>(max_source_length(c_.model));
   dev_corpus_ = build_corpus(dev, *src_tok_, src_vocab_, *tgt_tok_, tgt_vocab_, dco);
   HEED_CHECK(dev_corpus_.size() > 0, c_.data.dev_source, ": no dev pair is usable (",
              dev_corpus_.stats.summary(), ")");
@@ -271,18 +308,29 @@ double Run::train_step(const Batch& batch) {
   optimizer_->zero_grad();
   double loss = 0.0;
   {
-    // training.precision bf16: the step's products round their inputs to bfloat16.
-    std::optional<kernels::Bf16Products> bf16;
-    if (t_.precision == "bf16") bf16.emplace();
+    // training.precision bf16: the step's products round their inputs to bfloat16. The
+    // precision goes with the forward pass into every op that multiplies, and each op's
+    // backward keeps it.
+    if (t_.precision == kernels::MatmulPrecision::bf16) kernels::require_bf16_products();
     ArenaScope scope(&arena_);
     fill(src_, batch.size, batch.src_len, batch.src, batch.src_lengths);
     fill(tgt_in_, batch.size, batch.tgt_len, batch.tgt_in, batch.tgt_lengths);
     // Logits at the real target positions only: the output layers skip the padding.
-    Var logits = model_->forward_packed(src_, tgt_in_);
-    CrossEntropyResult ce = cross_entropy_with_count(logits, pack_targets(batch.tgt_out, tgt_in_),
-                                                     kPad, t_.label_smoothing);
+    Var logits = model_->forward_packed(src_, tgt_in_, t_.precision);
+    const std::vector<std::int32_t> targets = pack_targets(batch.tgt_out, tgt_in_);
+    CrossEntropyResult ce = cross_entropy_with_count(logits, targets, kPad, t_.label_smoothing);
     loss = ce.loss.value().item();
-    Tape::current().backward(ce.loss);
+    Var total = ce.loss;
+    if (hard_) {
+      // REINFORCE for the sampled attention positions (docs/MODELS.md#hard-attention); the
+      // reported loss stays the cross-entropy.
+      const std::vector<double> nll = sentence_nll(logits.value(), targets, tgt_in_.lengths);
+      ReinforceOptions ro{t_.reinforce_weight, t_.entropy_weight, t_.baseline_decay};
+      total = add(total, reinforce_loss(trace_, nll, tgt_in_.lengths,
+                                        static_cast<double>(ce.count), ro, baseline_));
+      trace_.clear();
+    }
+    Tape::current().backward(total);
   }
   arena_.reset();
   HEED_CHECK(std::isfinite(loss), "step ", state_.step + 1, ": the training loss is ", loss,
@@ -295,7 +343,7 @@ double Run::train_step(const Batch& batch) {
 void Run::validate(Progress& progress, double train_loss) {
   double loss_sum = 0.0;
   std::int64_t count = 0;
-  const bool decode = t_.metric != "loss";
+  const bool decode = t_.metric != DevMetric::loss;
   std::vector<std::string> hyps(decode ? dev_corpus_.size() : 0);
   {
     NoGradGuard no_grad;
@@ -328,23 +376,23 @@ void Run::validate(Progress& progress, double train_loss) {
   const double loss = count ? loss_sum / static_cast<double>(count) : 0.0;
   nlohmann::json entry;
   entry["step"] = state_.step;
-  entry["epoch"] = sampler_->epoch();
+  entry["epoch"] = epoch_ + 1;  // counted from 1, like the log and heed info
   entry["train_loss"] = train_loss;
   entry["dev_loss"] = loss;
   entry["perplexity"] = std::exp(loss);
   double score = loss;
   std::string shown = "loss " + fmt("%.4f", loss) + ", ppl " + fmt("%.2f", std::exp(loss));
-  if (t_.metric == "bleu") {
+  if (t_.metric == DevMetric::bleu) {
     score = metrics::corpus_bleu(hyps, dev_refs_).score;
     entry["bleu"] = score;
     shown += ", BLEU " + fmt("%.2f", score);
-  } else if (t_.metric == "wer") {
+  } else if (t_.metric == DevMetric::wer) {
     std::vector<std::string> first;
     for (auto& refs : dev_refs_) first.push_back(refs.front());
     score = metrics::corpus_wer(hyps, first);
     entry["wer"] = score;
     shown += ", WER " + fmt("%.2f", score);
-  } else if (t_.metric == "g2p") {
+  } else if (t_.metric == DevMetric::g2p) {
     const metrics::G2pScore g = metrics::g2p_score(hyps, dev_refs_);
     score = g.wer;
     entry["wer"] = g.wer;
@@ -373,7 +421,7 @@ void Run::validate(Progress& progress, double train_loss) {
   }
   std::string line = "validation at step " + std::to_string(state_.step) + ": " + shown;
   line += better ? " (new best)"
-                 : " (best " + fmt(t_.metric == "loss" ? "%.4f" : "%.2f", state_.best_score) +
+                 : " (best " + fmt(t_.metric == DevMetric::loss ? "%.4f" : "%.2f", state_.best_score) +
                        " at step " + std::to_string(state_.best_step) + ")";
   if (reduced) line += "; learning rate reduced to " + fmt("%.3g", schedule_.lr(state_.step + 1, seconds()));
   progress.message(line);
@@ -381,7 +429,7 @@ void Run::validate(Progress& progress, double train_loss) {
 
 Metadata Run::weights_metadata() const {
   return {{"format", "pt"}, {"heed.step", std::to_string(state_.step)},
-          {"heed.model", c_.model.kind}};
+          {"heed.model", std::string(enum_name(c_.model.kind))}};
 }
 
 void Run::save(bool step_checkpoint) {
@@ -402,6 +450,10 @@ void Run::save(bool step_checkpoint) {
   state_.position = sampler_->position();
   state_.rng_state = rng_.state();
   state_.schedule_state = schedule_.state();
+  state_.window_loss = window_loss_;
+  state_.window_tokens = window_tokens_;
+  state_.has_baseline = baseline_.has_value;
+  state_.baseline = baseline_.per_token;
   TrainingState s = state_;
   s.train_seconds = seconds();
   save_training_state(path_in(dir_, model_files::kState), *model_, *optimizer_, s);
@@ -422,10 +474,12 @@ TrainResult Run::run() {
   };
   set_size(mc.src_vocab, src_vocab_.size(), "src_vocab");
   set_size(mc.tgt_vocab, tgt_vocab_.size(), "tgt_vocab");
-  validate_model_config(mc);
-  const DType dtype = parse_dtype(t_.dtype);
+  validate_model_config(mc);  // sizes against memory too, before anything is allocated
+  const DType dtype = t_.dtype;
   model_ = factory_ ? factory_(mc, rng_, dtype) : build_model(mc, rng_, dtype);
   model_->set_rng(&rng_);
+  hard_ = mc.attention_mode == AttentionMode::hard;
+  if (hard_) model_->set_hard_attention_trace(&trace_);
   model_->train();
   params_ = model_->parameters();
   {
@@ -437,6 +491,10 @@ TrainResult Run::run() {
   bo.max_sentences = static_cast<std::size_t>(t_.max_sentences);
   bo.seed = t_.seed;
   sampler_ = std::make_unique<BatchSampler>(corpus_, bo);
+  if (!resume_) {  // every check has passed: now the directory is written
+    src_vocab_.save(path_in(dir_, model_files::kSrcVocab));
+    tgt_vocab_.save(path_in(dir_, model_files::kTgtVocab));
+  }
 
   const std::string log_path = path_in(dir_, model_files::kLog);
   if (resume_) {
@@ -444,6 +502,18 @@ TrainResult Run::run() {
     sampler_->set_position(state_.position);
     rng_.set_state(state_.rng_state);
     schedule_.set_state(state_.schedule_state);
+    window_loss_ = state_.window_loss;  // the train_loss of the next validation goes on
+    window_tokens_ = state_.window_tokens;
+    if (!state_.has_window) {  // a state from before: its history counted epochs from 0
+      for (std::string& h : state_.history) {
+        nlohmann::json entry = nlohmann::json::parse(h, nullptr, false);
+        if (entry.is_object() && entry.contains("epoch") && entry["epoch"].is_number_integer())
+          entry["epoch"] = entry["epoch"].get<std::int64_t>() + 1;
+        if (!entry.is_discarded()) h = entry.dump();
+      }
+      state_.has_window = true;
+    }
+    baseline_ = {state_.has_baseline, state_.baseline};
     std::string history;
     for (const auto& h : state_.history) history += h + "\n";
     write_file_atomically(path_in(dir_, model_files::kHistory), history);
@@ -463,8 +533,11 @@ TrainResult Run::run() {
   Progress progress(console_, po);
   progress.message(corpus_.stats.summary() + "; vocabularies: source " +
                    std::to_string(src_vocab_.size()) + ", target " +
-                   std::to_string(tgt_vocab_.size()) + "; " + mc.kind + " model with " +
+                   std::to_string(tgt_vocab_.size()) + "; " + std::string(enum_name(mc.kind)) + " model with " +
                    std::to_string(model_->num_parameters()) + " parameters");
+  if (restarted_)
+    progress.message(dir_ + " held the files of an earlier run that saved no step; removed them "
+                     "and started afresh");
   if (resume_)
     progress.message("resuming " + dir_ + " at step " + std::to_string(state_.step) + " (epoch " +
                      std::to_string(state_.position.epoch + 1) + ")");
@@ -498,6 +571,7 @@ TrainResult Run::run() {
       break;
     }
     const std::int64_t epoch = static_cast<std::int64_t>(sampler_->epoch());
+    epoch_ = epoch;
     std::optional<Batch> batch = sampler_->next();
     if (!batch) {
       progress.message("epoch " + std::to_string(epoch + 1) + " done at step " +
@@ -525,10 +599,12 @@ TrainResult Run::run() {
     validate(progress, window_tokens_ ? window_loss_ / static_cast<double>(window_tokens_) : 0.0);
   state_.stop_reason = outcome == TrainOutcome::interrupted ? "" : reason;
   if (state_.step > 0) save(false);  // also records the stop reason
-  progress.message("stopped at step " + std::to_string(state_.step) + ": " + reason +
-                   (outcome == TrainOutcome::interrupted ? "; the training state is saved, run "
-                                                           "the same command to resume"
-                                                         : ""));
+  std::string after;
+  if (outcome == TrainOutcome::interrupted)
+    after = resume_ || last_saved_step_ >= 0 ? "; the training state is saved, run the same command to resume"
+                                  : "; nothing was saved (no step was made), run the same command "
+                                    "to start again";
+  progress.message("stopped at step " + std::to_string(state_.step) + ": " + reason + after);
   TrainResult r;
   r.outcome = outcome;
   r.step = state_.step;

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "heed/models/seq2seq.h"
-#include "heed/train/config.h"
+#include "heed/config/train_config.h"
 
 namespace heed {
 

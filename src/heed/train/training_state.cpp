@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "heed/base/error.h"
-#include "heed/train/checkpoint.h"
+#include "heed/train/optimizer_checkpoint.h"
 
 namespace heed {
 
@@ -51,6 +51,9 @@ Metadata to_metadata(const TrainingState& s) {
   m["heed.checkpoints"] = ckpts.str();
   m["heed.history"] = join_lines(s.history);
   m["heed.stop_reason"] = s.stop_reason;
+  m["heed.window_loss"] = hex(s.window_loss);
+  m["heed.window_tokens"] = std::to_string(s.window_tokens);
+  m["heed.reinforce_baseline"] = s.has_baseline ? hex(s.baseline) : "";
   return m;
 }
 
@@ -95,6 +98,16 @@ TrainingState from_metadata(const Metadata& m, const std::string& path) {
   for (long long c; ck >> c;) s.checkpoints.push_back(c);
   s.history = split_lines(get("heed.history"));
   s.stop_reason = get("heed.stop_reason");
+  s.has_window = m.count("heed.window_loss") && m.count("heed.window_tokens");  // absent before
+  if (s.has_window) {
+    s.window_loss = real("heed.window_loss");
+    s.window_tokens = integer("heed.window_tokens");
+  }
+  // Absent in states written before hard attention, empty until its first batch.
+  if (auto it = m.find("heed.reinforce_baseline"); it != m.end() && !it->second.empty()) {
+    s.has_baseline = true;
+    s.baseline = real("heed.reinforce_baseline");
+  }
   return s;
 }
 

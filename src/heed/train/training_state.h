@@ -1,7 +1,7 @@
 #pragma once
 // TrainingState: what a run needs beyond the weights and the optimizer to continue exactly
 // where it stopped: the step, the batch sampler's position, the dropout generator, the
-// learning-rate schedule, the best dev score so far, the early-stopping counter, the step
+// learning-rate schedule, the REINFORCE baseline of hard attention, the best dev score so far, the early-stopping counter, the step
 // checkpoints on disk and the validation history. Saved with the weights and optimizer
 // state in one safetensors file (the state goes in its metadata), written atomically.
 #include <cstdint>
@@ -28,6 +28,16 @@ struct TrainingState {
   std::vector<std::int64_t> checkpoints;  // steps of the kept step checkpoints, oldest first
   std::vector<std::string> history;       // one JSON object per validation (history.jsonl)
   std::string stop_reason;                // "" while training may go on
+  // The training loss since the last validation (token-weighted sum and tokens), so that a
+  // resumed run reports the same train_loss as an uninterrupted one (0 in older states).
+  double window_loss = 0.0;
+  std::int64_t window_tokens = 0;
+  // Read back: false for a state written before the window (and 1-based history epochs)
+  // were saved; its history's "epoch" values count from 0.
+  bool has_window = true;
+  // Hard attention: the REINFORCE baseline (train/reinforce.h), so a resumed run continues it.
+  bool has_baseline = false;
+  double baseline = 0.0;
 };
 
 // Writes module weights + optimizer state + the state (as metadata "heed.*") to path.

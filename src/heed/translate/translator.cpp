@@ -19,6 +19,7 @@
 #include "heed/decode/greedy.h"
 #include "heed/decode/unk_replace.h"
 #include "heed/kernels/gemm.h"
+#include "heed/models/model_registry.h"
 
 namespace fs = std::filesystem;
 
@@ -38,15 +39,29 @@ void check_same_side(const char* side, const Tokenizer& ta, const Vocabulary& va
              "cannot ensemble ", name_a, " and ", name_b, ": their ", side, " tokenisers differ (",
              ta.name(), ta.lowercase() ? " lowercased" : "", " vs ", tb.name(),
              tb.lowercase() ? " lowercased" : "", ")");
-  if (ta.name() == "sentencepiece") {
+  if (ta.kind() == TokenizerKind::sentencepiece) {
     const std::string pa = path_in(name_a, spm_file), pb = path_in(name_b, spm_file);
     if (fs::exists(pa) && fs::exists(pb))
       HEED_CHECK(file_bytes(pa) == file_bytes(pb), "cannot ensemble ", name_a, " and ", name_b,
                  ": their ", side, " SentencePiece models (", spm_file, ") differ");
   }
-  HEED_CHECK(va == vb, "cannot ensemble ", name_a, " and ", name_b, ": their ", side,
-             " vocabularies differ (", va.size(), " and ", vb.size(),
-             " tokens); ensemble members must be trained on the same vocabularies");
+  if (va == vb) return;
+  const char* file = spm_file == model_files::kSrcSpm ? model_files::kSrcVocab : model_files::kTgtVocab;
+  std::string diff;
+  const std::size_t common = std::min(va.size(), vb.size());
+  std::size_t i = 0;
+  while (i < common && va.tokens()[i] == vb.tokens()[i]) ++i;
+  if (i < common)
+    diff = detail::concat("first at line ", i + 1, " of ", file, ": '", va.tokens()[i], "' in ",
+                          name_a, ", '", vb.tokens()[i], "' in ", name_b);
+  else
+    diff = detail::concat(va.size() < vb.size() ? name_b : name_a, "'s ", file, " has ",
+                          std::max(va.size(), vb.size()) - common, " more tokens, from line ",
+                          common + 1);
+  throw Error(detail::concat("cannot ensemble ", name_a, " and ", name_b, ": their ", side,
+                             " vocabularies differ (", va.size(), " and ", vb.size(),
+                             " tokens; ", diff,
+                             "); ensemble members must be trained on the same vocabularies"));
 }
 
 std::vector<std::string> with_eos(std::vector<std::string> pieces) {
@@ -77,10 +92,8 @@ Translator::Translator(std::vector<LoadedModel> models, std::vector<std::string>
     HEED_CHECK(m.model && m.src_tokenizer && m.tgt_tokenizer, "translate: model ", names_[i],
                " is not loaded");
     const ModelConfig& mc = m.model->config();
-    if (mc.kind == "luong" && mc.score == "location") {
-      const auto limit = static_cast<std::size_t>(mc.max_src_len);
+    if (const auto limit = static_cast<std::size_t>(heed::max_source_length(mc)); limit > 0)
       max_src_len_ = max_src_len_ == 0 ? limit : std::min(max_src_len_, limit);
-    }
     if (i == 0) continue;
     check_same_side("source", *first.src_tokenizer, first.src_vocab, names_[0], *m.src_tokenizer,
                     m.src_vocab, names_[i], model_files::kSrcSpm);
@@ -129,17 +142,29 @@ std::vector<Translation> Translator::translate(
 
   const LoadedModel& first = models_.front();
   CorpusOptions co;
-  co.max_src_len = max_src_len_;
-  co.src_eos = true;  // as in training
+  co.src_eos = true;  // as in training; lengths are checked below, line by line
   const Corpus corpus = build_source_corpus(lines, *first.src_tokenizer, first.src_vocab, co);
+  std::size_t limit = max_src_len_;
+  if (options.max_input_tokens > 0)
+    limit = limit == 0 ? options.max_input_tokens : std::min(limit, options.max_input_tokens);
+  const bool model_limit = limit > 0 && limit == max_src_len_;
 
   std::vector<Translation> out(lines.size());
   std::vector<std::size_t> order;  // non-empty lines, shortest first (stable)
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (corpus.src[i].size() > 1) {  // more than the EOS
-      out[i].source = with_eos(first.src_tokenizer->encode(lines[i]));
-      order.push_back(i);
+    const std::size_t n = corpus.src[i].size();
+    out[i].source_tokens = n;
+    if (n <= 1) continue;  // only the EOS
+    if (limit > 0 && n > limit) {
+      HEED_CHECK(!options.strict, "input line ", i + 1, " has ", n, " tokens, more than ",
+                 model_limit ? "the model's maximum source length " : "the limit of ", limit,
+                 model_limit ? "" : " (--max-input-len)",
+                 "; without --strict such lines are skipped with a warning");
+      out[i].skipped = true;
+      continue;
     }
+    out[i].source = with_eos(first.src_tokenizer->encode(lines[i]));
+    order.push_back(i);
   }
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return corpus.src[a].size() < corpus.src[b].size();
@@ -208,7 +233,7 @@ std::vector<Translation> Translator::translate(
   std::size_t workers = options.threads > 0 ? options.threads
                                             : std::max(1u, std::thread::hardware_concurrency());
   workers = std::min(workers, batches);
-  std::size_t done = lines.size() - order.size();  // empty lines need no work
+  std::size_t done = lines.size() - order.size();  // empty and skipped lines need no work
   if (workers <= 1) {
     for (std::size_t i = 0; i < batches; ++i) {
       done += decode_batch(*decoder_, i);

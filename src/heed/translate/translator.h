@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "heed/decode/decode_options.h"
-#include "heed/train/model_dir.h"
+#include "heed/store/model_dir.h"
 
 namespace heed {
 
@@ -24,6 +24,12 @@ struct TranslateOptions {
   // Batches decoded in parallel, each by a worker with single-threaded kernels; 0 = the
   // hardware's thread count. The output is the same for any value.
   std::size_t threads = 1;
+  // Sources longer than this many tokens (EOS included) are not decoded; 0 = no limit of
+  // its own. The model's own maximum source length (if any) applies as well.
+  std::size_t max_input_tokens = 0;
+  // false: an over-long source is skipped (Translation::skipped, empty output); true: it
+  // is an error naming the first such line, raised before anything is decoded.
+  bool strict = false;
 };
 
 struct TranslatedHypothesis {
@@ -40,6 +46,10 @@ struct Translation {
   std::vector<std::string> source;
   // Best first, n_best of them; empty for a line without tokens (its output is "").
   std::vector<TranslatedHypothesis> nbest;
+  // The source was longer than the limit (TranslateOptions::max_input_tokens or the model's
+  // maximum source length) and was not decoded: nbest is empty. source_tokens says how long.
+  bool skipped = false;
+  std::size_t source_tokens = 0;
 };
 
 // Which model to load: a model directory and "best", "last" or a weights file.

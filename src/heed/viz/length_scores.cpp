@@ -73,12 +73,13 @@ LengthScores read_length_scores(const std::string& path) {
 
   LengthScores s;
   s.path = path;
-  s.metric = string_field(j, "metric", path);
-  s.score_name = j.contains("score_name") ? string_field(j, "score_name", path) : s.metric;
+  const std::string metric = string_field(j, "metric", path);
+  s.metric = parse_enum<metrics::ScoreMetric>(metric, path + ": \"metric\"");
+  s.score_name = j.contains("score_name") ? string_field(j, "score_name", path)
+                                          : std::string(metrics::score_name(s.metric));
   s.label = string_field(j, "label", path);
-  s.length_unit = string_field(j, "length_unit", path);
-  HEED_CHECK(s.length_unit == "words" || s.length_unit == "chars", path,
-             ": \"length_unit\" must be \"words\" or \"chars\", not \"", s.length_unit, "\"");
+  s.length_unit = parse_enum<metrics::LengthUnit>(string_field(j, "length_unit", path),
+                                                          path + ": \"length_unit\"");
   const json& lc = field(j, "lowercase", path);
   HEED_CHECK(lc.is_boolean(), path, ": \"lowercase\" must be true or false");
   s.lowercase = lc.get<bool>();
@@ -108,14 +109,6 @@ LengthScores read_length_scores(const std::string& path) {
   return s;
 }
 
-std::string length_chart_y_title(const std::string& metric) {
-  if (metric == "bleu") return "BLEU";
-  if (metric == "chrf") return "chrF2";
-  if (metric == "wer") return "WER %";
-  if (metric == "g2p") return "G2P WER %";
-  return metric;
-}
-
 LineChart length_chart(const std::vector<LengthScores>& files, const std::string& title) {
   HEED_CHECK(!files.empty(), "length chart: no files");
   const LengthScores& first = files.front();
@@ -137,9 +130,10 @@ LineChart length_chart(const std::vector<LengthScores>& files, const std::string
   }
 
   LineChart c;
-  const std::string unit = first.length_unit == "chars" ? "characters" : "words";
+  const std::string unit =
+      first.length_unit == metrics::LengthUnit::chars ? "characters" : "words";
   c.x_title = "source length (" + unit + ")";
-  c.y_title = length_chart_y_title(first.metric);
+  c.y_title = std::string(metrics::chart_title(first.metric));
   std::string name = c.y_title;  // "G2P WER %" -> "G2P WER"
   if (name.size() > 2 && name.compare(name.size() - 2, 2, " %") == 0) name.resize(name.size() - 2);
   c.title = title.empty() ? name + " by source length" : title;

@@ -9,6 +9,9 @@
 
 #include "heed/viz/line_chart_svg.h"
 
+#include "heed/metrics/length_buckets.h"
+#include "heed/metrics/score_metric.h"
+
 namespace heed::viz {
 
 struct LengthBucketRow {
@@ -21,7 +24,9 @@ struct LengthBucketRow {
 
 struct LengthScores {
   std::string path;  // for messages
-  std::string metric, score_name, label, length_unit;
+  metrics::ScoreMetric metric = metrics::ScoreMetric::bleu;
+  std::string score_name, label;
+  metrics::LengthUnit length_unit = metrics::LengthUnit::words;
   bool lowercase = false;
   std::vector<LengthBucketRow> buckets;
 };
@@ -35,7 +40,5 @@ LengthScores read_length_scores(const std::string& path);
 // ("BLEU by source length").
 LineChart length_chart(const std::vector<LengthScores>& files, const std::string& title = "");
 
-// The y axis title for a metric: "BLEU", "chrF2", "WER %", "G2P WER %".
-std::string length_chart_y_title(const std::string& metric);
 
 }  // namespace heed::viz

@@ -3,10 +3,15 @@
 // coloured line with round markers per series, its 95% interval as a shaded band (or as
 // error bars), y ticks at round numbers, axis titles, a legend to the right. Made for
 // quality by source length (Bahdanau et al. 2015, figure 2): categories are length buckets.
+#include <span>
 #include <string>
 #include <vector>
 
+#include "heed/base/enum_names.h"
+
 namespace heed::viz {
+
+using heed::operator<<;  // streams the enums below by name (base/enum_names.h)
 
 struct LineSeries {
   std::string label;  // legend entry
@@ -16,6 +21,11 @@ struct LineSeries {
 };
 
 enum class IntervalStyle { band, bars };
+inline constexpr EnumName<IntervalStyle> kIntervalStyleNames[] = {{IntervalStyle::band, "band"},
+                                                                   {IntervalStyle::bars, "bars"}};
+constexpr std::span<const EnumName<IntervalStyle>> enum_names(IntervalStyle) {
+  return kIntervalStyleNames;
+}
 
 struct LineChart {
   std::string title, x_title, y_title;

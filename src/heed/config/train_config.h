@@ -1,0 +1,97 @@
+#pragma once
+// TrainConfig: everything `heed train` reads from its YAML file (docs/CONFIG.md lists every
+// key). Parsing is strict and happens once, into types: an unknown key, a key given twice, a
+// value of the wrong type or out of range is a heed::Error naming the key and the file's line ("cfg.yaml:12: training.lr: expected a
+// number, got 'fast'"); `--set key=value` overrides are applied before checking.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "heed/config/training_choices.h"
+#include "heed/data/sentencepiece_tokenizer.h"
+#include "heed/data/tokenizer.h"
+#include "heed/kernels/precision.h"
+#include "heed/models/model_config.h"
+#include "heed/tensor/dtype.h"
+
+namespace heed {
+
+// How one side (source or target) is split into tokens and mapped to ids.
+struct SideConfig {
+  TokenizerKind tokenizer = TokenizerKind::chars;
+  bool lowercase = false;
+  std::string spm_model;                // an existing SentencePiece .model; "" = train one
+  std::int64_t spm_vocab_size = 8000;   // when training one
+  SpmModelType spm_model_type = SpmModelType::unigram;
+  double spm_character_coverage = 1.0;
+  std::int64_t vocab_max_size = 0;      // including the 4 specials; 0 = no limit
+  std::int64_t vocab_min_freq = 1;
+  std::int64_t max_length = 100;        // longest training sequence kept (with EOS); 0 = any
+};
+
+struct DataConfig {
+  std::string train_source, train_target;  // required
+  std::string dev_source, dev_target;      // optional (both or neither)
+  std::int64_t max_dev_sentences = 0;      // first N dev pairs; 0 = all
+  SideConfig source, target;
+};
+
+struct TrainingConfig {
+  OptimizerKind optimizer = OptimizerKind::adam;
+  double lr = 1e-3;
+  double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
+  double weight_decay = 0.0;
+  double momentum = 0.0;  // sgd
+  bool nesterov = false;  // sgd
+  ScheduleKind schedule = ScheduleKind::constant;
+  double decay_factor = 0.5;          // plateau: lr *= decay_factor
+  std::int64_t plateau_patience = 2;  // plateau: validations without improvement
+  double min_lr = 0.0;                // plateau: floor
+  std::int64_t warmup_steps = 1000;   // warmup
+  DecayKind decay = DecayKind::inverse_sqrt;  // warmup
+  double clip_norm = 1.0;             // 0 = no clipping
+  double label_smoothing = 0.0;
+  std::int64_t max_tokens = 4096;     // batch budget, padding included
+  std::int64_t max_sentences = 0;     // 0 = no limit
+  std::int64_t max_steps = 0;         // 0 = no limit (max_epochs decides)
+  std::int64_t max_epochs = 10;       // 0 = no limit (max_steps decides)
+  double max_seconds = 0;             // 0 = no limit; a training-time budget (not bit-repeatable)
+  std::int64_t validate_every = 1000; // steps
+  DevMetric metric = DevMetric::loss;
+  std::int64_t max_output_factor = 2; // greedy dev decoding: at most factor*|x| + 10 tokens
+  std::int64_t early_stopping = 0;    // validations without improvement; 0 = off
+  std::int64_t save_every = 0;        // step checkpoints; 0 = validate_every
+  std::int64_t keep_checkpoints = 5;  // step checkpoints kept; 0 = none written
+  std::int64_t log_every = 100;       // plain log lines (and train.log) every N steps
+  std::uint64_t seed = 1234;
+  // Hard attention (model.attention.mode: hard) only: the REINFORCE term's weight lambda_r,
+  // the entropy bonus lambda_e and the decay of the reward baseline's moving average
+  // (docs/MODELS.md#hard-attention).
+  double reinforce_weight = 1.0;
+  double entropy_weight = 0.0;
+  double baseline_decay = 0.9;
+  std::int64_t threads = 0;           // 0 = the OpenMP default
+  DType dtype = DType::f32;
+  kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32;  // the step's products (f32 only)
+};
+
+struct TrainConfig {
+  DataConfig data;
+  ModelConfig model;
+  TrainingConfig training;
+  std::string output;  // the model directory (required)
+};
+
+// Parses YAML text; source names it in messages (a file path). overrides are "key=value"
+// with a dotted key ("training.lr=5e-4"); the value is read as YAML.
+TrainConfig parse_train_config(const std::string& yaml_text, const std::string& source,
+                               const std::vector<std::string>& overrides = {});
+// Reads and parses a file (heed::Error when missing or unreadable).
+TrainConfig load_train_config(const std::string& path,
+                              const std::vector<std::string>& overrides = {});
+
+// The complete config as YAML, every key written (what the model directory records);
+// parse_train_config(to_yaml(c)) == c.
+std::string to_yaml(const TrainConfig& config);
+
+}  // namespace heed

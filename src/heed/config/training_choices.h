@@ -1,0 +1,40 @@
+#pragma once
+// The named choices of the `training:` section (docs/CONFIG.md), one enum each with its names.
+#include <span>
+
+#include "heed/base/enum_names.h"
+
+namespace heed {
+
+enum class OptimizerKind { adam, adamw, sgd };
+inline constexpr EnumName<OptimizerKind> kOptimizerKindNames[] = {
+    {OptimizerKind::adam, "adam"}, {OptimizerKind::adamw, "adamw"}, {OptimizerKind::sgd, "sgd"}};
+constexpr std::span<const EnumName<OptimizerKind>> enum_names(OptimizerKind) {
+  return kOptimizerKindNames;
+}
+
+// Learning-rate schedules (lr_schedule.h).
+enum class ScheduleKind { constant, plateau, warmup };
+inline constexpr EnumName<ScheduleKind> kScheduleKindNames[] = {{ScheduleKind::constant, "constant"},
+                                                                {ScheduleKind::plateau, "plateau"},
+                                                                {ScheduleKind::warmup, "warmup"}};
+constexpr std::span<const EnumName<ScheduleKind>> enum_names(ScheduleKind) {
+  return kScheduleKindNames;
+}
+
+// What the warm-up schedule does after the warm-up.
+enum class DecayKind { inverse_sqrt, linear, none };
+inline constexpr EnumName<DecayKind> kDecayKindNames[] = {
+    {DecayKind::inverse_sqrt, "inverse_sqrt"}, {DecayKind::linear, "linear"}, {DecayKind::none, "none"}};
+constexpr std::span<const EnumName<DecayKind>> enum_names(DecayKind) { return kDecayKindNames; }
+
+// The validation score that picks the best checkpoint.
+enum class DevMetric { loss, bleu, wer, g2p };
+inline constexpr EnumName<DevMetric> kDevMetricNames[] = {
+    {DevMetric::loss, "loss"}, {DevMetric::bleu, "bleu"}, {DevMetric::wer, "wer"}, {DevMetric::g2p, "g2p"}};
+constexpr std::span<const EnumName<DevMetric>> enum_names(DevMetric) { return kDevMetricNames; }
+
+// Whether the metric is better when higher (bleu) or lower (loss, wer, g2p).
+constexpr bool metric_higher_is_better(DevMetric metric) { return metric == DevMetric::bleu; }
+
+}  // namespace heed

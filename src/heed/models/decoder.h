@@ -1,0 +1,73 @@
+#pragma once
+// Decoder: the second part of every encoder–decoder (docs/MODELS.md#composition). A decoder is
+// defined by ONE step: from the embedding of the previous output token, its recurrent state
+// and the encoder's memory, the next state and the features its output layer turns into
+// logits. Bahdanau's decoder attends before its recurrent step, Luong's after it, and the
+// no-attention baseline is Bahdanau's decoder reading a fixed context instead of attending.
+//
+// Teacher-forced training, greedy and beam search, ensembles and the attention output all run
+// that step (models/encoder_decoder.h drives it). Training may instead run a fused op over the
+// whole target sequence (src/heed/fused/) where one is registered for the decoder's (cell,
+// score) combination: accelerated() returns it, and a test proves it equal to the step loop.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "heed/autograd/var.h"
+#include "heed/models/encoder.h"
+#include "heed/models/run_mode.h"
+#include "heed/tensor/shape.h"
+
+namespace heed {
+
+// The recurrent state between decoder steps; its meaning is the decoder's own
+// (Bahdanau, noattn: {s}; Luong: {h_1..h_L, c_1..c_L, h~}). Batch-major, like Encoded.
+struct DecoderState {
+  std::vector<Var> parts;
+};
+
+// What the decoder's steps read from the encoder, prepared once per batch. Every tensor is
+// batch-major (dimension 0 is the batch row), so decoding reorders or replicates hypotheses
+// generically (reorder_rows in seq2seq.h).
+struct Encoded {
+  Var annotations;                    // H (B, m, dk)
+  Var keys;                           // attention keys, precomputed once per batch (may be undefined)
+  Var fixed_context;                  // no attention: c (B, dk)
+  std::vector<std::int64_t> lengths;  // source lengths (B)
+  DecoderState initial;               // the decoder's first state
+};
+
+class Decoder {
+ public:
+  virtual ~Decoder() = default;
+
+  // e(y) for token ids laid out as shape ((B) or (B, n)), with the decoder's dropout.
+  virtual Var embed(std::span<const std::int32_t> ids, const Shape& shape,
+                    const RunMode& mode) const = 0;
+  // The memory the steps read (keys, fixed context) and the first state.
+  virtual Encoded prepare(const EncoderOutput& enc, const RunMode& mode) const = 0;
+  // THE step: e (B, emb) = e(y_{t-1}); updates state and returns the features (B, F) the
+  // output layer reads. alpha, if given, receives the attention weights (B, m).
+  virtual Var step(const Var& e, DecoderState& state, const Encoded& enc, const RunMode& mode,
+                   Var* alpha) const = 0;
+  // Logits (..., V) from features (..., F), over any leading dimensions.
+  virtual Var output(const Var& features, const RunMode& mode) const = 0;
+
+  // The whole teacher-forced sequence as one fused op, if one is registered for this
+  // decoder's configuration in this mode: features (B, n, F) for E (B, n, emb), equal to
+  // running step() n times. alphas, if given, receives the weights (B, n, m).
+  virtual std::optional<Var> accelerated(const Var& E, const Encoded& enc, const RunMode& mode,
+                                         Tensor* alphas) const {
+    (void)E, (void)enc, (void)mode, (void)alphas;
+    return std::nullopt;
+  }
+
+  virtual bool has_attention() const = 0;
+  virtual std::size_t state_parts() const = 0;
+  virtual std::int64_t vocab() const = 0;
+  // First module: the target embedding (registered right after the encoder's embedding).
+  virtual NamedModules modules() = 0;
+};
+
+}  // namespace heed

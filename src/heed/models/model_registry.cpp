@@ -1,0 +1,95 @@
+#include "heed/models/model_registry.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <utility>
+
+#include "heed/base/memory.h"
+
+namespace heed {
+
+// Each defined in its kind's file.
+extern const ModelKindSpec kBahdanauSpec;
+extern const ModelKindSpec kLuongSpec;
+extern const ModelKindSpec kNoAttentionSpec;
+
+namespace {
+const ModelKindSpec* const kSpecs[] = {&kBahdanauSpec, &kLuongSpec, &kNoAttentionSpec};
+}  // namespace
+
+const ModelKindSpec& model_kind_spec(ModelKind kind) {
+  for (const ModelKindSpec* s : kSpecs)
+    if (s->kind == kind) return *s;
+  throw Error(detail::concat("model.kind: no registry entry for '", enum_name(kind), "'"));
+}
+
+RnnCell encoder_cell(const ModelConfig& c) {
+  return c.encoder_cell ? *c.encoder_cell : model_kind_spec(c.kind).default_encoder_cell;
+}
+
+void validate_model_config(const ModelConfig& c) {
+  HEED_CHECK(c.src_vocab >= 4 && c.tgt_vocab >= 4, "model: src_vocab and tgt_vocab must hold at "
+             "least the 4 special tokens (pad, bos, eos, unk), got ", c.src_vocab, " and ",
+             c.tgt_vocab);
+  HEED_CHECK(c.emb_dim > 0, "model.emb_dim must be positive, got ", c.emb_dim);
+  HEED_CHECK(c.enc_hidden > 0, "model.enc_hidden must be positive, got ", c.enc_hidden);
+  HEED_CHECK(c.dec_hidden > 0, "model.dec_hidden must be positive, got ", c.dec_hidden);
+  HEED_CHECK(c.enc_layers >= 1, "model.enc_layers must be at least 1, got ", c.enc_layers);
+  HEED_CHECK(c.dec_layers >= 1, "model.dec_layers must be at least 1, got ", c.dec_layers);
+  HEED_CHECK(c.attn_dim >= 0, "model.attn_dim must be positive (or 0 for dec_hidden), got ",
+             c.attn_dim);
+  HEED_CHECK(c.out_dim >= 0, "model.out_dim must be positive (or 0 for dec_hidden), got ",
+             c.out_dim);
+  HEED_CHECK(c.dropout >= 0 && c.dropout < 1, "model.dropout must be in [0, 1), got ", c.dropout);
+  model_kind_spec(c.kind).validate(c);
+  check_model_fits_in_memory(c);
+}
+
+double estimated_parameters(const ModelConfig& c) {
+  // Doubles throughout: the point is to catch sizes whose products overflow.
+  const double E = static_cast<double>(c.emb_dim), He = static_cast<double>(c.enc_hidden),
+               Hd = static_cast<double>(c.dec_hidden), Le = static_cast<double>(c.enc_layers),
+               Ld = static_cast<double>(c.dec_layers), Vs = static_cast<double>(c.src_vocab),
+               Vt = static_cast<double>(c.tgt_vocab);
+  const double dirs = c.bidirectional ? 2.0 : 1.0, enc = He * dirs;
+  const double A = c.attn_dim > 0 ? static_cast<double>(c.attn_dim) : Hd;
+  const double O = c.out_dim > 0 ? static_cast<double>(c.out_dim) : Hd;
+  // Embeddings, LSTM stacks (4 gates; a GRU has 3), attention and output layers.
+  // The location score's weight has a column per source position up to max_src_len.
+  const double location =
+      c.score == AttentionScore::location ? static_cast<double>(c.max_src_len) * (Hd + 1.0) : 0.0;
+  return (Vs + Vt) * E + Le * dirs * 4.0 * (std::max(E, enc) + He + 2.0) * He +
+         Ld * 4.0 * (E + enc + 2.0 * Hd + 2.0) * Hd + (enc + Hd) * (A + O) + A + Vt * (O + 1.0) +
+         location;
+}
+
+void check_model_fits_in_memory(const ModelConfig& c) {
+  // Training holds each parameter four times (weights, gradients, Adam's two moments).
+  const double params = estimated_parameters(c);
+  const std::pair<const char*, std::int64_t> sizes[] = {
+      {"emb_dim", c.emb_dim},       {"enc_hidden", c.enc_hidden}, {"dec_hidden", c.dec_hidden},
+      {"enc_layers", c.enc_layers}, {"dec_layers", c.dec_layers}, {"attn_dim", c.attn_dim},
+      {"out_dim", c.out_dim},       {"src_vocab", c.src_vocab},   {"tgt_vocab", c.tgt_vocab},
+      {"max_src_len", c.score == AttentionScore::location ? c.max_src_len : 0}};
+  const auto* largest = &sizes[0];
+  for (const auto& s : sizes)
+    if (s.second > largest->second) largest = &s;
+  char count[32];
+  std::snprintf(count, sizeof count, "%.3g", params);
+  check_fits_in_memory(params * 16.0,
+                       detail::concat("model: a ", enum_name(c.kind), " model with model.",
+                                      largest->first, " ", largest->second, " has about ", count,
+                                      " parameters; training it"),
+                       detail::concat("lower model.", largest->first));
+}
+
+std::unique_ptr<Seq2Seq> make_model(const ModelConfig& config, Rng& rng, DType dtype) {
+  validate_model_config(config);
+  return model_kind_spec(config.kind).build(config, rng, dtype);
+}
+
+std::int64_t max_source_length(const ModelConfig& config) {
+  return model_kind_spec(config.kind).max_source_length(config);
+}
+
+}  // namespace heed

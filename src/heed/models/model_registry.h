@@ -1,0 +1,51 @@
+#pragma once
+// The model kinds heed can build, one registry entry each (model_registry.cpp lists them; each
+// kind's file defines its entry). An entry holds everything that differs between kinds: the
+// default encoder cell, the kind's own checks, how it is built and the longest source it
+// accepts. Adding a kind is one file and one line in the list (docs/ARCHITECTURE.md).
+#include <cstdint>
+#include <memory>
+
+#include "heed/base/random.h"
+#include "heed/models/model_config.h"
+#include "heed/models/seq2seq.h"
+#include "heed/tensor/dtype.h"
+
+namespace heed {
+
+struct ModelKindSpec {
+  ModelKind kind;
+  RnnCell default_encoder_cell;
+  // Throws heed::Error naming the field and what is expected unless the kind can be built
+  // from config (called after the checks every kind shares).
+  void (*validate)(const ModelConfig& config);
+  std::unique_ptr<Seq2Seq> (*build)(const ModelConfig& config, Rng& rng, DType dtype);
+  // The longest source (tokens with EOS) the model accepts; 0 = any length.
+  std::int64_t (*max_source_length)(const ModelConfig& config);
+};
+
+const ModelKindSpec& model_kind_spec(ModelKind kind);
+
+// The encoder's cell: the configured one, or the kind's default.
+RnnCell encoder_cell(const ModelConfig& config);
+
+// Throws heed::Error naming the offending field and what is expected unless make_model can
+// build config (positive sizes, vocabularies holding the special tokens, dropout range, then
+// the kind's own checks).
+// A rough count of the model's parameters (the largest matrices), as a double so that absurd
+// sizes cannot overflow it.
+double estimated_parameters(const ModelConfig& config);
+// Throws heed::Error naming the largest size key when training the model would need more
+// than the machine's physical memory (base/memory.h). Part of validate_model_config.
+void check_model_fits_in_memory(const ModelConfig& config);
+
+void validate_model_config(const ModelConfig& config);
+
+// The model config describes, after validate_model_config, initialised from rng.
+std::unique_ptr<Seq2Seq> make_model(const ModelConfig& config, Rng& rng,
+                                    DType dtype = DType::f32);
+
+// The longest source (tokens with EOS) a model of this config accepts; 0 = any length.
+std::int64_t max_source_length(const ModelConfig& config);
+
+}  // namespace heed

@@ -1,0 +1,35 @@
+#pragma once
+// RunMode: what a model's parts need to know about the call they run in. Training switches
+// dropout on (and then needs the random generator); decoding and evaluation pass neither.
+// precision is how every product of the call runs (training.precision: bf16 rounds the
+// products' inputs); the parts hand it to each op that multiplies.
+#include <vector>
+
+#include "heed/autograd/var.h"
+#include "heed/base/random.h"
+#include "heed/kernels/precision.h"
+
+namespace heed {
+
+// What hard attention's samples leave for the REINFORCE loss (docs/MODELS.md#hard-attention):
+// one entry per decoder step, in step order, each (B): log pi(j_t) of the sampled position
+// and the entropy H(pi_t) of the distribution it was drawn from. The trainer owns it and
+// reads it after a teacher-forced forward pass (train/reinforce.h).
+struct HardAttentionTrace {
+  std::vector<Var> log_prob;
+  std::vector<Var> entropy;
+  void clear() {
+    log_prob.clear();
+    entropy.clear();
+  }
+};
+
+struct RunMode {
+  bool training = false;
+  Rng* rng = nullptr;     // required when training with dropout > 0 or hard attention
+  double dropout = 0.0;   // model.dropout: the probability wherever the model drops
+  HardAttentionTrace* trace = nullptr;  // hard attention in training: receives each step's sample
+  kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32;
+};
+
+}  // namespace heed

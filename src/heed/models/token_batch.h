@@ -1,0 +1,25 @@
+#pragma once
+// TokenBatch: a padded batch of token ids, what text encoders read and decoders emit, with the
+// ids every vocabulary reserves.
+#include <cstdint>
+#include <vector>
+
+namespace heed {
+
+// Token ids shared by every model and vocabulary.
+constexpr std::int32_t kPad = 0, kBos = 1, kEos = 2, kUnk = 3;
+
+// A padded batch of token ids, row-major (B, len), PAD after each row's length.
+struct TokenBatch {
+  std::int64_t batch = 0;
+  std::int64_t len = 0;
+  std::vector<std::int32_t> ids;
+  std::vector<std::int64_t> lengths;
+};
+
+// Throws heed::Error (prefixed by what) unless the batch is consistent: ids.size() = batch *
+// len, lengths in [1, len] (or 0 when empty_rows_ok), every id in [0, vocab).
+void check_token_batch(const TokenBatch& batch, std::int64_t vocab, const char* what,
+                       bool empty_rows_ok = false);
+
+}  // namespace heed

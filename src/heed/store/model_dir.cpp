@@ -1,0 +1,81 @@
+#include "heed/store/model_dir.h"
+
+#include <filesystem>
+
+#include "heed/base/error.h"
+#include "heed/data/sentencepiece_tokenizer.h"
+#include "heed/models/model_registry.h"
+#include "heed/store/checkpoint.h"
+
+
+namespace fs = std::filesystem;
+
+namespace heed {
+
+std::string path_in(const std::string& dir, const std::string& name) {
+  return (fs::path(dir) / name).string();
+}
+
+std::string step_checkpoint_path(const std::string& dir, std::int64_t step) {
+  return (fs::path(dir) / model_files::kCheckpoints / ("step_" + std::to_string(step) + ".safetensors"))
+      .string();
+}
+
+std::unique_ptr<Seq2Seq> build_model(const ModelConfig& config, Rng& rng, DType dtype) {
+  HEED_CHECK(config.src_vocab > 4 && config.tgt_vocab > 4,
+             "build_model: the vocabulary sizes are not set (", config.src_vocab, ", ",
+             config.tgt_vocab, ")");
+  return make_model(config, rng, dtype);
+}
+
+std::unique_ptr<Tokenizer> load_tokenizer(const SideConfig& side, const std::string& spm_file) {
+  return make_tokenizer(side.tokenizer, side.lowercase,
+                        side.tokenizer == TokenizerKind::sentencepiece ? spm_file : "");
+}
+
+TrainConfig load_model_config(const std::string& dir) {
+  HEED_CHECK(fs::is_directory(dir), dir, ": no such model directory");
+  const std::string config_path = path_in(dir, model_files::kConfig);
+  HEED_CHECK(fs::exists(config_path), dir, ": not a heed model directory (no ",
+             model_files::kConfig, ")");
+  return load_train_config(config_path);
+}
+
+LoadedModel load_model_dir(const std::string& dir, const std::string& which) {
+  LoadedModel m;
+  m.config = load_model_config(dir);
+  m.src_vocab = Vocabulary::load(path_in(dir, model_files::kSrcVocab));
+  m.tgt_vocab = Vocabulary::load(path_in(dir, model_files::kTgtVocab));
+  // config.yaml records the sizes the model was trained with: a vocabulary file that was
+  // edited, cut short or copied from another run is named here, not blamed on the weights.
+  auto check_size = [&](const Vocabulary& v, std::int64_t trained, const char* file,
+                        const char* key) {
+    HEED_CHECK(trained == 0 || static_cast<std::int64_t>(v.size()) == trained,
+               path_in(dir, file), " has ", v.size(), " tokens but the model was trained with ",
+               trained, " (model.", key, " in ", path_in(dir, model_files::kConfig),
+               "); the vocabulary file was changed or comes from another model directory");
+  };
+  check_size(m.src_vocab, m.config.model.src_vocab, model_files::kSrcVocab, "src_vocab");
+  check_size(m.tgt_vocab, m.config.model.tgt_vocab, model_files::kTgtVocab, "tgt_vocab");
+  m.src_tokenizer = load_tokenizer(m.config.data.source, path_in(dir, model_files::kSrcSpm));
+  m.tgt_tokenizer = load_tokenizer(m.config.data.target, path_in(dir, model_files::kTgtSpm));
+  if (which == "best" || which == "last") {
+    m.weights_path = path_in(dir, which == "best" ? model_files::kBest : model_files::kLast);
+    HEED_CHECK(fs::exists(m.weights_path), dir, ": no ", which,
+               ".safetensors (has training saved anything yet?)");
+  } else {
+    m.weights_path = which;
+    HEED_CHECK(fs::exists(m.weights_path), which,
+               ": no such weights file (expected best, last or the path of a .safetensors file)");
+  }
+  ModelConfig mc = m.config.model;
+  mc.src_vocab = static_cast<std::int64_t>(m.src_vocab.size());
+  mc.tgt_vocab = static_cast<std::int64_t>(m.tgt_vocab.size());
+  Rng rng(m.config.training.seed);
+  m.model = build_model(mc, rng, m.config.training.dtype);
+  m.metadata = load_into(*m.model, m.weights_path);
+  m.model->eval();
+  return m;
+}
+
+}  // namespace heed

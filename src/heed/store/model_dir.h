@@ -1,0 +1,69 @@
+#pragma once
+// The model directory `heed train` writes and `heed translate` / `info` / `average` read:
+//
+//   config.yaml                  the complete, resolved training config
+//   src.vocab, tgt.vocab         vocabularies (docs/DATA.md format)
+//   src.spm.model, tgt.spm.model SentencePiece models (only for that tokeniser)
+//   best.safetensors             weights with the best dev score
+//   last.safetensors             weights at the last save
+//   checkpoints/step_<n>.safetensors   the last keep_checkpoints step checkpoints
+//   training_state.safetensors   weights + optimizer + TrainingState, for exact resume
+//   history.jsonl, train.log     validation results, the training log
+//
+// Weights files hold the parameters under their PyTorch names (load_into works on them).
+#include <memory>
+#include <string>
+
+#include "heed/base/random.h"
+#include "heed/data/tokenizer.h"
+#include "heed/data/vocabulary.h"
+#include "heed/models/seq2seq.h"
+#include "heed/tensor/safetensors.h"
+#include "heed/config/train_config.h"
+
+namespace heed {
+
+namespace model_files {
+inline constexpr const char* kConfig = "config.yaml";
+inline constexpr const char* kSrcVocab = "src.vocab";
+inline constexpr const char* kTgtVocab = "tgt.vocab";
+inline constexpr const char* kSrcSpm = "src.spm.model";
+inline constexpr const char* kTgtSpm = "tgt.spm.model";
+inline constexpr const char* kBest = "best.safetensors";
+inline constexpr const char* kLast = "last.safetensors";
+inline constexpr const char* kCheckpoints = "checkpoints";
+inline constexpr const char* kState = "training_state.safetensors";
+inline constexpr const char* kHistory = "history.jsonl";
+inline constexpr const char* kLog = "train.log";
+}  // namespace model_files
+
+// dir/name.
+std::string path_in(const std::string& dir, const std::string& name);
+// dir/checkpoints/step_<step>.safetensors
+std::string step_checkpoint_path(const std::string& dir, std::int64_t step);
+
+// A fresh model of the configured architecture (vocabulary sizes must be set), initialised
+// from rng. Throws heed::Error for an unknown kind.
+std::unique_ptr<Seq2Seq> build_model(const ModelConfig& config, Rng& rng, DType dtype);
+
+// A side's tokeniser as the model directory records it: name + lowercase, and for
+// SentencePiece the model file copied into the directory (spm_file).
+std::unique_ptr<Tokenizer> load_tokenizer(const SideConfig& side, const std::string& spm_file);
+
+struct LoadedModel {
+  TrainConfig config;  // as config.yaml records it
+  std::unique_ptr<Seq2Seq> model;  // in eval mode
+  Vocabulary src_vocab, tgt_vocab;
+  std::unique_ptr<Tokenizer> src_tokenizer, tgt_tokenizer;
+  std::string weights_path;  // the file the weights came from
+  Metadata metadata;         // that file's metadata
+};
+
+// Loads a trained model: which = "best", "last", or the path of a weights file (e.g. one
+// written by `heed average`). Every missing file is a heed::Error naming it.
+LoadedModel load_model_dir(const std::string& dir, const std::string& which = "best");
+
+// Only config.yaml (strict parse), for tools that need no weights.
+TrainConfig load_model_config(const std::string& dir);
+
+}  // namespace heed

@@ -1,0 +1,140 @@
+# The bad-input catalogue: one `check` per bad input (run.sh says what it means). Each
+# COMMAND runs in a fresh directory $T; $F holds the fixtures (train.src/.tgt, c.yaml, the
+# trained models m and m2, in.txt); $H is the heed binary and $S this directory.
+# make_readme.py writes README.md from this file.
+
+# ---- command line: which command -------------------------------------------------------
+check cli-unknown-command 2 "unknown command 'trian';did you mean 'train'" '$H trian $F/c.yaml'
+check cli-unknown-command-far 2 "unknown command 'frobnicate';heed --help" '$H frobnicate'
+check cli-no-command 2 "A subcommand is required" '$H'
+check cli-unknown-global-option 2 "--bogus" '$H --bogus'
+
+# ---- command line: heed translate ----------------------------------------------------
+check translate-beam-word 2 "--beam;expected an integer from 1 to 1000;five" '$H translate -m $F/m --beam five < $F/in.txt'
+check translate-beam-zero 2 "--beam;from 1 to 1000" '$H translate -m $F/m --beam 0 < $F/in.txt'
+check translate-beam-huge 2 "--beam;from 1 to 1000" '$H translate -m $F/m --beam 5000 < $F/in.txt'
+check translate-nbest-over-beam 2 "--nbest 3 is larger than --beam 2" '$H translate -m $F/m --beam 2 --nbest 3 < $F/in.txt'
+check translate-nbest-word 2 "--nbest;expected an integer" '$H translate -m $F/m --nbest all < $F/in.txt'
+check translate-precision-fp16 2 "--precision;fp16;fp32" '$H translate -m $F/m --precision fp16 < $F/in.txt'
+check translate-max-len-a-huge 2 "--max-len-a;from 0 to 1000;1e300;!-9223372036854775808" '$H translate -m $F/m --max-len-a 1e300 < $F/in.txt'
+check translate-max-len-a-negative 2 "--max-len-a;from 0 to 1000;!179769" '$H translate -m $F/m --max-len-a -1 < $F/in.txt'
+check translate-max-len-a-nan 2 "--max-len-a;expected a number" '$H translate -m $F/m --max-len-a nan < $F/in.txt'
+check translate-max-len-b-huge 2 "--max-len-b;from 0 to 1000000;!bad_alloc" '$H translate -m $F/m --max-len-b 1e9 < $F/in.txt'
+check translate-max-len-b-negative 2 "--max-len-b;from 0 to 1000000;!179769" '$H translate -m $F/m --max-len-b -5 < $F/in.txt'
+check translate-max-len-b-word 2 "--max-len-b;expected a number;ten" '$H translate -m $F/m --max-len-b ten < $F/in.txt'
+check translate-output-limit-over-memory 1 "needs about;more than this machine;--max-len-b;!bad_alloc" '$H translate -m $F/m --beam 1000 --batch-size 100000 --max-len-a 1000 --max-len-b 1000000 -i $F/train.src'
+check translate-batch-size-zero 2 "--batch-size;from 1 to 100000" '$H translate -m $F/m --batch-size 0 < $F/in.txt'
+check translate-threads-negative 2 "--threads;from 0" '$H translate -m $F/m --threads -2 < $F/in.txt'
+check translate-max-input-len-word 2 "--max-input-len;expected an integer" '$H translate -m $F/m --max-input-len long < $F/in.txt'
+check translate-norm-unknown 2 "--norm;cubic" '$H translate -m $F/m --norm cubic < $F/in.txt'
+check translate-checkpoint-unknown 2 "--checkpoint;middle" '$H translate -m $F/m --checkpoint middle < $F/in.txt'
+check translate-checkpoint-with-weights 2 "excludes" '$H translate -m $F/m -c last -w $F/m/last.safetensors < $F/in.txt'
+check translate-no-model 2 "--model" '$H translate < $F/in.txt'
+check translate-unknown-option 2 "--bogus" '$H translate -m $F/m --bogus < $F/in.txt'
+check translate-input-missing 2 "--input;nope.txt" '$H translate -m $F/m -i nope.txt'
+check translate-weights-missing 2 "--weights;nope.safetensors" '$H translate -m $F/m -w nope.safetensors < $F/in.txt'
+check translate-weights-count 1 "got 2 --model and 3 --weights" 'w=$F/m/best.safetensors; $H translate -m $F/m -m $F/m -w $w -w $w -w $w < $F/in.txt'
+
+# ---- translate input ---------------------------------------------------------------------
+check input-invalid-utf8-stdin 1 "<stdin>:2:;invalid UTF-8" 'printf "abc\nab\xffc\n" | $H translate -m $F/m'
+check input-invalid-utf8-file 1 "bad.txt:1:;invalid UTF-8" 'printf "a\xc3\n" > bad.txt; $H translate -m $F/m -i bad.txt'
+check input-line-over-limit-skipped 0 "warning: skipped 1 of 3 input lines;longer than 1000 tokens;line 2;--strict" 'head -c 1000000 /dev/zero | tr "\0" a > long; { echo abc; cat long; echo; echo bad; } > in; $H translate -m $F/m -i in -o out && [ $(wc -l < out) = 3 ] && [ -z "$(sed -n 2p out)" ]'
+check input-line-over-limit-strict 1 "input line 2 has 1000001 tokens;--max-input-len;!heed translate: warning" 'head -c 1000000 /dev/zero | tr "\0" a > long; { echo abc; cat long; echo; } > in; $H translate -m $F/m -i in --strict -o out; rc=$?; [ ! -e out ] && exit $rc'
+check input-line-over-own-limit 0 "skipped 1 of 4;longer than 4 tokens (--max-input-len);line 2" '$H translate -m $F/m --max-input-len 4 < $F/in.txt'
+
+# ---- model directories -----------------------------------------------------------------
+check model-dir-missing 1 "nope: no such model directory" '$H translate -m nope < $F/in.txt'
+check model-dir-is-file 1 "no such model directory" '$H translate -m $F/train.src < $F/in.txt'
+check model-dir-empty 1 "not a heed model directory (no config.yaml)" 'mkdir d; $H translate -m d < $F/in.txt'
+check model-dir-no-best 1 "no best.safetensors;has training saved anything yet" 'cp -r $F/m m; rm m/best.safetensors; $H translate -m m < $F/in.txt'
+check model-dir-config-damaged 1 "config.yaml;invalid YAML" 'cp -r $F/m m; printf "data: [\n" > m/config.yaml; $H translate -m m < $F/in.txt'
+check model-dir-config-unknown-key 1 "config.yaml;unknown key" 'cp -r $F/m m; printf "bogus: 1\n" >> m/config.yaml; $H translate -m m < $F/in.txt'
+check info-missing-dir 1 "no such model directory" '$H info --model nope'
+
+# ---- vocabularies ------------------------------------------------------------------------
+check vocab-one-line-short 1 "tgt.vocab has 11 tokens but the model was trained with 12;model.tgt_vocab;!shape mismatch" 'cp -r $F/m m; sed -i "\$d" m/tgt.vocab; $H translate -m m < $F/in.txt'
+check vocab-one-line-long 1 "src.vocab has 13 tokens but the model was trained with 12" 'cp -r $F/m m; echo zz >> m/src.vocab; $H translate -m m < $F/in.txt'
+check vocab-missing 1 "src.vocab" 'cp -r $F/m m; rm m/src.vocab; $H translate -m m < $F/in.txt'
+check vocab-empty 1 "tgt.vocab" 'cp -r $F/m m; : > m/tgt.vocab; $H translate -m m < $F/in.txt'
+check vocab-special-replaced 1 "src.vocab:3:;expected the special token </s>" 'cp -r $F/m m; sed -i "3s/.*/eos/" m/src.vocab; $H translate -m m < $F/in.txt'
+check vocab-duplicate-token 1 "src.vocab:6:;duplicate token" 'cp -r $F/m m; sed -i "6s/.*/$(sed -n 5p m/src.vocab)/" m/src.vocab; $H translate -m m < $F/in.txt'
+check vocab-invalid-utf8 1 "src.vocab;invalid UTF-8" 'cp -r $F/m m; printf "\xff\n" >> m/src.vocab; $H translate -m m < $F/in.txt'
+check ensemble-vocab-differs 1 "source vocabularies differ;first at line 6 of src.vocab;zz" 'cp -r $F/m a; sed -i "6s/.*/zz/" a/src.vocab; $H translate -m $F/m -m a < $F/in.txt'
+
+# ---- weights -----------------------------------------------------------------------------
+check weights-truncated 1 "best.safetensors" 'cp -r $F/m m; truncate -s 1000 m/best.safetensors; $H translate -m m < $F/in.txt'
+check weights-flipped-byte 1 "best.safetensors;checksum mismatch" 'cp -r $F/m m; n=$(stat -c %s m/best.safetensors); printf "\x55" | dd of=m/best.safetensors bs=1 seek=$((n - 10)) conv=notrunc 2>/dev/null; $H translate -m m < $F/in.txt'
+check weights-not-safetensors 1 "best.safetensors" 'cp -r $F/m m; echo hello > m/best.safetensors; $H translate -m m < $F/in.txt'
+check weights-empty 1 "best.safetensors" 'cp -r $F/m m; : > m/best.safetensors; $H translate -m m < $F/in.txt'
+check weights-of-another-model 1 "shape mismatch;the weights are not those of this model" '$H translate -m $F/m -w $F/m2/best.safetensors < $F/in.txt'
+check weights-training-state-as-weights 1 "training_state.safetensors;unexpected: optimizer.state;more;this is a training state" '$H translate -m $F/m -w $F/m/training_state.safetensors < $F/in.txt'
+check average-too-many-checkpoints 1 "checkpoints" '$H average -m $F/m -n 50 -o avg.safetensors'
+check average-mixed-shapes 1 "step_10.safetensors" 'cp -r $F/m m; cp $F/m2/checkpoints/step_10.safetensors m/checkpoints/; $H average -m m -n 2 -o avg.safetensors'
+check average-last-zero 2 "--last;expected an integer from 1 to 1000000, got 0" '$H average -m $F/m -n 0 -o avg.safetensors'
+
+# ---- training configs (exit 2) -----------------------------------------------------------
+check config-missing 2 "nope.yaml;cannot open" '$H train nope.yaml'
+check config-is-directory 2 "is a directory;!data.train_source" 'mkdir cfg; $H train cfg'
+check config-invalid-yaml 2 "c.yaml:3:;invalid YAML" 'printf "data:\n  train_source: [\n" > c.yaml; $H train c.yaml'
+check config-not-a-mapping 2 "expected a mapping" 'printf -- "- a\n- b\n" > c.yaml; $H train c.yaml'
+check config-unknown-key 2 "unknown key 'training.lrr';did you mean 'training.lr'" '$H train $F/c.yaml --set training.lrr=1 --set output=$T/m'
+check config-duplicate-key 2 "given twice" 'cat $F/c.yaml > c.yaml; printf "output: x\n" >> c.yaml; $H train c.yaml'
+check config-no-train-source 2 "data.train_source;required" 'printf "output: m\n" > c.yaml; $H train c.yaml'
+check config-no-output 2 "output;required" 'grep -v "^output" $F/c.yaml > c.yaml; $H train c.yaml'
+check config-dev-source-alone 2 "give both or neither" '$H train $F/c.yaml --set data.dev_target= --set output=$T/m'
+check config-lr-negative 2 "training.lr;must be positive" '$H train $F/c.yaml --set training.lr=-1 --set output=$T/m'
+check config-lr-word 2 "training.lr;expected a number" '$H train $F/c.yaml --set training.lr=fast --set output=$T/m'
+check config-dec-hidden-float 2 "model.dec_hidden;expected an integer;1e9" '$H train $F/c.yaml --set model.dec_hidden=1e9 --set output=$T/m'
+check config-dec-hidden-huge 2 "model.dec_hidden 1000000000;more than this machine;lower model.dec_hidden;!bad_alloc" '$H train $F/c.yaml --set model.dec_hidden=1000000000 --set output=$T/m; rc=$?; [ ! -e $T/m ] && exit $rc'
+check config-emb-dim-huge 2 "model.emb_dim 100000000;more than this machine" '$H train $F/c.yaml --set model.emb_dim=100000000 --set output=$T/m'
+check config-enc-hidden-huge 2 "model.enc_hidden;more than this machine" '$H train $F/c.yaml --set model.enc_hidden=9000000000000000000 --set output=$T/m'
+check config-tgt-vocab-huge 2 "model.tgt_vocab;more than this machine" '$H train $F/c.yaml --set model.tgt_vocab=100000000000 --set output=$T/m'
+check config-enc-layers-huge 2 "model.enc_layers 100000000;more than this machine;lower model.enc_layers" '$H train $F/c.yaml --set model.enc_layers=100000000 --set output=$T/m'
+check config-location-max-src-len-huge 2 "model.max_src_len 1000000000000;more than this machine;!out of memory" '$H train $F/c.yaml --set model.kind=luong --set model.score=location --set model.max_src_len=1000000000000 --set output=$T/m'
+check config-emb-dim-negative 2 "model.emb_dim;must be at least 1" '$H train $F/c.yaml --set model.emb_dim=-5 --set output=$T/m'
+check config-emb-dim-overflow 2 "model.emb_dim;expected an integer" '$H train $F/c.yaml --set model.emb_dim=99999999999999999999999 --set output=$T/m'
+check config-dropout-one 2 "model.dropout;[0, 1)" '$H train $F/c.yaml --set model.dropout=1 --set output=$T/m'
+check config-kind-unknown 2 "model.kind;expected one of" '$H train $F/c.yaml --set model.kind=transformer --set output=$T/m'
+check config-luong-gru 2 "model.encoder_cell;must be lstm;!src.vocab" '$H train $F/c.yaml --set model.kind=luong --set model.encoder_cell=gru --set output=$T/m; rc=$?; ls $T/m 2>/dev/null; exit $rc'
+check config-set-without-equals 2 "--set;training.lr" '$H train $F/c.yaml --set training.lr'
+check config-max-length-negative 2 "max_length;0 (no limit) or more" '$H train $F/c.yaml --set data.source.max_length=-1 --set output=$T/m'
+
+# ---- corpora (exit 1, nothing left behind) -----------------------------------------------
+check corpus-missing 1 "nope.src" '$H train $F/c.yaml --set data.train_source=nope.src --set output=$T/m'
+check corpus-is-directory 1 "adir" 'mkdir adir; $H train $F/c.yaml --set data.train_source=$T/adir --set output=$T/m'
+check corpus-empty 1 "e.src;empty" ': > e.src; $H train $F/c.yaml --set data.train_source=$T/e.src --set output=$T/m'
+check corpus-line-counts-differ 1 "300;299" 'head -299 $F/train.tgt > t.tgt; $H train $F/c.yaml --set data.train_target=$T/t.tgt --set output=$T/m'
+check corpus-invalid-utf8 1 "s.src:3:;invalid UTF-8" '{ head -2 $F/train.src; printf "a\xfeb\n"; tail -297 $F/train.src; } > s.src; $H train $F/c.yaml --set data.train_source=$T/s.src --set output=$T/m'
+check corpus-all-too-long 1 "no training pair is left;max_length" '$H train $F/c.yaml --set data.source.max_length=2 --set output=$T/m; rc=$?; [ -z "$(ls $T/m)" ] && exit $rc'
+check corpus-dev-missing 1 "nodev.src" '$H train $F/c.yaml --set data.dev_source=nodev.src --set output=$T/m'
+check corpus-dev-all-empty 1 "no dev pair is usable" 'printf "\n\n" > d.src; printf "a\nb\n" > d.tgt; $H train $F/c.yaml --set data.dev_source=$T/d.src --set data.dev_target=$T/d.tgt --set output=$T/m'
+check corpus-spm-model-missing 1 "nope.model;no such SentencePiece model file" '$H train $F/c.yaml --set data.source.tokenizer=sentencepiece --set data.source.spm_model=nope.model --set output=$T/m'
+
+# ---- output directories ------------------------------------------------------------------
+check outdir-foreign-file 1 "holds 'notes.txt', which heed did not write" 'mkdir m; echo mine > m/notes.txt; $H train $F/c.yaml --set output=$T/m; rc=$?; [ -e m/notes.txt ] && exit $rc'
+check outdir-leftovers-reused 0 "removed them and started afresh;trained" 'mkdir m; cp $F/m/src.vocab $F/m/config.yaml m/; echo x > m/train.log; $H train $F/c.yaml --set output=$T/m'
+check outdir-rerun-after-config-error 0 "model.src_vocab is 7;trained" '$H train $F/c.yaml --set output=$T/m --set model.src_vocab=7; $H train $F/c.yaml --set output=$T/m'
+check outdir-rerun-after-kill 0 "removed them and started afresh;trained" 'mkdir m; cp $F/m/src.vocab $F/m/tgt.vocab $F/m/config.yaml m/; : > m/history.jsonl; echo x > m/src.vocab.tmp.999999; $H train $F/c.yaml --set output=$T/m'
+check outdir-rerun-after-out-of-memory 0 "error: out of memory;!internal error;!std::bad_alloc;trained" '(ulimit -v 800000; $H train $F/c.yaml --set model.dec_hidden=4000 --set output=$T/m); $H train $F/c.yaml --set output=$T/m'
+not_under_sanitizers outdir-rerun-after-out-of-memory
+check outdir-weights-without-state 1 "holds best.safetensors but no training state" 'mkdir m; cp $F/m/best.safetensors m/; $H train $F/c.yaml --set output=$T/m; rc=$?; [ -e m/best.safetensors ] && exit $rc'
+check outdir-is-a-file 1 "exists and is not a directory" 'echo x > m; $H train $F/c.yaml --set output=$T/m'
+check outdir-other-config 1 "holds a training run with another config;emb_dim" 'cp -r $F/m m; $H train $F/c.yaml --set output=$T/m --set model.emb_dim=24'
+check outdir-sigint-before-first-step 130 "interrupted;nothing was saved;!the training state is saved" 'mkfifo fifo; $H train $F/c.yaml --set data.train_source=$T/fifo --set output=$T/m > log 2>&1 & p=$!; for i in $(seq 200); do [ -d m ] && break; sleep 0.05; done; sleep 0.2; kill -INT $p; cat $F/train.src > fifo; wait $p; rc=$?; cat log; [ ! -e m/training_state.safetensors ] && exit $rc'
+
+# ---- data and scoring --------------------------------------------------------------------
+check g2p-tiny-dictionary 1 "0 for dev and 0 for test;too small" 'printf "abc AH B K\nxyz Z IY\n" > d.dict; $H data g2p --dict d.dict --out o'
+check g2p-no-source 1 "give exactly one source" '$H data g2p --out o'
+check g2p-dict-missing 2 "--dict;nope.dict" '$H data g2p --dict nope.dict --out o'
+check score-line-counts-differ 1 "2;3" 'printf "a\nb\n" > h; printf "a\nb\nc\n" > r; $H score --metric bleu --hyp h --ref r'
+check score-bucket-width-word 2 "--bucket-width;expected an integer;five" 'printf "a\n" > h; $H score --metric bleu --hyp h --ref h --by-length h --bucket-width five'
+check score-metric-unknown 2 "--metric;meteor" 'printf "a\n" > h; $H score --metric meteor --hyp h --ref h'
+check plot-attention-missing 1 "nope.jsonl: no such file" '$H plot --attention nope.jsonl --out o'
+
+# ---- first-hour surprises (issue 18; not bad inputs, not counted in the catalogue) -------
+check resume-train-loss-exact 0 "identical history" 'a="$H train $F/c.yaml --set training.max_steps=20 --set training.validate_every=10"; $a --set output=$T/x > /dev/null 2>&1 && $H train $F/c.yaml --set training.max_steps=13 --set training.validate_every=10 --set output=$T/y > /dev/null 2>&1 && $a --set output=$T/y > /dev/null 2>&1 && sed "s/\"seconds\":[0-9.e-]*,//" x/history.jsonl > hx && sed "s/\"seconds\":[0-9.e-]*,//" y/history.jsonl > hy && cmp hx hy && echo identical history'
+check history-epoch-from-one 0 "\"epoch\":1,;\"epoch\":2,;epoch 1 done at step 8" '$H train $F/c.yaml --set training.max_steps=20 --set training.validate_every=5 --set output=$T/x 2>&1; cat x/history.jsonl'
+check input-batch-size-independent 0 "same output" '$H translate -m $F/m -b 1 -i $F/train.src > a && $H translate -m $F/m -b 64 -i $F/train.src > b && cmp a b && echo same output'
+check input-batch-size-independent-greedy 0 "same output" '$H translate -m $F/m -k 1 -b 1 -i $F/train.src > a && $H translate -m $F/m -k 1 -b 64 -i $F/train.src > b && cmp a b && echo same output'
+check info-no-state 0 "" 'cp -r $F/m m; rm m/training_state.safetensors; $H info --model m'
+check resume-old-state-history-epochs 0 "\"epoch\":1,\"lr\";\"epoch\":2,\"lr\";\"epoch\":3,\"lr\";!\"epoch\":0" 'cp -r $F/m m && python3 $S/make_old_state.py m/training_state.safetensors && $H train $F/c.yaml --set output=$T/m --set training.max_steps=20 > /dev/null 2>&1 && cat m/history.jsonl'

@@ -1,0 +1,264 @@
+// TrainConfig parsing: defaults, overrides, and the message of every kind of mistake.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "heed/base/error.h"
+#include "heed/config/train_config.h"
+
+namespace heed {
+namespace {
+
+const std::string kMinimal =
+    "data:\n"
+    "  train_source: a.src\n"
+    "  train_target: a.tgt\n"
+    "output: out\n";
+
+// The message of the heed::Error that parsing throws ("" if none).
+std::string error_of(const std::string& yaml, const std::vector<std::string>& sets = {}) {
+  try {
+    parse_train_config(yaml, "cfg.yaml", sets);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(TrainConfig, EveryExampleConfigIsValid) {
+  // The recipes' configs parse and pass every check (their data paths need not exist here).
+  namespace fs = std::filesystem;
+  int seen = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(fs::path(HEED_SOURCE_DIR) / "examples")) {
+    if (entry.path().extension() != ".yaml") continue;
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_EQ(error_of(text.str()), "") << entry.path();
+    ++seen;
+  }
+  EXPECT_GE(seen, 3);
+}
+
+TEST(TrainConfig, MinimalConfigGetsDefaults) {
+  const TrainConfig c = parse_train_config(kMinimal, "cfg.yaml");
+  EXPECT_EQ(c.data.train_source, "a.src");
+  EXPECT_EQ(c.output, "out");
+  EXPECT_EQ(c.data.source.tokenizer, TokenizerKind::chars);
+  EXPECT_EQ(c.model.kind, ModelKind::bahdanau);
+  EXPECT_EQ(c.training.optimizer, OptimizerKind::adam);
+  EXPECT_DOUBLE_EQ(c.training.lr, 1e-3);
+  EXPECT_EQ(c.training.schedule, ScheduleKind::constant);
+  EXPECT_EQ(c.training.max_tokens, 4096);
+  EXPECT_EQ(c.training.metric, DevMetric::loss);
+  EXPECT_EQ(c.training.dtype, DType::f32);
+  EXPECT_EQ(c.training.precision, kernels::MatmulPrecision::f32);
+}
+
+TEST(TrainConfig, ReadsEverySection) {
+  const TrainConfig c = parse_train_config(kMinimal +
+                                               "model:\n  kind: luong\n  score: general\n"
+                                               "  dropout: 0.3\n  bidirectional: false\n"
+                                               "training:\n  lr: 5e-4\n  schedule: warmup\n"
+                                               "  max_steps: 100\n  metric: bleu\n",
+                                           "cfg.yaml");
+  EXPECT_EQ(c.model.kind, ModelKind::luong);
+  EXPECT_EQ(c.model.score, AttentionScore::general);
+  EXPECT_DOUBLE_EQ(c.model.dropout, 0.3);
+  EXPECT_FALSE(c.model.bidirectional);
+  EXPECT_DOUBLE_EQ(c.training.lr, 5e-4);
+  EXPECT_EQ(c.training.schedule, ScheduleKind::warmup);
+  EXPECT_EQ(c.training.max_steps, 100);
+  EXPECT_TRUE(metric_higher_is_better(c.training.metric));
+}
+
+TEST(TrainConfig, SetOverridesAndCreatesSections) {
+  const TrainConfig c = parse_train_config(
+      kMinimal, "cfg.yaml",
+      {"training.lr=0.0005", "model.emb_dim=64", "data.source.tokenizer=whitespace", "output=x"});
+  EXPECT_DOUBLE_EQ(c.training.lr, 0.0005);
+  EXPECT_EQ(c.model.emb_dim, 64);
+  EXPECT_EQ(c.data.source.tokenizer, TokenizerKind::whitespace);
+  EXPECT_EQ(c.output, "x");
+}
+
+TEST(TrainConfig, RoundTripsThroughYaml) {
+  TrainConfig c = parse_train_config(kMinimal, "cfg.yaml",
+                                     {"training.lr=0.00123456789", "data.dev_source=d.src",
+                                      "data.dev_target=d.tgt", "model.encoder_cell=lstm"});
+  c.model.src_vocab = 40;
+  const TrainConfig d = parse_train_config(to_yaml(c), "saved.yaml");
+  EXPECT_EQ(to_yaml(d), to_yaml(c));
+  EXPECT_DOUBLE_EQ(d.training.lr, 0.00123456789);
+  EXPECT_EQ(d.model.src_vocab, 40);
+  EXPECT_EQ(d.model.encoder_cell, RnnCell::lstm);
+  EXPECT_EQ(d.data.source.spm_model, "");
+}
+
+TEST(TrainConfigErrors, UnknownKeyNamesKeyLineAndSuggestion) {
+  EXPECT_EQ(error_of(kMinimal + "training:\n  lrr: 0.1\n"),
+            "cfg.yaml:6: unknown key 'training.lrr' (did you mean 'training.lr'?)");
+  EXPECT_EQ(error_of(kMinimal + "colour: red\n"), "cfg.yaml:5: unknown key 'colour'");
+  EXPECT_EQ(error_of(kMinimal, {"training.bogus=1"}), "--set: unknown key 'training.bogus'");
+}
+
+TEST(TrainConfigErrors, WrongTypes) {
+  EXPECT_EQ(error_of(kMinimal + "training:\n  lr: fast\n"),
+            "cfg.yaml:6: training.lr: expected a number, got 'fast'");
+  EXPECT_EQ(error_of(kMinimal + "training:\n  max_steps: 1.5\n"),
+            "cfg.yaml:6: training.max_steps: expected an integer, got '1.5'");
+  EXPECT_EQ(error_of(kMinimal + "model:\n  bidirectional: maybe\n"),
+            "cfg.yaml:6: model.bidirectional: expected true or false, got 'maybe'");
+  EXPECT_EQ(error_of(kMinimal + "training:\n  lr: [1, 2]\n"),
+            "cfg.yaml:6: training.lr: expected a single value, got a list");
+  EXPECT_EQ(error_of(kMinimal + "training: 3\n"),
+            "cfg.yaml:5: training: expected a mapping of keys to values, got '3'");
+  EXPECT_EQ(error_of(kMinimal, {"training.lr=abc"}),
+            "--set: training.lr: expected a number, got 'abc'");
+}
+
+TEST(TrainConfigErrors, Choices) {
+  EXPECT_EQ(error_of(kMinimal + "training:\n  optimizer: rmsprop\n"),
+            "cfg.yaml:6: training.optimizer: expected one of adam | adamw | sgd, got 'rmsprop'");
+  EXPECT_EQ(error_of(kMinimal + "model:\n  kind: transformer\n"),
+            "cfg.yaml:6: model.kind: expected one of bahdanau | luong | noattn, got 'transformer'");
+  EXPECT_NE(error_of(kMinimal, {"training.schedule=cosine"}).find("constant | plateau | warmup"),
+            std::string::npos);
+  EXPECT_NE(error_of(kMinimal, {"training.metric=chrf"}).find("loss | bleu | wer | g2p"),
+            std::string::npos);
+  EXPECT_NE(error_of(kMinimal, {"data.target.tokenizer=bpe"})
+                .find("data.target.tokenizer: expected one of char | whitespace | sentencepiece"),
+            std::string::npos);
+  EXPECT_NE(error_of(kMinimal, {"training.precision=fp16"}).find("fp32 | bf16"), std::string::npos);
+  EXPECT_NE(error_of(kMinimal, {"training.precision=bf16", "training.dtype=f64"})
+                .find("bf16 products need dtype f32"),
+            std::string::npos);
+  EXPECT_EQ(error_of(kMinimal, {"training.precision=bf16"}), "");
+}
+
+TEST(TrainConfigErrors, RequiredKeysAndRanges) {
+  EXPECT_EQ(error_of("output: out\n"), "cfg.yaml: data.train_source: required: the training source file");
+  EXPECT_EQ(error_of("data:\n  train_source: a\n  train_target: b\n"),
+            "cfg.yaml: output: required: the model directory to write");
+  EXPECT_EQ(error_of(kMinimal + "training:\n  lr: -1\n"), "cfg.yaml:6: training.lr: must be positive");
+  EXPECT_EQ(error_of(kMinimal + "model:\n  dropout: 1.5\n"),
+            "cfg.yaml:6: model.dropout: must be in [0, 1)");
+  EXPECT_NE(error_of(kMinimal, {"data.dev_source=d.src"}).find("dev_source and dev_target go together"),
+            std::string::npos);
+  EXPECT_NE(error_of(kMinimal, {"training.max_steps=0", "training.max_epochs=0"})
+                .find("set at least one so that training ends"),
+            std::string::npos);
+  // A time budget alone is an end condition.
+  EXPECT_EQ(error_of(kMinimal, {"training.max_steps=0", "training.max_epochs=0",
+                                "training.max_seconds=60"}),
+            "");
+  EXPECT_NE(error_of(kMinimal, {"training.schedule=warmup", "training.decay=linear",
+                                "training.max_steps=0"})
+                .find("training.decay: linear decay needs training.max_steps"),
+            std::string::npos);
+  EXPECT_EQ(error_of(kMinimal, {"training.validate_every=0"}),
+            "--set: training.validate_every: must be at least 1");
+}
+
+TEST(TrainConfigErrors, BadYamlAndBadOverrides) {
+  EXPECT_NE(error_of("data: [\n").find("cfg.yaml:"), std::string::npos);
+  EXPECT_NE(error_of("data: [\n").find("invalid YAML"), std::string::npos);
+  EXPECT_EQ(error_of("- a\n- b\n"),
+            "cfg.yaml: expected a mapping with the sections data, model, training and the key "
+            "output; got a list");
+  EXPECT_EQ(error_of(kMinimal, {"training.lr"}),
+            "--set training.lr: expected key=value, e.g. training.lr=0.0005");
+  EXPECT_EQ(error_of(kMinimal, {"output.x=1"}), "--set output.x=1: 'output' is not a section");
+}
+
+TEST(TrainConfigErrors, MissingFile) {
+  try {
+    load_train_config("/nonexistent/cfg.yaml");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "/nonexistent/cfg.yaml: cannot open the config for reading");
+  }
+}
+
+}  // namespace
+}  // namespace heed
+
+namespace heed {
+namespace {
+
+// yaml-cpp keeps both entries of a repeated key and a lookup sees the first one; the reader
+// refuses the file instead, naming both lines.
+TEST(TrainConfigErrors, KeyGivenTwiceNamesBothLines) {
+  EXPECT_EQ(error_of(kMinimal + "training:\n  lr: 0.1\n  lr: 0.2\n"),
+            "cfg.yaml:7: key 'training.lr' given twice (first at line 6); keep one");
+  EXPECT_NE(error_of(kMinimal + "model:\n  kind: luong\nmodel:\n  emb_dim: 8\n").find(
+                "key 'model' given twice (first at line 5)"),
+            std::string::npos);
+}
+
+// Names become enums once, here; aliases read as their value and are written canonically.
+TEST(TrainConfig, ChoicesAreTyped) {
+  TrainConfig c = parse_train_config(kMinimal + "model:\n  kind: luong\n  score: additive\n"
+                                                "  encoder_cell: lstm\ntraining:\n"
+                                                "  precision: bf16\n  metric: g2p\n",
+                                     "cfg.yaml");
+  EXPECT_EQ(c.model.kind, ModelKind::luong);
+  EXPECT_EQ(c.model.score, AttentionScore::mlp);
+  EXPECT_EQ(c.model.encoder_cell, RnnCell::lstm);
+  EXPECT_EQ(c.training.precision, kernels::MatmulPrecision::bf16);
+  EXPECT_EQ(c.training.metric, DevMetric::g2p);
+  EXPECT_NE(to_yaml(c).find("score: mlp"), std::string::npos);
+  c = parse_train_config(kMinimal + "model:\n  encoder_cell: \"\"\n", "cfg.yaml");
+  EXPECT_FALSE(c.model.encoder_cell.has_value());  // the kind's default
+  EXPECT_EQ(parse_train_config(to_yaml(c), "saved.yaml").model.encoder_cell, std::nullopt);
+}
+
+// Hard attention (docs/CONFIG.md): model.attention.{mode, hard_eval} and the REINFORCE knobs.
+TEST(TrainConfig, AttentionModeDefaultsToSoftAndRoundTrips) {
+  const TrainConfig d = parse_train_config(kMinimal, "cfg.yaml");
+  EXPECT_EQ(d.model.attention_mode, AttentionMode::soft);
+  EXPECT_EQ(d.model.hard_eval, HardEval::argmax);
+  EXPECT_DOUBLE_EQ(d.training.reinforce_weight, 1.0);
+  EXPECT_DOUBLE_EQ(d.training.entropy_weight, 0.0);
+  EXPECT_DOUBLE_EQ(d.training.baseline_decay, 0.9);
+  const TrainConfig c = parse_train_config(
+      kMinimal + "model:\n  attention:\n    mode: hard\n    hard_eval: expectation\n"
+                 "training:\n  entropy_weight: 0.01\n  baseline_decay: 0.5\n",
+      "cfg.yaml");
+  EXPECT_EQ(c.model.attention_mode, AttentionMode::hard);
+  EXPECT_EQ(c.model.hard_eval, HardEval::expectation);
+  EXPECT_DOUBLE_EQ(c.training.entropy_weight, 0.01);
+  const TrainConfig r = parse_train_config(to_yaml(c), "saved.yaml");
+  EXPECT_EQ(to_yaml(r), to_yaml(c));
+  EXPECT_EQ(r.model.attention_mode, AttentionMode::hard);
+  EXPECT_EQ(parse_train_config(kMinimal, "cfg.yaml", {"model.attention.mode=hard"})
+                .model.attention_mode,
+            AttentionMode::hard);
+  // A model directory written before the key existed has no model.attention: soft.
+  std::string old = to_yaml(d);
+  const auto at = old.find("  attention:");
+  ASSERT_NE(at, std::string::npos);
+  old.erase(at, old.find("training:") - at);
+  EXPECT_EQ(parse_train_config(old, "old.yaml").model.attention_mode, AttentionMode::soft);
+}
+
+TEST(TrainConfigErrors, AttentionModeErrorsNameTheKey) {
+  EXPECT_EQ(error_of(kMinimal + "model:\n  attention:\n    mode: stochastic\n"),
+            "cfg.yaml:7: model.attention.mode: expected one of soft | hard, got 'stochastic'");
+  EXPECT_EQ(error_of(kMinimal, {"model.attention.hard_eval=sample"}),
+            "--set: model.attention.hard_eval: expected one of argmax | expectation, got 'sample'");
+  EXPECT_EQ(error_of(kMinimal, {"model.attention.mod=hard"}),
+            "--set: unknown key 'model.attention.mod' (did you mean 'model.attention.mode'?)");
+  EXPECT_EQ(error_of(kMinimal, {"training.baseline_decay=1"}),
+            "--set: training.baseline_decay: must be in [0, 1)");
+  EXPECT_EQ(error_of(kMinimal, {"training.entropy_weight=-0.1"}),
+            "--set: training.entropy_weight: must be 0 or more");
+  EXPECT_EQ(error_of(kMinimal, {"training.reinforce_weight=-1"}),
+            "--set: training.reinforce_weight: must be 0 or more");
+}
+
+}  // namespace
+}  // namespace heed

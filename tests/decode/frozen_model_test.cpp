@@ -1,0 +1,204 @@
+// FrozenModel and the explicit precision: decoding's packed weights are objects kept with the
+// parameters and handed to the products that use them; training's bf16 precision is a value
+// passed to forward_packed. Neither is a mode of the process: a product runs packed or in
+// bf16 only when its caller passed the handle or the precision.
+#include "heed/decode/frozen_model.h"
+
+#include <gtest/gtest.h>
+
+#include "decode/fake_model.h"
+#include "heed/autograd/cross_entropy_op.h"
+#include "heed/autograd/tape.h"
+#include "heed/base/error.h"
+#include "heed/decode/greedy.h"
+#include "heed/kernels/bf16_products.h"
+#include "heed/kernels/gemm.h"
+#include "heed/kernels/packed_weight.h"
+#include "heed/models/model_registry.h"
+#include "support/gradcheck.h"
+
+namespace heed::testing {
+namespace {
+
+ModelConfig small(const std::string& kind, const std::string& score) {
+  ModelConfig c;
+  c.kind = parse_enum<ModelKind>(kind, "model.kind");
+  c.src_vocab = 13;
+  c.tgt_vocab = 11;
+  c.emb_dim = 8;
+  c.enc_hidden = 6;
+  c.dec_hidden = 12;
+  c.score = parse_enum<AttentionScore>(score, "model.score");
+  if (kind == "luong") {
+    c.encoder_cell = RnnCell::lstm;
+    c.bidirectional = true;
+    c.enc_layers = c.dec_layers = 2;
+  }
+  return c;
+}
+
+std::vector<ModelConfig> configs() { return {small("bahdanau", "mlp"), small("luong", "general")}; }
+
+const std::vector<std::vector<std::int32_t>> kSrc = {{4, 5, 6, 7, 8}, {9, 10}, {11, 12, 4, 6}};
+const std::vector<std::vector<std::int32_t>> kTgtIn = {{kBos, 3, 4}, {kBos, 5, 6}, {kBos, 7, 8}};
+const std::vector<std::int32_t> kTgtOut = {3, 4, kEos, 5, 6, kEos, 7, 8, kEos};
+
+// One thread: every product runs on this thread, so its counters see all of them.
+class OneThread : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    before_ = kernels::num_threads();
+    kernels::set_num_threads(1);
+  }
+  void TearDown() override { kernels::set_num_threads(before_); }
+
+ private:
+  int before_ = 1;
+};
+
+using FrozenModelTest = OneThread;
+using TrainingPrecision = OneThread;
+
+std::size_t attached(const Seq2Seq& model) {
+  std::size_t n = 0;
+  for (const Var& w : model.weights()) n += w.packed() != nullptr;
+  return n;
+}
+
+TEST_F(FrozenModelTest, AttachesAHandleToEveryWeightWhileItLives) {
+  Rng rng(3);
+  auto model = make_model(configs()[0], rng, DType::f32);
+  EXPECT_EQ(attached(*model), 0u);
+  {
+    FrozenModel outer(*model, kernels::MatmulPrecision::f32);
+    EXPECT_EQ(attached(*model), model->weights().size());
+    for (const Var& w : model->weights()) {
+      EXPECT_EQ(w.packed()->data(), w.value().data<float>());
+      EXPECT_EQ(w.packed()->precision(), kernels::MatmulPrecision::f32);
+    }
+    const kernels::PackedWeight* first = model->weights()[0].packed();
+    {
+      FrozenModel inner(*model, kernels::MatmulPrecision::f32);  // shares the handles
+      EXPECT_EQ(model->weights()[0].packed(), first);
+    }
+    EXPECT_EQ(model->weights()[0].packed(), first);  // the outer one still holds them
+    EXPECT_THROW(FrozenModel(*model, kernels::MatmulPrecision::bf16), Error);
+    EXPECT_EQ(attached(*model), model->weights().size());
+  }
+  EXPECT_EQ(attached(*model), 0u);  // detached with the last one
+}
+
+TEST_F(FrozenModelTest, DecodingStepsRunOnThePackedWeightsAndAgreeWithThePlainPath) {
+  for (const ModelConfig& c : configs()) {
+    Rng rng(5);
+    auto model = make_model(c, rng, DType::f32);
+    model->eval();
+    NoGradGuard ng;
+    const TokenBatch src = make_batch(kSrc);
+    const std::vector<std::int32_t> bos(kSrc.size(), kBos);
+    auto first_step = [&] {
+      Encoded enc = model->encode(src);
+      DecoderState state = model->initial_state(enc);
+      return model->step(bos, state, enc).logits.value().clone();
+    };
+    const std::size_t bf16_before = kernels::bf16_products_run_on_this_thread();
+    const Tensor plain = first_step();
+    EXPECT_TRUE(all_close(first_step(), plain, 0, 0)) << "the plain path is deterministic";
+    EXPECT_EQ(kernels::bf16_products_run_on_this_thread(), bf16_before);
+    for (const auto precision : {kernels::MatmulPrecision::f32, kernels::MatmulPrecision::bf16}) {
+      FrozenModel frozen(*model, precision);
+      const Tensor packed = first_step();
+      if (precision == kernels::MatmulPrecision::bf16 && frozen.products() == 0) continue;
+      EXPECT_GT(frozen.products(), 0u) << "no product ran on a packed weight";
+      EXPECT_GT(frozen.packed(), 0u);
+      // fp32: the same products summed in another order; bf16: inputs rounded (2^-8).
+      const double tol = precision == kernels::MatmulPrecision::f32 ? 1e-5 : 3e-2;
+      EXPECT_TRUE(all_close(packed, plain, tol, tol)) << kernels::matmul_precision_name(precision);
+      // Decoding's bf16 is the packed weights' own: no training-style bf16 product ran.
+      EXPECT_EQ(kernels::bf16_products_run_on_this_thread(), bf16_before);
+    }
+    EXPECT_TRUE(all_close(first_step(), plain, 0, 0)) << "unfrozen again: the plain path";
+  }
+}
+
+TEST_F(FrozenModelTest, GreedyDecodingGivesTheSameTokensFrozenOnceOrPerCall) {
+  Rng rng(9);
+  auto model = make_model(configs()[1], rng, DType::f32);
+  model->eval();
+  DecodeOptions o;
+  o.max_len = 6;
+  const TokenBatch src = make_batch(kSrc);
+  const DecodeResult per_call = greedy_decode(*model, src, o);
+  FrozenModel frozen(*model, o.precision);
+  const DecodeResult once = greedy_decode(*model, src, o);
+  EXPECT_GT(frozen.products(), 0u);
+  for (std::size_t s = 0; s < kSrc.size(); ++s) {
+    EXPECT_EQ(once.best(s).tokens, per_call.best(s).tokens);
+    EXPECT_EQ(once.best(s).raw_score, per_call.best(s).raw_score);
+  }
+}
+
+// forward_packed + loss + backward at a precision: the loss, the gradients, and how many bf16
+// products ran on this thread.
+struct TrainStep {
+  double loss = 0;
+  std::vector<Tensor> grads;
+  std::size_t bf16_products = 0;
+};
+
+TrainStep train_step(const Seq2Seq& model, kernels::MatmulPrecision precision) {
+  model.zero_grad();
+  const std::size_t before = kernels::bf16_products_run_on_this_thread();
+  TrainStep r;
+  Var logits = model.forward_packed(make_batch(kSrc), make_batch(kTgtIn), precision);
+  Var loss = cross_entropy(logits, kTgtOut, kPad);
+  r.loss = loss.value().item();
+  Tape::current().backward(loss);
+  for (const Var& p : model.parameters()) r.grads.push_back(p.grad().clone());
+  r.bf16_products = kernels::bf16_products_run_on_this_thread() - before;
+  return r;
+}
+
+TEST_F(TrainingPrecision, Bf16RunsOnlyWhenPassedAndFp32StaysExact) {
+  kernels::require_bf16_products();
+  for (const ModelConfig& c : configs()) {
+    Rng rng(11);
+    auto model = make_model(c, rng, DType::f32);
+    model->train();
+    const TrainStep fp32 = train_step(*model, kernels::MatmulPrecision::f32);
+    const TrainStep again = train_step(*model, kernels::MatmulPrecision::f32);
+    EXPECT_EQ(fp32.bf16_products, 0u) << "fp32 training ran a bf16 product";
+    EXPECT_EQ(fp32.loss, again.loss);
+    const TrainStep bf16 = train_step(*model, kernels::MatmulPrecision::bf16);
+    EXPECT_GT(bf16.bf16_products, 0u);
+    EXPECT_NE(bf16.loss, fp32.loss) << "bf16 asked for, but the products were not rounded";
+    EXPECT_NEAR(bf16.loss, fp32.loss, 2e-2 * std::abs(fp32.loss));
+    // A bf16 step leaves nothing behind: the next fp32 step is exactly the first.
+    const TrainStep after = train_step(*model, kernels::MatmulPrecision::f32);
+    EXPECT_EQ(after.bf16_products, 0u);
+    EXPECT_EQ(after.loss, fp32.loss);
+    for (std::size_t i = 0; i < fp32.grads.size(); ++i)
+      EXPECT_TRUE(all_close(after.grads[i], fp32.grads[i], 0, 0)) << "parameter " << i;
+  }
+}
+
+TEST_F(TrainingPrecision, TheBackwardPassKeepsThePrecisionOfItsForward) {
+  // bf16 forward, backward: the backward products are bf16 too (more bf16 products than the
+  // forward pass alone runs).
+  Rng rng(13);
+  auto model = make_model(configs()[0], rng, DType::f32);
+  model->train();
+  model->zero_grad();
+  const std::size_t start = kernels::bf16_products_run_on_this_thread();
+  Var logits =
+      model->forward_packed(make_batch(kSrc), make_batch(kTgtIn), kernels::MatmulPrecision::bf16);
+  Var loss = cross_entropy(logits, kTgtOut, kPad);
+  const std::size_t forward = kernels::bf16_products_run_on_this_thread() - start;
+  Tape::current().backward(loss);
+  const std::size_t total = kernels::bf16_products_run_on_this_thread() - start;
+  EXPECT_GT(forward, 0u);
+  EXPECT_GT(total, forward);
+}
+
+}  // namespace
+}  // namespace heed::testing
