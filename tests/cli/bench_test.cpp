@@ -13,6 +13,7 @@
 #include "heed/base/error.h"
 #include "heed/bench/protocol.h"
 #include "heed/cli/bench_command.h"
+#include "support/bf16.h"
 
 namespace heed {
 namespace {
@@ -183,6 +184,7 @@ TEST(BenchCommand, DecodeLines) {
 }
 
 TEST(BenchCommand, Bf16LinesSayTheirPrecisionAndTrainTheSameModel) {
+  HEED_SKIP_WITHOUT_BF16();
   const auto fp32 = json_lines(run_bench_command(
       "--config g2p --steps 2 --warmup 0 --only train,greedy --threads 1 --batch 4 "
       "--decode-sents 4 --decode-steps 2"));

@@ -18,6 +18,7 @@
 #include "heed/base/error.h"
 #include "heed/tensor/safetensors.h"
 #include "heed/store/model_dir.h"
+#include "support/bf16.h"
 
 namespace fs = std::filesystem;
 
@@ -171,6 +172,7 @@ TEST_F(TrainCli, ResumedRunEqualsUninterruptedRun) {
 }
 
 TEST_F(TrainCli, Bf16ProductsTrainAndAreRecorded) {
+  HEED_SKIP_WITHOUT_BF16();
   ASSERT_EQ(trained().code, 0);
   const Result r = run("train " + path("config.yaml") + " --set output=" + path("bf16") +
                        " --set training.precision=bf16");

@@ -5,6 +5,7 @@
 #include "heed/decode/frozen_model.h"
 
 #include <gtest/gtest.h>
+#include "support/bf16.h"
 
 #include "decode/fake_model.h"
 #include "heed/autograd/cross_entropy_op.h"
@@ -160,6 +161,7 @@ TrainStep train_step(const Seq2Seq& model, kernels::MatmulPrecision precision) {
 }
 
 TEST_F(TrainingPrecision, Bf16RunsOnlyWhenPassedAndFp32StaysExact) {
+  HEED_SKIP_WITHOUT_BF16();
   kernels::require_bf16_products();
   for (const ModelConfig& c : configs()) {
     Rng rng(11);
@@ -183,6 +185,7 @@ TEST_F(TrainingPrecision, Bf16RunsOnlyWhenPassedAndFp32StaysExact) {
 }
 
 TEST_F(TrainingPrecision, TheBackwardPassKeepsThePrecisionOfItsForward) {
+  HEED_SKIP_WITHOUT_BF16();
   // bf16 forward, backward: the backward products are bf16 too (more bf16 products than the
   // forward pass alone runs).
   Rng rng(13);

@@ -8,6 +8,7 @@
 
 #include <dnnl.h>
 #include <gtest/gtest.h>
+#include "support/bf16.h"
 
 #include "heed/kernels/gemm.h"
 #include "support/gradcheck.h"
@@ -50,6 +51,7 @@ float rounded(float x) { return widen(bits(x)); }
 // Every transpose combination, strided operands and output, beta 0 and 1: the fp32 sum of
 // the bf16-rounded products.
 TEST(Bf16Products, EveryLayoutSumsRoundedProducts) {
+  HEED_SKIP_WITHOUT_BF16();
   const std::int64_t M = 19, N = 23, K = 41, pad = 3;
   require_bf16_products();
   const GemmOptions bf16{MatmulPrecision::bf16};
@@ -87,6 +89,7 @@ TEST(Bf16Products, EveryLayoutSumsRoundedProducts) {
 }
 
 TEST(Bf16Products, OnlyWhenAskedAndNeverForScaledProducts) {
+  HEED_SKIP_WITHOUT_BF16();
   const std::int64_t M = 8, N = 9, K = 10;
   const auto A = random_floats(M * K, 4), B = random_floats(K * N, 5);
   std::vector<float> fp32(M * N), sgemm(M * N), bf16(M * N), scaled_fp32(M * N), scaled_bf16(M * N);
@@ -112,6 +115,7 @@ TEST(Bf16Products, OnlyWhenAskedAndNeverForScaledProducts) {
 }
 
 TEST(Bf16Products, APrecisionOnOneThreadLeavesOthersAlone) {
+  HEED_SKIP_WITHOUT_BF16();
   // The precision is a value of each call: threads multiplying at once in fp32 and bf16 each
   // get what they asked for (no process-wide mode to leak between them).
   const std::int64_t M = 16, N = 16, K = 32;

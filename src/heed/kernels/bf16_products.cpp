@@ -68,6 +68,11 @@ void require_bf16_products() {
              pd ? pd.impl_info_str() : "none", "); use fp32");
 }
 
+bool bf16_products_available() {
+  static const bool available = fast(make_pd(false, true, false));
+  return available;
+}
+
 std::size_t bf16_products_run_on_this_thread() { return thread_state().products; }
 
 bool gemm_bf16(bool ta, bool tb, std::int64_t M, std::int64_t N, std::int64_t K, float alpha,

@@ -13,6 +13,10 @@ namespace heed::kernels {
 // that will ask for bf16 products (the trainer, the benchmark) check once up front.
 void require_bf16_products();
 
+// Whether oneDNN has a fast bf16 kernel on this CPU (AVX-512 BF16, AMX): what
+// require_bf16_products checks, as a value (tests skip the bf16 cases where it is false).
+bool bf16_products_available();
+
 // C = op(A) op(B) + beta C with bf16 inputs (beta 0 or 1); false (nothing done) when the
 // case is not covered.
 bool gemm_bf16(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K,
