@@ -11,7 +11,8 @@ packages=(
   libopenblas-openmp-dev libdnnl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev
-  libsentencepiece-dev libxxhash-dev
+  libsentencepiece-dev libxxhash-dev zlib1g-dev
+  dataset-fashion-mnist
 )
 
 missing=()

@@ -10,6 +10,7 @@
 
 #include "heed/base/enum_names.h"
 #include "heed/base/error.h"
+#include "heed/cli/data_images.h"
 #include "heed/cli/enum_option.h"
 #include "heed/data/g2p_split.h"
 #include "heed/data/pronunciation_dictionary.h"
@@ -51,7 +52,8 @@ class DataCommand : public Command {
  public:
   std::string name() const override { return "data"; }
   std::string description() const override {
-    return "Prepare data: `data g2p` splits a pronunciation dictionary (CMUdict or yours) by word";
+    return "Prepare data: `data g2p` splits a pronunciation dictionary (CMUdict or yours) by "
+           "word; `data images` generates image sets from Fashion-MNIST";
   }
 
   void setup(CLI::App& app) override {
@@ -95,9 +97,11 @@ class DataCommand : public Command {
         "write WORD(2) for variants).\n"
         "Writes train.src/train.tgt (a line per word and pronunciation) and dev/test .src/.tgt\n"
         "(a line per word, all its pronunciations tab-separated in .tgt). Words are lowercased.");
+    images_.setup(app);
   }
 
   int run() override {
+    if (images_.parsed()) return images_.run();
     if (!g2p_->parsed()) return 2;
     HEED_CHECK(use_cmudict_ + !dict_.empty() + !train_.empty() == 1,
                "give exactly one source: --cmudict, --dict FILE, or --train FILE --test FILE");
@@ -164,6 +168,7 @@ class DataCommand : public Command {
   std::string cmudict_path_, dict_, train_, test_, out_;
   Stress stress_ = Stress::keep;
   G2pSplitOptions options_;
+  DataImages images_;
 };
 
 }  // namespace
