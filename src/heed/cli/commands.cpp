@@ -1,3 +1,4 @@
+#include "heed/cli/align_command.h"
 #include "heed/cli/average_command.h"
 #include "heed/cli/bench_command.h"
 #include "heed/cli/command.h"
@@ -16,6 +17,7 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   c.push_back(make_info_command());
   c.push_back(make_average_command());
   c.push_back(make_translate_command());
+  c.push_back(make_align_command());
   c.push_back(make_score_command());
   c.push_back(make_plot_command());
   c.push_back(make_bench_command());

@@ -19,6 +19,7 @@
 #include "heed/base/utf8.h"
 #include "heed/cli/enum_option.h"
 #include "heed/data/text_file.h"
+#include "heed/metrics/alignment.h"
 #include "heed/metrics/bleu.h"
 #include "heed/metrics/bootstrap.h"
 #include "heed/metrics/chrf.h"
@@ -96,6 +97,10 @@ class ScoreCommand : public Command {
     app.add_option("--hyp", hyp_, "hypothesis file (default: standard input)")
         ->check(CLI::ExistingFile);
     app.add_flag("--lowercase,--lc", lowercase_, "compare lowercased text (bleu, chrf, wer)");
+    app.add_flag("--ref-one-based", ref_one_based_,
+                 "aer: the reference's link positions count from 1 (default 0)");
+    app.add_flag("--hyp-one-based", hyp_one_based_,
+                 "aer: the hypothesis' link positions count from 1 (default 0, as heed writes)");
     app.add_flag("--score-only,-b", score_only_, "print only the number(s)");
     bootstrap_opt_ = app.add_option("--bootstrap", samples_,
                                     "bootstrap resamples for 95% confidence intervals (default "
@@ -126,7 +131,9 @@ class ScoreCommand : public Command {
     app.footer(
         "Output: one line as sacreBLEU prints it (BLEU = 42.73 75.0/... (BP = ...)), or just the\n"
         "number with --score-only. g2p prints WER (entries matching no reference) and PER\n"
-        "(phone edits to the closest reference over its length), both in percent.\n"
+        "(phone edits to the closest reference over its length), both in percent. aer reads\n"
+        "Pharaoh alignments (i-j sure, i?j or i-j-P possible) and prints AER, precision and\n"
+        "recall in percent.\n"
         "--bootstrap adds a line with the 95% interval; --by-length adds a table of the score\n"
         "per source-length bucket with intervals (or writes it with --json, for heed plot).");
   }
@@ -213,6 +220,18 @@ class ScoreCommand : public Command {
       const double v = s.table->score();
       s.line = "WER = " + fmt2(v);
       s.score_only = fmt2(v);
+    } else if (metric_ == metrics::ScoreMetric::aer) {
+      s.table = metrics::aer_stats(hyps, hyp_.empty() ? "<stdin>" : hyp_, hyp_one_based_,
+                                   streams[0], refs_[0], ref_one_based_);
+      const auto sums = s.table->column_sums();
+      const auto a = metrics::aer_from_sums(sums);
+      std::snprintf(buf, sizeof buf,
+                    "AER = %.2f precision = %.2f recall = %.2f (links = %.0f sure = %.0f "
+                    "linked sure = %.0f linked possible = %.0f)",
+                    100 * a.aer, 100 * a.precision, 100 * a.recall, sums[0], sums[1], sums[2],
+                    sums[3]);
+      s.line = buf;
+      s.score_only = fmt2(100 * a.aer);
     } else {
       std::vector<std::vector<std::string>> refs;
       for (auto& line : streams[0]) refs.push_back(metrics::split_g2p_references(line));
@@ -340,7 +359,7 @@ class ScoreCommand : public Command {
   metrics::LengthUnit unit_ = metrics::LengthUnit::words;
   std::string hyp_, source_, buckets_, label_, json_;
   std::vector<std::string> refs_;
-  bool lowercase_ = false, score_only_ = false;
+  bool lowercase_ = false, score_only_ = false, ref_one_based_ = false, hyp_one_based_ = false;
   std::size_t samples_ = 1000, bucket_width_ = 10;
   std::uint64_t seed_ = 12345;
   CLI::Option* bootstrap_opt_ = nullptr;

@@ -13,10 +13,13 @@
 
 #include "heed/base/error.h"
 #include "heed/base/utf8.h"
+#include "heed/cli/alignment_options.h"
 #include "heed/cli/enum_option.h"
+#include "heed/cli/model_options.h"
 #include "heed/cli/validators.h"
 #include "heed/data/text_file.h"
 #include "heed/kernels/gemm.h"
+#include "heed/translate/alignment.h"
 #include "heed/translate/translator.h"
 #include "heed/viz/attention_record.h"
 
@@ -81,19 +84,7 @@ class TranslateCommand : public Command {
   }
 
   void setup(CLI::App& app) override {
-    app.add_option("--model,-m", dirs_,
-                   "model directory written by heed train; repeat it for an ensemble (averaged "
-                   "probabilities)")
-        ->required();
-    auto* weights =
-        app.add_option("--weights,-w", weights_,
-                       "weights file to load instead of the directory's checkpoint (e.g. from heed "
-                       "average): one per --model, or several with a single --model to ensemble "
-                       "checkpoints")
-            ->check(CLI::ExistingFile);
-    app.add_option("--checkpoint,-c", checkpoint_, "which weights of the directory: best | last")
-        ->check(CLI::IsMember({"best", "last"}))
-        ->excludes(weights);
+    add_model_options(app, model_);
     app.add_option("--beam,-k", beam_, "beam width; 1 = greedy decoding")
         ->capture_default_str()
         ->check(int_range(1, 1000));
@@ -126,6 +117,8 @@ class TranslateCommand : public Command {
     app.add_option("--attention,-a", attention_,
                    "write the best output's attention of every sentence to this JSON Lines file "
                    "(docs/ATTENTION_JSON.md; draw it with heed plot)");
+    add_alignment_options(app, alignment_,
+                          "append each output's alignment to the source after ' ||| '");
     app.add_option("--input,-i", input_, "input file, one sentence per line (default: stdin)")
         ->check(CLI::ExistingFile);
     app.add_option("--output,-o", output_, "output file, written atomically (default: stdout)");
@@ -141,7 +134,9 @@ class TranslateCommand : public Command {
         "Reads raw text, tokenises it with the model's own tokeniser and writes one detokenised\n"
         "line per input line, in input order (an empty line gives an empty line). With --nbest\n"
         "N > 1, N lines per sentence: INDEX ||| hypothesis ||| score (INDEX 0-based, score the\n"
-        "length-normalised log-probability, best first). A line longer than --max-input-len\n"
+        "length-normalised log-probability, best first). --alignment appends ' ||| ' and the\n"
+        "alignment to each line (0-based source-target positions, EOS left out). A line longer\n"
+        "than --max-input-len\n"
         "tokens (or the model's maximum source length) gives an empty line and one warning\n"
         "counts them; --strict makes it an error. Exit codes: 0 done, 1 runtime error, 2 bad\n"
         "command line.");
@@ -155,17 +150,7 @@ class TranslateCommand : public Command {
     // single-threaded, which is faster for the small GEMMs of decoding steps.
     kernels::set_num_threads(1);
 
-    std::vector<ModelSpec> specs;
-    if (weights_.empty()) {
-      for (const auto& d : dirs_) specs.push_back({d, checkpoint_});
-    } else if (weights_.size() == dirs_.size()) {
-      for (std::size_t i = 0; i < dirs_.size(); ++i) specs.push_back({dirs_[i], weights_[i]});
-    } else {
-      HEED_CHECK(dirs_.size() == 1, "got ", dirs_.size(), " --model and ", weights_.size(),
-                 " --weights; give one --weights per --model, or several with a single --model");
-      for (const auto& w : weights_) specs.push_back({dirs_.front(), w});
-    }
-    const Translator translator = Translator::load(specs);
+    const Translator translator = Translator::load(model_.specs());
 
     TranslateOptions options;
     options.decode.beam = beam_;
@@ -177,7 +162,10 @@ class TranslateCommand : public Command {
     options.decode.precision = precision_;
     options.batch_size = batch_size_;
     options.replace_unk = replace_unk_;
-    options.keep_attention = !attention_.empty();
+    options.keep_attention = !attention_.empty() || !alignment_.mode.empty();
+    if (alignment_.words && alignment_.mode.empty())
+      throw UsageError("--alignment-words needs --alignment");
+    const AlignmentOptions align = alignment_.options();
     options.threads = static_cast<std::size_t>(threads_);
     options.max_input_tokens = static_cast<std::size_t>(max_input_len_);
     options.strict = strict_;
@@ -202,13 +190,23 @@ class TranslateCommand : public Command {
     out.reserve(lines.size() * static_cast<std::size_t>(nbest_));
     for (std::size_t i = 0; i < result.size(); ++i) {
       const Translation& t = result[i];
+      // " ||| alignment" after a hypothesis (empty for a line without one).
+      auto aligned = [&](const TranslatedHypothesis* h) {
+        if (alignment_.mode.empty()) return std::string();
+        if (!h) return std::string(" ||| ");
+        return " ||| " + alignment_text(make_attention_matrix(t.source, h->output, h->attention), align,
+                                        *translator.model(0).src_tokenizer,
+                                        *translator.model(0).tgt_tokenizer);
+      };
       if (nbest_ == 1) {
-        out.push_back(t.nbest.empty() ? std::string() : t.nbest.front().text);
+        out.push_back(t.nbest.empty() ? aligned(nullptr)
+                                      : t.nbest.front().text + aligned(&t.nbest.front()));
       } else if (t.nbest.empty()) {
-        out.push_back(std::to_string(i) + " |||  ||| " + format_score(0.0));
+        out.push_back(std::to_string(i) + " |||  ||| " + format_score(0.0) + aligned(nullptr));
       } else {
         for (const auto& h : t.nbest)
-          out.push_back(std::to_string(i) + " ||| " + h.text + " ||| " + format_score(h.score));
+          out.push_back(std::to_string(i) + " ||| " + h.text + " ||| " + format_score(h.score) +
+                        aligned(&h));
       }
     }
     if (!attention_.empty()) write_attention(result);
@@ -245,8 +243,7 @@ class TranslateCommand : public Command {
   }
 
   void write_attention(const std::vector<Translation>& result) const {
-    std::string model;
-    for (const auto& d : dirs_) model += (model.empty() ? "" : " + ") + d;
+    const std::string model = model_.label();
     std::vector<viz::AttentionRecord> records;
     for (std::size_t i = 0; i < result.size(); ++i) {
       const Translation& t = result[i];
@@ -264,8 +261,9 @@ class TranslateCommand : public Command {
     viz::write_attention_file(attention_, records);  // atomic; devices written directly
   }
 
-  std::vector<std::string> dirs_, weights_;
-  std::string checkpoint_ = "best", attention_, input_, output_;
+  ModelFlags model_;
+  std::string attention_, input_, output_;
+  AlignmentFlags alignment_;
   LengthNorm norm_ = LengthNorm::length;
   std::int64_t beam_ = 5, nbest_ = 1;
   kernels::MatmulPrecision precision_ = kernels::MatmulPrecision::f32;

@@ -28,6 +28,32 @@ std::string CharTokenizer::decode(const std::vector<std::string>& pieces) const 
   return out;
 }
 
+std::vector<std::int32_t> Tokenizer::word_positions(const std::vector<std::string>& pieces) const {
+  constexpr std::string_view kMark = CharTokenizer::kSpace;  // U+2581, SentencePiece's too
+  std::vector<std::int32_t> words;
+  words.reserve(pieces.size());
+  std::int32_t word = -1;
+  bool open = false;  // the current word may take more pieces
+  for (const auto& p : pieces) {
+    if (p == kMark) {
+      words.push_back(-1);
+      open = false;
+      continue;
+    }
+    if (!open || p.rfind(kMark, 0) == 0) ++word;
+    open = true;
+    words.push_back(word);
+  }
+  return words;
+}
+
+std::vector<std::int32_t> WhitespaceTokenizer::word_positions(
+    const std::vector<std::string>& pieces) const {
+  std::vector<std::int32_t> words(pieces.size());
+  for (std::size_t i = 0; i < words.size(); ++i) words[i] = static_cast<std::int32_t>(i);
+  return words;
+}
+
 std::vector<std::string> WhitespaceTokenizer::encode(std::string_view text) const {
   std::string prepared = prepare(text);
   std::vector<std::string> pieces;

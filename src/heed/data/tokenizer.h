@@ -3,6 +3,7 @@
 // back into text. Implementations: CharTokenizer (code points), WhitespaceTokenizer
 // (pre-tokenised text) and SentencePieceTokenizer (subwords). make_tokenizer builds one
 // from its name, so a trained model can record which tokeniser it used.
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -32,6 +33,12 @@ class Tokenizer {
   virtual std::string decode(const std::vector<std::string>& pieces) const = 0;
   // "char", "whitespace" or "sentencepiece".
   virtual TokenizerKind kind() const = 0;
+  // The word each piece of an encoded sentence belongs to, numbered from 0 in order, or -1
+  // for a piece of no word (the char tokeniser's space). This default reads the word
+  // boundary mark "▁" (U+2581) that SentencePiece and CharTokenizer put in their pieces: a piece
+  // that is just the mark separates words, a piece starting with it starts a word, any other
+  // piece continues the current word. Word-level alignments are built on it.
+  virtual std::vector<std::int32_t> word_positions(const std::vector<std::string>& pieces) const;
   std::string name() const { return std::string(enum_name(kind())); }
 
   bool lowercase() const { return lowercase_; }
@@ -64,6 +71,8 @@ class WhitespaceTokenizer : public Tokenizer {
   std::vector<std::string> encode(std::string_view text) const override;
   std::string decode(const std::vector<std::string>& pieces) const override;
   TokenizerKind kind() const override { return TokenizerKind::whitespace; }
+  // Every piece is a word.
+  std::vector<std::int32_t> word_positions(const std::vector<std::string>& pieces) const override;
 };
 
 // Builds a char or whitespace tokeniser; sentencepiece needs a model file

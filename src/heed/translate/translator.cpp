@@ -64,6 +64,14 @@ void check_same_side(const char* side, const Tokenizer& ta, const Vocabulary& va
                              "); ensemble members must be trained on the same vocabularies"));
 }
 
+// Attention weights as floats, clamped into [0, 1] against rounding.
+std::vector<float> attention_weights(const Tensor& a) {
+  std::vector<float> w;
+  w.reserve(static_cast<std::size_t>(a.numel()));
+  for (double v : a.to_vector()) w.push_back(static_cast<float>(std::clamp(v, 0.0, 1.0)));
+  return w;
+}
+
 std::vector<std::string> with_eos(std::vector<std::string> pieces) {
   pieces.emplace_back(Vocabulary::kEosToken);
   return pieces;
@@ -214,15 +222,13 @@ std::vector<Translation> Translator::translate(
             pieces.push_back(tv.token(id));
         }
         th.text = tt.decode(pieces);
-        if (h == 0 && options.keep_attention && hyp.attention.defined()) {
+        if (options.keep_attention && hyp.attention.defined()) {
           const Tensor a = hyp.attention.contiguous();
           HEED_CHECK(a.ndim() == 2 && a.dim(0) == static_cast<std::int64_t>(hyp.tokens.size()) &&
                          a.dim(1) == static_cast<std::int64_t>(tr.source.size()),
                      "translate: attention of shape ", a.shape().str(), " for ", hyp.tokens.size(),
                      " output and ", tr.source.size(), " source tokens");
-          th.attention.reserve(static_cast<std::size_t>(a.numel()));
-          for (double w : a.to_vector())
-            th.attention.push_back(static_cast<float>(std::clamp(w, 0.0, 1.0)));
+          th.attention = attention_weights(a);
         }
         tr.nbest.push_back(std::move(th));
       }
@@ -281,6 +287,85 @@ std::vector<Translation> Translator::translate(
   }
   kernels::set_num_threads(kernel_threads);
   if (error) std::rethrow_exception(error);
+  return out;
+}
+
+std::vector<ForcedAlignment> Translator::align(
+    const std::vector<std::string>& sources, const std::vector<std::string>& targets,
+    std::size_t batch_size, const std::function<void(std::size_t, std::size_t)>& progress) const {
+  HEED_CHECK(sources.size() == targets.size(), "align: ", sources.size(), " source lines but ",
+             targets.size(), " target lines");
+  HEED_CHECK(batch_size >= 1, "the batch size must be at least 1");
+  HEED_CHECK(has_attention(), "alignment needs a model with attention (", names_.front(),
+             " has none)");
+  const LoadedModel& first = models_.front();
+  std::vector<ForcedAlignment> out(sources.size());
+  std::vector<std::vector<std::int32_t>> src_ids(sources.size()), tgt_ids(sources.size());
+  std::vector<std::size_t> order;  // pairs with both sides non-empty, shortest source first
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    auto sp = first.src_tokenizer->encode(sources[i]);
+    auto tp = first.tgt_tokenizer->encode(targets[i]);
+    if (sp.empty() || tp.empty()) continue;
+    const std::size_t n = sp.size() + 1;
+    HEED_CHECK(max_src_len_ == 0 || n <= max_src_len_, "source line ", i + 1, " has ", n,
+               " tokens, more than the model's maximum source length ", max_src_len_);
+    for (const auto& p : sp) src_ids[i].push_back(first.src_vocab.id(p));
+    for (const auto& p : tp) tgt_ids[i].push_back(first.tgt_vocab.id(p));
+    src_ids[i].push_back(kEos);
+    tgt_ids[i].push_back(kEos);
+    out[i].source = with_eos(std::move(sp));
+    out[i].target = with_eos(std::move(tp));
+    order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return src_ids[a].size() < src_ids[b].size();
+  });
+
+  FrozenModel frozen(*decoder_, kernels::MatmulPrecision::f32);
+  NoGradGuard no_grad;
+  std::size_t done = sources.size() - order.size();
+  for (std::size_t start = 0; start < order.size(); start += batch_size) {
+    const std::size_t end = std::min(order.size(), start + batch_size);
+    TokenBatch src, tgt_in;
+    src.batch = tgt_in.batch = static_cast<std::int64_t>(end - start);
+    for (std::size_t k = start; k < end; ++k) {
+      src.len = std::max<std::int64_t>(src.len, static_cast<std::int64_t>(src_ids[order[k]].size()));
+      tgt_in.len =
+          std::max<std::int64_t>(tgt_in.len, static_cast<std::int64_t>(tgt_ids[order[k]].size()));
+    }
+    src.ids.assign(static_cast<std::size_t>(src.batch * src.len), kPad);
+    tgt_in.ids.assign(static_cast<std::size_t>(tgt_in.batch * tgt_in.len), kPad);
+    for (std::size_t k = start; k < end; ++k) {
+      const auto row = static_cast<std::ptrdiff_t>(k - start);
+      const auto& s = src_ids[order[k]];
+      const auto& t = tgt_ids[order[k]];  // y_1..y_n, y_n = EOS; fed as BOS y_1..y_{n-1}
+      std::copy(s.begin(), s.end(), src.ids.begin() + row * src.len);
+      tgt_in.ids[static_cast<std::size_t>(row * tgt_in.len)] = kBos;
+      std::copy(t.begin(), t.end() - 1, tgt_in.ids.begin() + row * tgt_in.len + 1);
+      src.lengths.push_back(static_cast<std::int64_t>(s.size()));
+      tgt_in.lengths.push_back(static_cast<std::int64_t>(t.size()));
+    }
+    Tensor alphas;  // (B, n, m)
+    decoder_->forward(src, tgt_in, &alphas);
+    HEED_CHECK(alphas.defined() && alphas.ndim() == 3 && alphas.dim(0) == src.batch &&
+                   alphas.dim(1) == tgt_in.len && alphas.dim(2) == src.len,
+               "align: the model gave no attention of shape (", src.batch, ", ", tgt_in.len, ", ",
+               src.len, ")");
+    const Tensor a = alphas.contiguous();
+    const std::vector<float> all = attention_weights(a);
+    for (std::size_t k = start; k < end; ++k) {
+      ForcedAlignment& f = out[order[k]];
+      const std::size_t rows = f.target.size(), cols = f.source.size();
+      const auto base = (k - start) * static_cast<std::size_t>(tgt_in.len * src.len);
+      f.attention.reserve(rows * cols);
+      for (std::size_t t = 0; t < rows; ++t) {
+        const float* row = all.data() + base + t * static_cast<std::size_t>(src.len);
+        f.attention.insert(f.attention.end(), row, row + cols);
+      }
+    }
+    done += end - start;
+    if (progress) progress(done, sources.size());
+  }
   return out;
 }
 

@@ -20,7 +20,7 @@ struct TranslateOptions {
   DecodeOptions decode;          // beam 1 = greedy decoding; n_best <= beam
   std::size_t batch_size = 32;   // sentences per batch (each holds beam rows in beam search)
   bool replace_unk = false;      // output UNK -> most-attended source piece
-  bool keep_attention = false;   // fill the best hypothesis' attention matrix
+  bool keep_attention = false;   // fill every hypothesis' attention matrix
   // Batches decoded in parallel, each by a worker with single-threaded kernels; 0 = the
   // hardware's thread count. The output is the same for any value.
   std::size_t threads = 1;
@@ -36,8 +36,8 @@ struct TranslatedHypothesis {
   std::string text;                 // detokenised output (UNKs replaced when asked)
   double score = 0.0;               // log-probability / length penalty
   std::vector<std::string> output;  // target pieces as emitted, "</s>" included if emitted
-  // |output| x |source| row-major, row t the attention while emitting output[t]; only for
-  // the best hypothesis and only with keep_attention.
+  // |output| x |source| row-major, row t the attention while emitting output[t]; only with
+  // keep_attention.
   std::vector<float> attention;
 };
 
@@ -50,6 +50,15 @@ struct Translation {
   // maximum source length) and was not decoded: nbest is empty. source_tokens says how long.
   bool skipped = false;
   std::size_t source_tokens = 0;
+};
+
+// A given sentence pair aligned by forced decoding (Translator::align).
+struct ForcedAlignment {
+  std::vector<std::string> source;  // source pieces, "</s>" appended; empty for an empty pair
+  std::vector<std::string> target;  // target pieces, "</s>" appended; empty for an empty pair
+  // |target| x |source| row-major: row t the attention while the model is made to emit
+  // target[t] after target[0..t-1] (teacher forcing).
+  std::vector<float> attention;
 };
 
 // Which model to load: a model directory and "best", "last" or a weights file.
@@ -73,6 +82,15 @@ class Translator {
   // batch (sentences, empty lines included in both).
   std::vector<Translation> translate(
       const std::vector<std::string>& lines, const TranslateOptions& options,
+      const std::function<void(std::size_t, std::size_t)>& progress = {}) const;
+
+  // Forced decoding: the attention of the model (or the ensemble's mean) over each source
+  // line while it is fed the given target line, batch_size pairs at a time, sorted by
+  // length. A pair with an empty side gives an empty ForcedAlignment. A source longer than
+  // the model's maximum source length is an error naming its line.
+  std::vector<ForcedAlignment> align(
+      const std::vector<std::string>& sources, const std::vector<std::string>& targets,
+      std::size_t batch_size,
       const std::function<void(std::size_t, std::size_t)>& progress = {}) const;
 
   bool has_attention() const;

@@ -1,0 +1,105 @@
+#include "heed/cli/align_command.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "heed/base/error.h"
+#include "heed/cli/alignment_options.h"
+#include "heed/cli/model_options.h"
+#include "heed/cli/validators.h"
+#include "heed/data/text_file.h"
+#include "heed/translate/alignment.h"
+#include "heed/translate/translator.h"
+#include "heed/viz/attention_record.h"
+
+namespace heed::cli {
+namespace {
+
+class AlignCommand : public Command {
+ public:
+  std::string name() const override { return "align"; }
+  std::string description() const override {
+    return "Align given sentence pairs by forced decoding: the model's attention while it is "
+           "made to emit the target, as Pharaoh links (or soft rows)";
+  }
+
+  void setup(CLI::App& app) override {
+    add_model_options(app, model_);
+    app.add_option("--source,-s", source_, "source file, one sentence per line")
+        ->required()
+        ->check(CLI::ExistingFile);
+    app.add_option("--target,-t", target_, "target file, line i the translation of source line i")
+        ->required()
+        ->check(CLI::ExistingFile);
+    add_alignment_options(app, alignment_, "what to write (default hard)");
+    app.add_option("--output,-o", output_, "output file, written atomically (default: stdout)");
+    app.add_option("--attention,-a", attention_,
+                   "also write the forced attention of every pair as JSON Lines "
+                   "(docs/ATTENTION_JSON.md; draw it with heed plot)");
+    app.add_option("--batch-size,-b", batch_size_, "sentence pairs per batch (sorted by length)")
+        ->capture_default_str()
+        ->check(int_range(1, 100000));
+    app.footer(
+        "Writes one line per pair: links i-j from source position i to target position j,\n"
+        "0-based, in pieces (or words with --alignment-words), the EOS of both sides left out;\n"
+        "an empty line for a pair with an empty side. Score it against a gold alignment with\n"
+        "heed score --metric aer. Exit codes: 0 done, 1 runtime error, 2 bad command line.");
+  }
+
+  int run() override {
+    const ParallelText text = read_parallel(source_, target_);
+    const AlignmentOptions options = alignment_.options();
+    const Translator translator = Translator::load(model_.specs());
+    const std::vector<ForcedAlignment> forced =
+        translator.align(text.source, text.target, batch_size_);
+
+    const Tokenizer& src_tok = *translator.model(0).src_tokenizer;
+    const Tokenizer& tgt_tok = *translator.model(0).tgt_tokenizer;
+    std::vector<std::string> lines;
+    std::vector<viz::AttentionRecord> records;
+    lines.reserve(forced.size());
+    for (std::size_t i = 0; i < forced.size(); ++i) {
+      const ForcedAlignment& f = forced[i];
+      if (f.source.empty()) {
+        lines.emplace_back();
+        continue;
+      }
+      lines.push_back(
+          alignment_text(make_attention_matrix(f.source, f.target, f.attention), options,
+                         src_tok, tgt_tok));
+      if (attention_.empty()) continue;
+      viz::AttentionRecord r;
+      r.index = static_cast<std::int64_t>(i);
+      r.source = f.source;
+      r.output = f.target;
+      r.alpha = f.attention;
+      r.model = model_.label();
+      records.push_back(std::move(r));
+    }
+    if (!attention_.empty()) viz::write_attention_file(attention_, records);
+    if (output_.empty()) {
+      std::string out;
+      for (const auto& l : lines) (out += l) += '\n';
+      std::fwrite(out.data(), 1, out.size(), stdout);
+      std::fflush(stdout);
+    } else {
+      write_lines(output_, lines);
+    }
+    return 0;
+  }
+
+ private:
+  ModelFlags model_;
+  AlignmentFlags alignment_;
+  std::string source_, target_, output_, attention_;
+  std::size_t batch_size_ = 32;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_align_command() { return std::make_unique<AlignCommand>(); }
+
+}  // namespace heed::cli

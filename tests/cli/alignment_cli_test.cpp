@@ -1,0 +1,231 @@
+// End-to-end tests of alignments: `heed translate --alignment`, `heed align` (forced
+// decoding) and `heed score --metric aer`, through the heed binary, on tiny models trained
+// once per suite (a fraction of a second each).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/cli_test_util.h"
+#include "heed/base/random.h"
+
+namespace heed {
+namespace {
+
+using testing::CommandResult;
+using testing::run_heed;
+using testing::ScratchDir;
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string s;
+  for (const auto& l : lines) (s += l) += '\n';
+  return s;
+}
+
+// "text ||| alignment" -> {text, alignment}.
+std::pair<std::string, std::string> split_field(const std::string& line) {
+  const auto at = line.find(" ||| ");
+  if (at == std::string::npos) return {line, "<no field>"};
+  return {line.substr(0, at), line.substr(at + 5)};
+}
+
+std::vector<double> numbers(const std::string& soft) {
+  std::vector<double> v;
+  std::string s = soft;
+  for (char& c : s)
+    if (c == ',') c = ' ';
+  std::istringstream in(s);
+  for (double x; in >> x;) v.push_back(x);
+  return v;
+}
+
+class AlignmentCli : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new ScratchDir("heed_cli_alignment");
+    Rng rng(5);
+    std::string src, tgt;
+    for (int i = 0; i < 300; ++i) {
+      std::string s;
+      const auto words = 1 + rng.below(3);
+      for (std::uint64_t w = 0; w < words; ++w) {
+        if (w) s += ' ';
+        const auto len = 1 + rng.below(4);
+        for (std::uint64_t k = 0; k < len; ++k) s += static_cast<char>('a' + rng.below(6));
+      }
+      src += s + "\n";
+      tgt += std::string(s.rbegin(), s.rend()) + "\n";
+    }
+    const std::string train_src = dir_->file("train.src", src);
+    const std::string train_tgt = dir_->file("train.tgt", tgt);
+    const std::string config = dir_->file(
+        "config.yaml", "data:\n  train_source: " + train_src + "\n  train_target: " + train_tgt +
+                           "\nmodel:\n  kind: bahdanau\n  emb_dim: 8\n  enc_hidden: 12\n"
+                           "  dec_hidden: 12\ntraining:\n  lr: 0.02\n  max_tokens: 200\n"
+                           "  max_steps: 20\n  validate_every: 10\n  threads: 1\n");
+    for (const char* kind : {"bahdanau", "noattn"}) {
+      const CommandResult r = run_heed("train " + config + " --set output=" + dir_->path(kind) +
+                                       " --set model.kind=" + kind);
+      ASSERT_EQ(r.exit_code, 0) << r.output;
+    }
+    input_ = dir_->file("input.txt", joined(kInput));
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+  static std::string model() { return dir_->path("bahdanau"); }
+
+  static inline const std::vector<std::string> kInput = {"abc de", "f", "", "aab bcc cdd",
+                                                         "edcba"};
+  static ScratchDir* dir_;
+  static std::string input_;
+};
+ScratchDir* AlignmentCli::dir_ = nullptr;
+std::string AlignmentCli::input_;
+
+// Greedy decoding's attention and forced decoding of its own output are the same
+// computation (the decoder's step, or its fused form): the hard links must agree, and the
+// soft rows to rounding.
+TEST_F(AlignmentCli, ForcedDecodingOfTheGreedyOutputGivesTheSameAlignment) {
+  const std::string base = "translate -m " + model() + " --beam 1 --max-len-a 0 --max-len-b 12";
+  for (const char* mode : {"hard", "soft", "0.2"}) {
+    const CommandResult t = run_heed(base + " --alignment " + mode + " -i " + input_);
+    ASSERT_EQ(t.exit_code, 0) << t.output;
+    const auto lines = lines_of(t.output);
+    ASSERT_EQ(lines.size(), kInput.size()) << t.output;
+    std::vector<std::string> outputs, links;
+    for (const auto& l : lines) {
+      const auto [text, alignment] = split_field(l);
+      ASSERT_NE(alignment, "<no field>") << l;
+      outputs.push_back(text);
+      links.push_back(alignment);
+    }
+    EXPECT_EQ(lines[2], " ||| ");  // the empty line keeps its field
+    // The plain translation is the text before the field.
+    const CommandResult plain = run_heed(base + " -i " + input_);
+    EXPECT_EQ(lines_of(plain.output), outputs);
+
+    const std::string hyp = dir_->file(std::string("greedy-") + mode + ".txt", joined(outputs));
+    const CommandResult a = run_heed("align -m " + model() + " -s " + input_ + " -t " + hyp +
+                                     " --alignment " + mode);
+    ASSERT_EQ(a.exit_code, 0) << a.output;
+    const auto forced = lines_of(a.output);
+    ASSERT_EQ(forced.size(), kInput.size()) << a.output;
+    for (std::size_t i = 0; i < forced.size(); ++i) {
+      if (std::string(mode) != "soft") {
+        EXPECT_EQ(forced[i], links[i]) << mode << " line " << i;
+        continue;
+      }
+      const auto f = numbers(forced[i]), g = numbers(links[i]);
+      ASSERT_EQ(f.size(), g.size()) << "line " << i;
+      for (std::size_t k = 0; k < f.size(); ++k) EXPECT_NEAR(f[k], g[k], 2e-4) << "line " << i;
+    }
+  }
+}
+
+TEST_F(AlignmentCli, HardLinksStayInsideTheSentenceAndScoreZeroAgainstThemselves) {
+  const CommandResult t =
+      run_heed("translate -m " + model() + " --beam 3 --alignment hard -i " + input_);
+  ASSERT_EQ(t.exit_code, 0) << t.output;
+  std::vector<std::string> links;
+  for (const auto& l : lines_of(t.output)) links.push_back(split_field(l).second);
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    std::istringstream in(links[i]);
+    for (std::string link; in >> link;) {
+      const auto dash = link.find('-');
+      ASSERT_NE(dash, std::string::npos) << link;
+      EXPECT_LT(std::stoul(link.substr(0, dash)), kInput[i].size()) << link;  // source chars
+    }
+  }
+  const std::string hyp = dir_->file("links.txt", joined(links));
+  const CommandResult s = run_heed("score -m aer -r " + hyp + " --hyp " + hyp + " -b");
+  ASSERT_EQ(s.exit_code, 0) << s.output;
+  EXPECT_EQ(s.output, "0.00\n");
+  // The same links read as 1-based gold are off by one everywhere.
+  const CommandResult off = run_heed("score -m aer -r " + hyp + " --ref-one-based --hyp " + hyp);
+  if (links[0].find("0-") == std::string::npos) return;  // only a 0 position is refused
+  EXPECT_EQ(off.exit_code, 1) << off.output;
+  EXPECT_NE(off.output.find("bad alignment link '0-"), std::string::npos) << off.output;
+}
+
+TEST_F(AlignmentCli, WordsMergeCharacterLinksAndNbestLinesCarryTheirOwn) {
+  const CommandResult w = run_heed("translate -m " + model() +
+                                   " --alignment hard --alignment-words -i " + input_);
+  ASSERT_EQ(w.exit_code, 0) << w.output;
+  const auto lines = lines_of(w.output);
+  ASSERT_EQ(lines.size(), kInput.size());
+  // "f" is one word: every link is 0-j, j a word of the output.
+  const auto [text, links] = split_field(lines[1]);
+  std::istringstream in(links);
+  for (std::string link; in >> link;) EXPECT_EQ(link.rfind("0-", 0), 0u) << lines[1];
+
+  const CommandResult n =
+      run_heed("translate -m " + model() + " --beam 3 --nbest 2 --alignment hard -i " + input_);
+  ASSERT_EQ(n.exit_code, 0) << n.output;
+  const auto nbest = lines_of(n.output);
+  ASSERT_EQ(nbest.size(), 2 * kInput.size() - 1);  // the empty line gives one
+  for (const auto& l : nbest) {
+    std::size_t fields = 1;
+    for (std::size_t at = l.find(" ||| "); at != std::string::npos; at = l.find(" ||| ", at + 1))
+      ++fields;
+    EXPECT_EQ(fields, 4u) << l;  // index ||| text ||| score ||| alignment
+  }
+}
+
+TEST_F(AlignmentCli, BadRequestsAreClearErrors) {
+  struct Case {
+    std::string args;
+    int code;
+    std::string words;
+  };
+  const std::string one = dir_->file("one.txt", "abc\n");
+  const std::vector<Case> cases = {
+      {"translate -m " + model() + " --alignment 2 -i " + input_, 2,
+       "expected hard, soft or a threshold in (0, 1], got '2'"},
+      {"translate -m " + model() + " --alignment-words -i " + input_, 2,
+       "--alignment-words needs --alignment"},
+      {"translate -m " + dir_->path("noattn") + " --alignment hard -i " + input_, 1,
+       "needs a model with attention"},
+      {"align -m " + dir_->path("noattn") + " -s " + input_ + " -t " + input_, 1,
+       "alignment needs a model with attention"},
+      {"align -m " + model() + " -s " + input_ + " -t " + one, 1, "lines"},
+      {"align -m " + model() + " -s " + input_, 2, "--target is required"},
+      {"align -m " + model() + " -s " + input_ + " -t " + input_ + " --alignment hardly", 2,
+       "expected hard, soft or a threshold"},
+      {"score -m aer -r " + one + " --hyp " + one, 1, "one.txt:1: bad alignment link 'abc'"},
+  };
+  for (const auto& c : cases) {
+    const CommandResult r = run_heed(c.args);
+    EXPECT_EQ(r.exit_code, c.code) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.words), std::string::npos) << c.args << "\n" << r.output;
+  }
+}
+
+TEST_F(AlignmentCli, AlignWritesAttentionRecordsAndAnOutputFile) {
+  const std::string out = dir_->path("forced.txt"), att = dir_->path("forced.jsonl");
+  const CommandResult a = run_heed("align -m " + model() + " -s " + input_ + " -t " + input_ +
+                                   " -o " + out + " -a " + att);
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  EXPECT_EQ(a.output, "");
+  const CommandResult p = run_heed("plot --attention " + att + " --out " + dir_->path("plots"));
+  EXPECT_EQ(p.exit_code, 0) << p.output;
+  // One record per non-empty pair, each |target + EOS| x |source + EOS|.
+  std::ifstream in(att);
+  std::size_t records = 0;
+  for (std::string l; std::getline(in, l);) ++records;
+  EXPECT_EQ(records, kInput.size() - 1);
+}
+
+}  // namespace
+}  // namespace heed
