@@ -1,0 +1,38 @@
+#include "heed/autograd/glimpse_op.h"
+
+#include <cmath>
+
+#include "heed/autograd/tape.h"
+#include "heed/kernels/glimpse.h"
+
+namespace heed {
+
+Var glimpse(const Var& images, const Tensor& locations, GlimpseOptions options) {
+  const Tensor xv = images.value().contiguous();
+  HEED_CHECK(xv.ndim() == 4, "glimpse: images must be 4-D (N, C, H, W), got ", xv.shape().str());
+  check_shape(locations, Shape{xv.dim(0), 2}, "glimpse locations");
+  HEED_CHECK(options.size >= 1 && options.patches >= 1 && options.patches <= 16,
+             "glimpse: size ", options.size, " must be at least 1 and patches ", options.patches,
+             " from 1 to 16");
+  const Tensor loc = locations.to(xv.dtype()).contiguous();
+  for (double l : loc.to_vector())
+    HEED_CHECK(std::isfinite(l) && l >= -1 && l <= 1, "glimpse: location ", l,
+               " outside [-1, 1]");
+  const kernels::GlimpseShape s{xv.dim(0), xv.dim(1), xv.dim(2), xv.dim(3), options.size,
+                                options.patches};
+  Tensor y = Tensor::empty(Shape{s.N, s.out_size()}, xv.dtype());
+  dispatch(xv.dtype(), [&]<typename T>() {
+    Tensor patch = Tensor::empty(Shape{s.workspace()}, xv.dtype());
+    kernels::glimpse_forward<T>(xv.data<T>(), loc.data<T>(), y.data<T>(), s, patch.data<T>());
+  });
+  return record_op(y, {&images}, [images, loc, s](Var& o) {
+    if (!images.requires_grad()) return;
+    dispatch(o.dtype(), [&]<typename T>() {
+      Tensor patch = Tensor::empty(Shape{s.workspace()}, o.dtype());
+      kernels::glimpse_backward<T>(loc.data<T>(), o.grad().data<T>(),
+                                   images.grad_buffer().data<T>(), s, patch.data<T>());
+    });
+  });
+}
+
+}  // namespace heed
