@@ -11,9 +11,11 @@ Var glimpse(const Var& images, const Tensor& locations, GlimpseOptions options) 
   const Tensor xv = images.value().contiguous();
   HEED_CHECK(xv.ndim() == 4, "glimpse: images must be 4-D (N, C, H, W), got ", xv.shape().str());
   check_shape(locations, Shape{xv.dim(0), 2}, "glimpse locations");
-  HEED_CHECK(options.size >= 1 && options.patches >= 1 && options.patches <= 16,
-             "glimpse: size ", options.size, " must be at least 1 and patches ", options.patches,
-             " from 1 to 16");
+  HEED_CHECK(options.size >= 1 && options.size <= 4096 && options.patches >= 1 &&
+                 options.patches <= 16 && (options.size << (options.patches - 1)) <= (1 << 16),
+             "glimpse: size ", options.size, " must be from 1 to 4096, patches ",
+             options.patches, " from 1 to 16, and the largest patch, size x 2^(patches - 1), ",
+             "at most 65536 pixels wide");
   const Tensor loc = locations.to(xv.dtype()).contiguous();
   for (double l : loc.to_vector())
     HEED_CHECK(std::isfinite(l) && l >= -1 && l <= 1, "glimpse: location ", l,
