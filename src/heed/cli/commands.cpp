@@ -6,6 +6,7 @@
 #include "heed/cli/info_command.h"
 #include "heed/cli/plot_command.h"
 #include "heed/cli/score_command.h"
+#include "heed/cli/serve_command.h"
 #include "heed/cli/train_command.h"
 #include "heed/cli/translate_command.h"
 
@@ -18,6 +19,7 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   c.push_back(make_average_command());
   c.push_back(make_translate_command());
   c.push_back(make_align_command());
+  c.push_back(make_serve_command());
   c.push_back(make_score_command());
   c.push_back(make_plot_command());
   c.push_back(make_bench_command());

@@ -19,7 +19,7 @@
 #include "heed/base/utf8.h"
 #include "heed/cli/enum_option.h"
 #include "heed/data/text_file.h"
-#include "heed/metrics/alignment.h"
+#include "heed/metrics/aer.h"
 #include "heed/metrics/bleu.h"
 #include "heed/metrics/bootstrap.h"
 #include "heed/metrics/chrf.h"

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "heed/data/tokenizer.h"
-#include "heed/metrics/alignment.h"
+#include "heed/metrics/aer.h"
 
 namespace heed {
 

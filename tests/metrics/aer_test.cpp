@@ -1,4 +1,4 @@
-#include "heed/metrics/alignment.h"
+#include "heed/metrics/aer.h"
 
 #include <gtest/gtest.h>
 

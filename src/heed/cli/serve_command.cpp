@@ -1,0 +1,101 @@
+#include "heed/cli/serve_command.h"
+
+#include <CLI/CLI.hpp>
+
+#include <atomic>
+#include <iostream>
+#include <string>
+
+#include "heed/base/error.h"
+#include "heed/base/stop_signals.h"
+#include "heed/cli/model_options.h"
+#include "heed/cli/validators.h"
+#include "heed/serve/server.h"
+#include "heed/translate/translator.h"
+
+namespace heed::cli {
+namespace {
+
+// The server a stop signal stops (the handler is a plain function; base/stop_signals.h).
+std::atomic<serve::Server*> running_server{nullptr};
+
+void stop_server() {
+  if (serve::Server* s = running_server.load()) s->stop();
+}
+
+class ServeCommand : public Command {
+ public:
+  std::string name() const override { return "serve"; }
+  std::string description() const override {
+    return "Serve a model over HTTP: POST /translate (JSON), GET /health, and a live page at / "
+           "that draws each output's attention";
+  }
+
+  void setup(CLI::App& app) override {
+    add_model_options(app, model_);
+    app.add_option("--host", options_.host,
+                   "address to listen on (default loopback only; 0.0.0.0 exposes the server to "
+                   "the network)")
+        ->capture_default_str();
+    app.add_option("--port,-p", options_.port, "TCP port (0: any free port, printed at start)")
+        ->capture_default_str()
+        ->check(int_range(0, 65535));
+    app.add_option("--workers", options_.service.workers,
+                   "translation threads, each decoding whole batches")
+        ->capture_default_str()
+        ->check(int_range(1, 256));
+    app.add_option("--queue", options_.service.queue,
+                   "requests that may wait for a worker; beyond that the answer is 503")
+        ->capture_default_str()
+        ->check(int_range(1, 100000));
+    app.add_option("--connections", options_.connection_threads,
+                   "connection threads (requests read and answered at once)")
+        ->capture_default_str()
+        ->check(int_range(1, 1024));
+    app.add_option("--max-body", options_.max_body_bytes,
+                   "largest request body in bytes; larger ones get 413")
+        ->capture_default_str()
+        ->check(int_range(64, 1 << 30));
+    app.add_option("--max-sentences", options_.limits.max_sentences,
+                   "sentences in one request; more get 413")
+        ->capture_default_str()
+        ->check(int_range(1, 100000));
+    app.add_option("--max-input-len", options_.service.max_input_tokens,
+                   "longest sentence decoded, in source tokens with EOS; longer ones come back "
+                   "\"skipped\"")
+        ->capture_default_str()
+        ->check(int_range(1, 100000000));
+    app.footer(
+        "Loads the model once, then answers until SIGINT or SIGTERM, after which it stops\n"
+        "accepting connections, answers the requests it accepted and exits 0. Requests of\n"
+        "several clients waiting at once are decoded in shared batches. API and page:\n"
+        "docs/cli/serve.md. Exit codes: 0 stopped cleanly, 1 runtime error (e.g. the port is\n"
+        "in use), 2 bad command line.");
+  }
+
+  int run() override {
+    const Translator translator = Translator::load(model_.specs());
+    serve::Server server(translator, model_.label(), options_);
+    const int port = server.bind();
+    running_server = &server;
+    set_stop_handler(stop_server);
+    std::cerr << "heed serve: " << model_.label() << " on http://" << options_.host << ":" << port
+              << "/ (" << options_.service.workers << " worker"
+              << (options_.service.workers == 1 ? "" : "s") << "); stop with Ctrl-C" << std::endl;
+    server.run();
+    set_stop_handler(nullptr);
+    running_server = nullptr;
+    std::cerr << "heed serve: stopped" << std::endl;
+    return 0;
+  }
+
+ private:
+  ModelFlags model_;
+  serve::ServerOptions options_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_serve_command() { return std::make_unique<ServeCommand>(); }
+
+}  // namespace heed::cli

@@ -1,0 +1,59 @@
+#pragma once
+// The body of `POST /translate` (docs/cli/serve.md#api), read and checked before any work is
+// queued: what the server refuses, it refuses with a status and a message that says why.
+//
+//   {"sentences": ["a sentence", ...],     required, 1..limits.max_sentences strings
+//    "beam": 5, "nbest": 1,                  optional integers, 1 <= nbest <= beam <= max_beam
+//    "attention": false,                     optional: return each hypothesis' attention rows
+//    "alignment": "hard"}                    optional: hard | soft | a threshold in (0, 1]
+// Unknown keys are refused (a misspelt key would otherwise be ignored silently).
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "heed/base/error.h"
+#include "heed/translate/alignment.h"
+
+namespace heed::serve {
+
+// A refused request: the HTTP status (400 malformed, 413 too large, 503 overloaded or
+// stopping) and the message sent back as {"error": ...}.
+class ApiError : public Error {
+ public:
+  ApiError(int status, const std::string& message) : Error(message), status_(status) {}
+  int status() const { return status_; }
+
+ private:
+  int status_;
+};
+
+struct RequestLimits {
+  std::size_t max_sentences = 64;        // sentences in one request
+  std::size_t max_sentence_bytes = 4096; // bytes in one sentence (UTF-8)
+  std::int64_t max_beam = 64;
+};
+
+struct TranslateRequest {
+  std::vector<std::string> sentences;
+  std::int64_t beam = 5;
+  std::int64_t nbest = 1;
+  bool attention = false;
+  std::optional<AlignmentOptions> alignment;
+  // Requests with the same key can be decoded in one batch (TranslationService).
+  bool same_decoding(const TranslateRequest& o) const {
+    return beam == o.beam && nbest == o.nbest && needs_attention() == o.needs_attention();
+  }
+  bool needs_attention() const { return attention || alignment.has_value(); }
+};
+
+// Throws ApiError: 400 for bad JSON, a wrong type, an unknown key, a value out of range or
+// invalid UTF-8; 413 for more sentences or longer ones than the limits allow.
+TranslateRequest parse_translate_request(std::string_view body, const RequestLimits& limits);
+
+// {"error": message} as the server sends it.
+std::string error_body(std::string_view message);
+
+}  // namespace heed::serve

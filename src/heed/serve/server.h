@@ -1,0 +1,58 @@
+#pragma once
+// Server: `heed serve` (docs/cli/serve.md) on Debian's cpp-httplib.
+//   GET  /           the live page (type a sentence, see its translation, heat map, alignment)
+//   GET  /health     {"status": "ok", "model": ..., "queue": waiting jobs, "served": ...}
+//   POST /translate  serve/request.h in, serve/response.h out
+// Every error is JSON {"error": "..."}: 400 malformed, 404 unknown path, 405 wrong method,
+// 413 too large, 503 overloaded or stopping, 500 a failure inside heed. Connections are
+// served by a fixed pool of threads; translation runs on the TranslationService's workers.
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "heed/serve/request.h"
+#include "heed/serve/translation_service.h"
+#include "heed/translate/translator.h"
+
+namespace httplib {
+class Server;
+}
+
+namespace heed::serve {
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  int port = 8080;                          // 0: any free port (bind() says which)
+  std::size_t max_body_bytes = 1 << 20;     // larger bodies get 413
+  std::size_t connection_threads = 8;
+  RequestLimits limits;
+  ServiceOptions service;
+};
+
+class Server {
+ public:
+  Server(const Translator& translator, std::string model, const ServerOptions& options);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds the socket; returns the port. heed::Error naming host:port when it cannot.
+  int bind();
+  // Serves until stop(); then finishes the requests it accepted and returns.
+  void run();
+  // Stops accepting connections; safe from any thread (a signal handler's thread too) and
+  // more than once.
+  void stop();
+
+ private:
+  void routes();
+  const Translator& translator_;
+  std::string model_;
+  ServerOptions options_;
+  std::unique_ptr<httplib::Server> http_;
+  std::unique_ptr<TranslationService> service_;
+  std::atomic<std::size_t> served_{0};
+};
+
+}  // namespace heed::serve

@@ -1,0 +1,118 @@
+#include "heed/serve/translation_service.h"
+
+#include <exception>
+#include <utility>
+
+#include "heed/kernels/gemm.h"
+
+namespace heed::serve {
+
+TranslationService::TranslationService(const Translator& translator,
+                                       const ServiceOptions& options)
+    : translator_(translator), options_(options) {
+  HEED_CHECK(options_.workers >= 1 && options_.queue >= 1 && options_.max_batch_sentences >= 1,
+             "serve: workers, queue and batch sentences must be at least 1");
+  for (std::size_t i = 0; i < options_.workers; ++i) workers_.emplace_back([this] { work(); });
+}
+
+TranslationService::~TranslationService() { stop(); }
+
+std::future<std::vector<Translation>> TranslationService::submit(TranslateRequest request) {
+  std::lock_guard lock(mutex_);
+  if (stopping_) {
+    ++stats_.refused;
+    throw ApiError(503, "the server is stopping");
+  }
+  if (queue_.size() >= options_.queue) {
+    ++stats_.refused;
+    throw ApiError(503, "overloaded: " + std::to_string(queue_.size()) +
+                            " requests are waiting; retry later");
+  }
+  queue_.push_back(Job{std::move(request), {}});
+  auto future = queue_.back().result.get_future();
+  wake_.notify_one();
+  return future;
+}
+
+void TranslationService::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_ && workers_.empty()) return;
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (auto& w : workers_)
+    if (w.joinable()) w.join();
+  workers_.clear();
+}
+
+ServiceStats TranslationService::stats() const {
+  std::lock_guard lock(mutex_);
+  ServiceStats s = stats_;
+  s.waiting = queue_.size();
+  return s;
+}
+
+void TranslationService::work() {
+  // With several workers each decodes its batches on one thread; one worker lets the
+  // translator spread the batches of a call over the machine's threads.
+  if (options_.workers > 1) kernels::set_num_threads(1);
+  for (;;) {
+    std::vector<Job> jobs;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, and everything queued is done
+      jobs.push_back(std::move(queue_.front()));
+      queue_.pop_front();
+      std::size_t sentences = jobs.front().request.sentences.size();
+      for (auto it = queue_.begin(); it != queue_.end();) {
+        const std::size_t n = it->request.sentences.size();
+        if (it->request.same_decoding(jobs.front().request) &&
+            sentences + n <= options_.max_batch_sentences) {
+          sentences += n;
+          jobs.push_back(std::move(*it));
+          it = queue_.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    }
+    run(jobs);
+  }
+}
+
+void TranslationService::run(std::vector<Job>& jobs) {
+  const TranslateRequest& first = jobs.front().request;
+  TranslateOptions o;
+  o.decode.beam = first.beam;
+  o.decode.n_best = first.nbest;
+  o.decode.len_a = options_.len_a;
+  o.decode.len_b = options_.len_b;
+  o.batch_size = options_.batch_size;
+  o.keep_attention = first.needs_attention();
+  o.threads = options_.workers > 1 ? 1 : 0;
+  o.max_input_tokens = options_.max_input_tokens;
+  std::vector<std::string> lines;
+  for (const auto& j : jobs)
+    lines.insert(lines.end(), j.request.sentences.begin(), j.request.sentences.end());
+  try {
+    std::vector<Translation> all = translator_.translate(lines, o);
+    std::size_t at = 0;
+    for (auto& j : jobs) {
+      const std::size_t n = j.request.sentences.size();
+      std::vector<Translation> mine(std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(at)),
+                                    std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(at + n)));
+      at += n;
+      j.result.set_value(std::move(mine));
+    }
+  } catch (...) {
+    for (auto& j : jobs) j.result.set_exception(std::current_exception());
+  }
+  std::lock_guard lock(mutex_);
+  stats_.jobs += jobs.size();
+  stats_.calls += 1;
+  stats_.sentences += lines.size();
+}
+
+}  // namespace heed::serve
