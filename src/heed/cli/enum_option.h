@@ -2,7 +2,7 @@
 // A command-line option whose value is one of an enum's names (base/enum_names.h): CLI11
 // turns the text into the enum while parsing, so a command compares enums, never strings,
 // --help lists the names and the default, and a wrong value is a usage error (exit 2) that lists the choices:
-//   --metric: expected one of bleu | chrf | wer | g2p, got 'meteor'
+//   --metric: expected one of bleu | chrf | wer | g2p | aer, got 'meteor'
 #include <CLI/CLI.hpp>
 
 #include <string>
