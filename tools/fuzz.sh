@@ -14,18 +14,7 @@ shift || true
 # clang, its libFuzzer and sanitizer runtimes, and its OpenMP (Debian 12 packages; the rest
 # of heed's dependencies come from tools/setup.sh).
 packages=(clang libclang-rt-14-dev libomp-14-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "fuzz: installing ${missing[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  export DEBIAN_FRONTEND=noninteractive
-  "${sudo_cmd[@]}" apt-get update -qq
-  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+tools/install-missing.sh fuzz "${packages[@]}"
 
 harnesses=("$@")
 if ((${#harnesses[@]} == 0)); then

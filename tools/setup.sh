@@ -15,23 +15,7 @@ packages=(
   dataset-fashion-mnist
 )
 
-missing=()
-for p in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$p")
-  fi
-done
-
-if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  export DEBIAN_FRONTEND=noninteractive
-  "${sudo_cmd[@]}" apt-get update -qq
-  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-else
-  echo "setup: all packages present"
-fi
+"$(dirname "${BASH_SOURCE[0]}")/install-missing.sh" setup "${packages[@]}"
 
 # The CMU Pronouncing Dictionary for `heed data g2p --cmudict` (docs/cli/data.md): the npm
 # package pinned (version and integrity hash) by tools/cmudict/package-lock.json, installed

@@ -9,6 +9,7 @@
 #include "heed/base/error.h"
 #include "heed/cli/alignment_options.h"
 #include "heed/cli/model_options.h"
+#include "heed/cli/output_lines.h"
 #include "heed/cli/validators.h"
 #include "heed/data/text_file.h"
 #include "heed/translate/alignment.h"
@@ -80,14 +81,7 @@ class AlignCommand : public Command {
       records.push_back(std::move(r));
     }
     if (!attention_.empty()) viz::write_attention_file(attention_, records);
-    if (output_.empty()) {
-      std::string out;
-      for (const auto& l : lines) (out += l) += '\n';
-      std::fwrite(out.data(), 1, out.size(), stdout);
-      std::fflush(stdout);
-    } else {
-      write_lines(output_, lines);
-    }
+    write_output_lines(output_, lines);
     return 0;
   }
 

@@ -16,6 +16,7 @@
 #include "heed/cli/alignment_options.h"
 #include "heed/cli/enum_option.h"
 #include "heed/cli/model_options.h"
+#include "heed/cli/output_lines.h"
 #include "heed/cli/validators.h"
 #include "heed/data/text_file.h"
 #include "heed/kernels/gemm.h"
@@ -210,14 +211,7 @@ class TranslateCommand : public Command {
       }
     }
     if (!attention_.empty()) write_attention(result);
-    if (output_.empty()) {
-      std::string text;
-      for (const auto& l : out) (text += l) += '\n';
-      std::fwrite(text.data(), 1, text.size(), stdout);
-      std::fflush(stdout);
-    } else {
-      write_lines(output_, out);  // atomic; writes devices and FIFOs directly
-    }
+    write_output_lines(output_, out);
     return 0;
   }
 
