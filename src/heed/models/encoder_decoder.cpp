@@ -1,7 +1,11 @@
 #include "heed/models/encoder_decoder.h"
 
+#include <cmath>
+
 #include "heed/autograd/concat_op.h"
 #include "heed/autograd/index.h"
+#include "heed/autograd/softmax_op.h"
+#include "heed/autograd/tape.h"
 #include "heed/models/model_detail.h"
 #include "heed/models/model_registry.h"
 #include "heed/models/text_encoder.h"
@@ -76,6 +80,55 @@ Var EncoderDecoder::forward_packed(const TokenBatch& src, const TokenBatch& tgt_
                                    kernels::MatmulPrecision precision) const {
   const RunMode m = mode(precision);
   return decoder_->output(gather_rows(features(src, tgt_in, nullptr, m), target_rows(tgt_in)), m);
+}
+
+Saliency EncoderDecoder::saliency(const TokenBatch& src, const TokenBatch& tgt_in,
+                                  std::span<const std::int32_t> tgt_out) const {
+  HEED_CHECK(grad_enabled(), name_, ": saliency needs gradients (it runs under a NoGradGuard)");
+  const std::int64_t B = tgt_in.batch, n = tgt_in.len, m = src.len;
+  HEED_CHECK(static_cast<std::int64_t>(tgt_out.size()) == B * n, name_, ": saliency: ",
+             tgt_out.size(), " targets for a ", B, " x ", n, " batch");
+  Saliency s;
+  s.norm.assign(static_cast<std::size_t>(B * n * m), 0.0);
+  s.grad_x_input.assign(s.norm.size(), 0.0);
+  const std::vector<Var> params = parameters();
+  for (std::int64_t t = 0; t < n; ++t) {
+    std::vector<std::int64_t> rows;  // the sentences that have a target at position t
+    for (std::int64_t b = 0; b < B; ++b)
+      if (t < tgt_in.lengths[static_cast<std::size_t>(b)]) rows.push_back(b * n + t);
+    if (rows.empty()) continue;
+    // A fresh teacher-forced pass per position (backward consumes the tape): the embedded
+    // source X, the log-probabilities at t, and d(sum_b log p(y_t^b)) / dX by one backward
+    // with a one-hot seed (the sentences do not interact, so one pass serves the batch).
+    RunMode md = mode();
+    Var X;
+    md.source_embeddings = &X;
+    Var logp = log_softmax(decoder_->output(gather_rows(features(src, tgt_in, nullptr, md), rows), md));
+    Tensor seed = Tensor::zeros(logp.value().shape(), logp.dtype());
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      seed.set({static_cast<std::int64_t>(r), tgt_out[static_cast<std::size_t>(rows[r])]}, 1.0);
+    Tape::current().backward(logp, seed);
+    HEED_CHECK(X.defined() && X.has_grad(), name_, ": saliency: no gradient reached the source embeddings");
+    const Tensor& g = X.grad();
+    const Tensor& x = X.value();
+    const std::int64_t E = x.dim(2);
+    for (std::int64_t row : rows) {
+      const std::int64_t b = row / n;
+      for (std::int64_t j = 0; j < src.lengths[static_cast<std::size_t>(b)]; ++j) {
+        double sq = 0, dot = 0;
+        for (std::int64_t e = 0; e < E; ++e) {
+          const double gv = g.at({b, j, e});
+          sq += gv * gv;
+          dot += gv * x.at({b, j, e});
+        }
+        const auto at = static_cast<std::size_t>((b * n + t) * m + j);
+        s.norm[at] = std::sqrt(sq);
+        s.grad_x_input[at] = dot;
+      }
+    }
+    for (const Var& p : params) p.clear_grad();
+  }
+  return s;
 }
 
 std::unique_ptr<Seq2Seq> make_text_model(const ModelConfig& config, bool embedding_dropout,

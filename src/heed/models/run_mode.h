@@ -30,6 +30,9 @@ struct RunMode {
   double dropout = 0.0;   // model.dropout: the probability wherever the model drops
   HardAttentionTrace* trace = nullptr;  // hard attention in training: receives each step's sample
   kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32;
+  // Saliency: where set, the encoder stores the embedded source (B, m, E) it computes here, so
+  // that its gradient can be read after a backward pass (Seq2Seq::saliency).
+  Var* source_embeddings = nullptr;
 };
 
 }  // namespace heed

@@ -6,6 +6,11 @@
 
 namespace heed {
 
+Saliency Seq2Seq::saliency(const TokenBatch&, const TokenBatch&,
+                           std::span<const std::int32_t>) const {
+  throw Error("saliency needs a single model (an ensemble has no single source embedding)");
+}
+
 std::vector<std::int64_t> target_rows(const TokenBatch& tgt) {
   HEED_CHECK(static_cast<std::int64_t>(tgt.lengths.size()) == tgt.batch, "target rows: ",
              tgt.lengths.size(), " lengths for a batch of ", tgt.batch);

@@ -25,6 +25,15 @@
 
 namespace heed {
 
+// Saliency maps of teacher-forced targets (docs/MODELS.md#saliency), each (B, n, m) row-major:
+// for target position t and source position j, the norm of the gradient of log p(y_t | y_<t, x)
+// with respect to the source embedding e(x_j), and that gradient dotted with e(x_j)
+// (gradient x input, signed). Padding positions hold 0.
+struct Saliency {
+  std::vector<double> norm;
+  std::vector<double> grad_x_input;
+};
+
 struct StepOutput {
   Var logits;  // (B, V)
   Var alpha;   // (B, m); undefined without attention
@@ -55,6 +64,13 @@ class Seq2Seq : public Module {
   virtual Var forward_packed(
       const TokenBatch& src, const TokenBatch& tgt_in,
       kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32) const;
+
+  // Saliency of the targets tgt_out (B, n) row-major, y_1..y_n, fed as tgt_in: one backward
+  // pass per target position. It accumulates into the parameters' gradient buffers and clears
+  // them, so it must not run while the model trains or computes another saliency. This
+  // default refuses (an ensemble has no single source embedding).
+  virtual Saliency saliency(const TokenBatch& src, const TokenBatch& tgt_in,
+                            std::span<const std::int32_t> tgt_out) const;
 
   // Every parameter the model computes with: its own, or an ensemble's members'. Decoding
   // freezes these (decode/frozen_model.h gives each a kernels::PackedWeight).

@@ -15,6 +15,7 @@ TextEncoder::TextEncoder(std::unique_ptr<Embedding> src_emb, const TextEncoderSh
 
 EncoderOutput TextEncoder::encode(const TokenBatch& src, const RunMode& mode) const {
   Var x = emb_->forward(src.ids, {src.batch, src.len});
+  if (mode.source_embeddings) *mode.source_embeddings = x;
   if (embedding_dropout_) x = maybe_dropout(x, mode);
   RnnSequenceOutput r =
       rnn_.forward(x, to_int32(src.lengths), mode.dropout, mode.training, mode.rng, mode.precision);
