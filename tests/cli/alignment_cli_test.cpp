@@ -227,5 +227,44 @@ TEST_F(AlignmentCli, AlignWritesAttentionRecordsAndAnOutputFile) {
   EXPECT_EQ(records, kInput.size() - 1);
 }
 
+// Saliency (the gradient of each target token's log-probability with respect to each source
+// embedding) aligns without attention too, and goes into the attention records.
+TEST_F(AlignmentCli, SaliencyAlignsAndIsWrittenBesideTheAttention) {
+  const std::string target = dir_->file("reversed.txt", "ed cba\nf\n\nddc ccb baa\nabcde\n");
+  for (const char* kind : {"bahdanau", "noattn"}) {
+    const CommandResult a = run_heed("align -m " + dir_->path(kind) + " -s " + input_ + " -t " +
+                                     target + " --from saliency");
+    ASSERT_EQ(a.exit_code, 0) << kind << "\n" << a.output;
+    const auto lines = lines_of(a.output);
+    ASSERT_EQ(lines.size(), kInput.size());
+    EXPECT_EQ(lines[2], "");
+    std::size_t links = 0;  // a row may favour the source EOS (no link), not all of them
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      std::istringstream in(lines[i]);
+      for (std::string link; in >> link; ++links)
+        EXPECT_LT(std::stoul(link.substr(0, link.find('-'))), kInput[i].size()) << link;
+    }
+    EXPECT_GT(links, 5u) << kind;
+  }
+  const std::string att = dir_->path("saliency.jsonl");
+  const CommandResult s = run_heed("align -m " + model() + " -s " + input_ + " -t " + target +
+                                   " --saliency -a " + att);
+  ASSERT_EQ(s.exit_code, 0) << s.output;
+  std::ifstream in(att);
+  std::string first;
+  std::getline(in, first);
+  EXPECT_NE(first.find("\"saliency\":[["), std::string::npos) << first;
+  EXPECT_NE(first.find("\"grad_x_input\":[["), std::string::npos) << first;
+  // An ensemble has no single source embedding.
+  const CommandResult e = run_heed("align -m " + model() + " -m " + model() + " -s " + input_ +
+                                   " -t " + target + " --from saliency");
+  EXPECT_EQ(e.exit_code, 1) << e.output;
+  EXPECT_NE(e.output.find("saliency needs a single model"), std::string::npos) << e.output;
+  const CommandResult n = run_heed("align -m " + dir_->path("noattn") + " -s " + input_ + " -t " +
+                                   target + " --from saliency -a " + att);
+  EXPECT_EQ(n.exit_code, 1) << n.output;
+  EXPECT_NE(n.output.find("--attention needs a model with attention"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace heed

@@ -19,6 +19,18 @@
 namespace heed::cli {
 namespace {
 
+// Each row scaled to sum to 1 (a row of zeros stays zero).
+std::vector<float> row_normalised(const std::vector<float>& m, std::size_t cols) {
+  std::vector<float> out(m.size());
+  for (std::size_t r = 0; r + cols <= m.size(); r += cols) {
+    double sum = 0;
+    for (std::size_t j = 0; j < cols; ++j) sum += m[r + j];
+    for (std::size_t j = 0; j < cols; ++j)
+      out[r + j] = sum > 0 ? static_cast<float>(m[r + j] / sum) : 0.0f;
+  }
+  return out;
+}
+
 class AlignCommand : public Command {
  public:
   std::string name() const override { return "align"; }
@@ -36,6 +48,14 @@ class AlignCommand : public Command {
         ->required()
         ->check(CLI::ExistingFile);
     add_alignment_options(app, alignment_, "what to write (default hard)");
+    app.add_option("--from", from_,
+                   "what the alignment is read from: attention, or saliency (the norm of the "
+                   "gradient of each target token's log-probability with respect to each source "
+                   "embedding, each row scaled to sum to 1; works for models without attention)")
+        ->check(CLI::IsMember({"attention", "saliency"}))
+        ->capture_default_str();
+    app.add_flag("--saliency", saliency_,
+                 "also compute the saliency maps and write them into the --attention records");
     app.add_option("--output,-o", output_, "output file, written atomically (default: stdout)");
     app.add_option("--attention,-a", attention_,
                    "also write the forced attention of every pair as JSON Lines "
@@ -54,8 +74,11 @@ class AlignCommand : public Command {
     const ParallelText text = read_parallel(source_, target_);
     const AlignmentOptions options = alignment_.options();
     const Translator translator = Translator::load(model_.specs());
+    const bool from_saliency = from_ == "saliency";
+    HEED_CHECK(attention_.empty() || translator.has_attention(), "--attention needs a model with "
+               "attention (", model_.label(), " has none); --from saliency aligns without it");
     const std::vector<ForcedAlignment> forced =
-        translator.align(text.source, text.target, batch_size_);
+        translator.align(text.source, text.target, batch_size_, from_saliency || saliency_);
 
     const Tokenizer& src_tok = *translator.model(0).src_tokenizer;
     const Tokenizer& tgt_tok = *translator.model(0).tgt_tokenizer;
@@ -68,15 +91,18 @@ class AlignCommand : public Command {
         lines.emplace_back();
         continue;
       }
-      lines.push_back(
-          alignment_text(make_attention_matrix(f.source, f.target, f.attention), options,
-                         src_tok, tgt_tok));
+      const std::vector<float> weights =
+          from_saliency ? row_normalised(f.saliency, f.source.size()) : f.attention;
+      lines.push_back(alignment_text(make_attention_matrix(f.source, f.target, weights), options,
+                                     src_tok, tgt_tok));
       if (attention_.empty()) continue;
       viz::AttentionRecord r;
       r.index = static_cast<std::int64_t>(i);
       r.source = f.source;
       r.output = f.target;
       r.alpha = f.attention;
+      r.saliency = f.saliency;
+      r.grad_x_input = f.grad_x_input;
       r.model = model_.label();
       records.push_back(std::move(r));
     }
@@ -88,7 +114,8 @@ class AlignCommand : public Command {
  private:
   ModelFlags model_;
   AlignmentFlags alignment_;
-  std::string source_, target_, output_, attention_;
+  std::string source_, target_, output_, attention_, from_ = "attention";
+  bool saliency_ = false;
   std::size_t batch_size_ = 32;
 };
 

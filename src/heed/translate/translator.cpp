@@ -8,6 +8,7 @@
 #include <iterator>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <thread>
 
 #include "heed/autograd/tape.h"
@@ -292,12 +293,15 @@ std::vector<Translation> Translator::translate(
 
 std::vector<ForcedAlignment> Translator::align(
     const std::vector<std::string>& sources, const std::vector<std::string>& targets,
-    std::size_t batch_size, const std::function<void(std::size_t, std::size_t)>& progress) const {
+    std::size_t batch_size, bool saliency,
+    const std::function<void(std::size_t, std::size_t)>& progress) const {
   HEED_CHECK(sources.size() == targets.size(), "align: ", sources.size(), " source lines but ",
              targets.size(), " target lines");
   HEED_CHECK(batch_size >= 1, "the batch size must be at least 1");
-  HEED_CHECK(has_attention(), "alignment needs a model with attention (", names_.front(),
-             " has none)");
+  HEED_CHECK(saliency || has_attention(), "alignment needs a model with attention (",
+             names_.front(), " has none)");
+  HEED_CHECK(!saliency || models_.size() == 1,
+             "saliency needs a single model, not an ensemble of ", models_.size());
   const LoadedModel& first = models_.front();
   std::vector<ForcedAlignment> out(sources.size());
   std::vector<std::vector<std::int32_t>> src_ids(sources.size()), tgt_ids(sources.size());
@@ -321,8 +325,9 @@ std::vector<ForcedAlignment> Translator::align(
     return src_ids[a].size() < src_ids[b].size();
   });
 
-  FrozenModel frozen(*decoder_, kernels::MatmulPrecision::f32);
-  NoGradGuard no_grad;
+  // Saliency differentiates through the weights, so they are not frozen then.
+  std::optional<FrozenModel> frozen;
+  if (!saliency) frozen.emplace(*decoder_, kernels::MatmulPrecision::f32);
   std::size_t done = sources.size() - order.size();
   for (std::size_t start = 0; start < order.size(); start += batch_size) {
     const std::size_t end = std::min(order.size(), start + batch_size);
@@ -345,22 +350,37 @@ std::vector<ForcedAlignment> Translator::align(
       src.lengths.push_back(static_cast<std::int64_t>(s.size()));
       tgt_in.lengths.push_back(static_cast<std::int64_t>(t.size()));
     }
-    Tensor alphas;  // (B, n, m)
-    decoder_->forward(src, tgt_in, &alphas);
-    HEED_CHECK(alphas.defined() && alphas.ndim() == 3 && alphas.dim(0) == src.batch &&
-                   alphas.dim(1) == tgt_in.len && alphas.dim(2) == src.len,
-               "align: the model gave no attention of shape (", src.batch, ", ", tgt_in.len, ", ",
-               src.len, ")");
-    const Tensor a = alphas.contiguous();
-    const std::vector<float> all = attention_weights(a);
-    for (std::size_t k = start; k < end; ++k) {
-      ForcedAlignment& f = out[order[k]];
+    // Each sentence's |target| x |source| block of a (B, n, m) array.
+    auto cut = [&](const auto& all, std::size_t k, std::vector<float>& into) {
+      const ForcedAlignment& f = out[order[k]];
       const std::size_t rows = f.target.size(), cols = f.source.size();
       const auto base = (k - start) * static_cast<std::size_t>(tgt_in.len * src.len);
-      f.attention.reserve(rows * cols);
-      for (std::size_t t = 0; t < rows; ++t) {
-        const float* row = all.data() + base + t * static_cast<std::size_t>(src.len);
-        f.attention.insert(f.attention.end(), row, row + cols);
+      into.reserve(rows * cols);
+      for (std::size_t t = 0; t < rows; ++t)
+        for (std::size_t j = 0; j < cols; ++j)
+          into.push_back(static_cast<float>(all[base + t * static_cast<std::size_t>(src.len) + j]));
+    };
+    if (has_attention()) {
+      NoGradGuard no_grad;
+      Tensor alphas;  // (B, n, m)
+      decoder_->forward(src, tgt_in, &alphas);
+      HEED_CHECK(alphas.defined() && alphas.ndim() == 3 && alphas.dim(0) == src.batch &&
+                     alphas.dim(1) == tgt_in.len && alphas.dim(2) == src.len,
+                 "align: the model gave no attention of shape (", src.batch, ", ", tgt_in.len,
+                 ", ", src.len, ")");
+      const std::vector<float> all = attention_weights(alphas.contiguous());
+      for (std::size_t k = start; k < end; ++k) cut(all, k, out[order[k]].attention);
+    }
+    if (saliency) {
+      std::vector<std::int32_t> tgt_out(static_cast<std::size_t>(tgt_in.batch * tgt_in.len), kPad);
+      for (std::size_t k = start; k < end; ++k) {
+        const auto& t = tgt_ids[order[k]];
+        std::copy(t.begin(), t.end(), tgt_out.begin() + static_cast<std::ptrdiff_t>(k - start) * tgt_in.len);
+      }
+      const Saliency sal = decoder_->saliency(src, tgt_in, tgt_out);
+      for (std::size_t k = start; k < end; ++k) {
+        cut(sal.norm, k, out[order[k]].saliency);
+        cut(sal.grad_x_input, k, out[order[k]].grad_x_input);
       }
     }
     done += end - start;

@@ -59,6 +59,9 @@ struct ForcedAlignment {
   // |target| x |source| row-major: row t the attention while the model is made to emit
   // target[t] after target[0..t-1] (teacher forcing).
   std::vector<float> attention;
+  // With saliency, the same layout: the norm of d log p(target[t]) / d e(source[j]), and
+  // that gradient dotted with e(source[j]) (Seq2Seq::saliency).
+  std::vector<float> saliency, grad_x_input;
 };
 
 // Which model to load: a model directory and "best", "last" or a weights file.
@@ -87,10 +90,12 @@ class Translator {
   // Forced decoding: the attention of the model (or the ensemble's mean) over each source
   // line while it is fed the given target line, batch_size pairs at a time, sorted by
   // length. A pair with an empty side gives an empty ForcedAlignment. A source longer than
-  // the model's maximum source length is an error naming its line.
+  // the model's maximum source length is an error naming its line. saliency: also the
+  // saliency maps (one backward pass per target position; a single model only, and not
+  // concurrently with another call on the same model).
   std::vector<ForcedAlignment> align(
       const std::vector<std::string>& sources, const std::vector<std::string>& targets,
-      std::size_t batch_size,
+      std::size_t batch_size, bool saliency = false,
       const std::function<void(std::size_t, std::size_t)>& progress = {}) const;
 
   bool has_attention() const;

@@ -1,5 +1,7 @@
 #include "heed/viz/attention_record.h"
 
+#include <cstdio>
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
@@ -66,6 +68,12 @@ void validate(const AttentionRecord& r, const std::string& where) {
              ": \"score\" is not finite");
 }
 
+static std::string fmt_g6(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", static_cast<double>(v));
+  return buf;
+}
+
 std::string to_json_line(const AttentionRecord& r) {
   Json j = Json::object();
   j["index"] = r.index;
@@ -78,6 +86,24 @@ std::string to_json_line(const AttentionRecord& r) {
     rows.push_back(std::move(row));
   }
   j["attention"] = std::move(rows);
+  // Gradients are not probabilities: 6 significant digits rather than 6 decimals.
+  auto map = [&](const std::vector<float>& v) {
+    Json m = Json::array();
+    for (std::size_t t = 0; t < r.output.size(); ++t) {
+      Json row = Json::array();
+      for (std::size_t s = 0; s < r.source.size(); ++s)
+        row.push_back(std::stod(fmt_g6(v[t * r.source.size() + s])));
+      m.push_back(std::move(row));
+    }
+    return m;
+  };
+  HEED_CHECK(r.saliency.empty() || (r.saliency.size() == r.alpha.size() &&
+                                    r.grad_x_input.size() == r.alpha.size()),
+             "attention record ", r.index, ": saliency maps of the wrong size");
+  if (!r.saliency.empty()) {
+    j["saliency"] = map(r.saliency);
+    j["grad_x_input"] = map(r.grad_x_input);
+  }
   if (r.score) j["score"] = *r.score;
   if (r.model) j["model"] = *r.model;
   // Invalid UTF-8 in a token is replaced rather than thrown on: the file stays valid JSON.

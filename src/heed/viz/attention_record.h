@@ -16,6 +16,10 @@ struct AttentionRecord {
   std::vector<std::string> output;  // emitted tokens, EOS included if the decoder emitted it
   // alpha[t * source.size() + j]: weight of source token j when emitting output token t.
   std::vector<float> alpha;
+  // Optional saliency maps, same layout as alpha (empty: absent): the norm of the gradient
+  // of log p(output[t]) with respect to the embedding of source[j], and gradient x input.
+  // Written when present; readers ignore them (heed plot draws attention).
+  std::vector<float> saliency, grad_x_input;
   std::optional<double> score;
   std::optional<std::string> model;
 
