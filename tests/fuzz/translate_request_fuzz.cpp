@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::require(r.nbest >= 1 && r.nbest <= r.beam && r.beam <= limits.max_beam,
                 "1 <= nbest <= beam <= max_beam");
   nlohmann::json j = {{"sentences", r.sentences}, {"beam", r.beam}, {"nbest", r.nbest},
-                      {"attention", r.attention}};
+                      {"attention", r.attention}, {"saliency", r.saliency}};
   if (r.alignment) {
     char t[32];
     const auto end = std::to_chars(t, t + sizeof t, r.alignment->threshold).ptr;  // round trip
@@ -40,6 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const serve::TranslateRequest again = serve::parse_translate_request(j.dump(), limits);
   fuzz::require(again.sentences == r.sentences && again.beam == r.beam &&
                     again.nbest == r.nbest && again.attention == r.attention &&
+                    again.saliency == r.saliency &&
                     again.alignment.has_value() == r.alignment.has_value(),
                 "a request written back as JSON parses to the same request");
   return 0;

@@ -1,8 +1,8 @@
 // The live page of `heed serve` in a real browser: Debian's headless Chromium driven by
 // chromium-driver (WebDriver over HTTP, spoken with cpp-httplib's client), kept off the
-// network. The page loads, a sentence is typed and submitted, a heat map appears with a row
-// per output token and a column per source token (as the API reports them), and a click on
-// an output token moves the highlighted row. Skipped when chromium or chromium-driver is
+// network. The page loads, a sentence is typed and submitted, the attention and saliency
+// maps appear with a row per output token and a column per source token (as the API reports
+// them), and a click on an output token moves the highlighted row. Skipped when chromium or chromium-driver is
 // not installed (tools/setup-browser.sh installs both).
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -162,23 +162,28 @@ TEST(LivePage, TypeTranslateSeeTheHeatMapAndFollowAToken) {
   browser.session("POST", "/element/" + browser.element("#beam") + "/clear");
   browser.session("POST", "/element/" + browser.element("#beam") + "/value", {{"text", "2"}});
   browser.session("POST", "/element/" + browser.element("#go") + "/click");
-  ASSERT_TRUE(browser.wait_for("return document.querySelectorAll('table.heatmap tbody tr').length"));
+  ASSERT_TRUE(browser.wait_for("return document.querySelectorAll('table.attention tbody tr').length"));
 
-  EXPECT_EQ(browser.script("return document.querySelectorAll('table.heatmap tbody tr').length"),
+  EXPECT_EQ(browser.script("return document.querySelectorAll('table.attention tbody tr').length"),
             rows);
-  EXPECT_EQ(browser.script("return document.querySelectorAll('table.heatmap thead th.src').length"),
+  EXPECT_EQ(browser.script("return document.querySelectorAll('table.attention thead th.src').length"),
             cols);
-  EXPECT_EQ(browser.script("return document.querySelectorAll('table.heatmap tbody tr')[0]"
+  EXPECT_EQ(browser.script("return document.querySelectorAll('table.attention tbody tr')[0]"
                            ".querySelectorAll('td').length"),
+            cols);
+  // The saliency map beside it has the same shape.
+  EXPECT_EQ(browser.script("return document.querySelectorAll('table.saliency tbody tr').length"),
+            rows);
+  EXPECT_EQ(browser.script("return document.querySelectorAll('table.saliency thead th.src').length"),
             cols);
   EXPECT_EQ(browser.script("return document.querySelector('.output').textContent"),
             expected["nbest"][0]["text"]);
   // The first output token is highlighted; a click on the last one moves the highlight.
   const std::string selected =
-      "return [...document.querySelectorAll('table.heatmap tbody tr')]"
+      "return [...document.querySelectorAll('table.attention tbody tr')]"
       ".findIndex(r => r.classList.contains('selected'))";
   EXPECT_EQ(browser.script(selected), 0);
-  const auto tokens = browser.elements("table.heatmap tbody th.out");
+  const auto tokens = browser.elements("table.attention tbody th.out");
   ASSERT_EQ(tokens.size(), rows);
   browser.session("POST", "/element/" + tokens.back() + "/click");
   EXPECT_EQ(browser.script(selected), rows - 1);

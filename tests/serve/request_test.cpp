@@ -11,12 +11,13 @@ namespace {
 TEST(TranslateRequest, ReadsEveryKey) {
   const auto r = parse_translate_request(
       R"({"sentences": ["a b", ""], "beam": 4, "nbest": 2, "attention": true,
-          "alignment": "0.5"})",
+          "alignment": "0.5", "saliency": true})",
       {});
   EXPECT_EQ(r.sentences, (std::vector<std::string>{"a b", ""}));
   EXPECT_EQ(r.beam, 4);
   EXPECT_EQ(r.nbest, 2);
   EXPECT_TRUE(r.attention);
+  EXPECT_TRUE(r.saliency);
   ASSERT_TRUE(r.alignment.has_value());
   EXPECT_EQ(r.alignment->mode, AlignmentMode::threshold);
   const auto d = parse_translate_request(R"({"sentences": ["x"]})", {});
@@ -54,6 +55,7 @@ TEST(TranslateRequest, RefusalsSayWhyWithTheirStatus) {
       {R"({"sentences": ["a"], "alignment": "fuzzy"})", 400, "expected hard, soft or a threshold"},
       {R"({"sentences": ["a"], "alignment": 0.5})", 400, "\"alignment\" must be a string"},
       {R"({"sentences": ["a"], "beem": 2})", 400, "unknown key \"beem\""},
+      {R"({"sentences": ["a"], "saliency": "yes"})", 400, "\"saliency\" must be true or false"},
       {"{\"sentences\": [\"\xff\"]}", 400, "not valid UTF-8"},
       {R"({"sentences": ["a", "b", "c", "d"]})", 413, "too many sentences: 4, at most 3"},
       {R"({"sentences": ["a", "01234567890"]})", 413, "sentence 2 has 11 bytes, at most 10"},

@@ -150,6 +150,34 @@ TEST_F(ServerTest, AttentionRowsAndAlignmentsHaveTheSentencesShape) {
   }
 }
 
+// Saliency maps of the best output, for models with and without attention.
+TEST_F(ServerTest, SaliencyRowsOfTheBestOutput) {
+  for (const char* kind : {"bahdanau", "noattn"}) {
+    const auto r = start({}, kind);
+    int status = 0;
+    const json body = json::parse(
+        post(*r, R"({"sentences": ["abcd", "", "fe"], "beam": 2, "nbest": 2, "saliency": true})",
+             &status));
+    ASSERT_EQ(status, 200) << body;
+    for (const auto& t : body["translations"]) {
+      if (t["nbest"].empty()) continue;
+      const auto& best = t["nbest"][0];
+      ASSERT_TRUE(best.contains("saliency")) << best;
+      ASSERT_EQ(best["saliency"].size(), best["output"].size());
+      double total = 0;
+      for (const auto& row : best["saliency"]) {
+        ASSERT_EQ(row.size(), t["source"].size());
+        for (const auto& v : row) {
+          EXPECT_GE(v.get<double>(), 0.0);
+          total += v.get<double>();
+        }
+      }
+      EXPECT_GT(total, 0.0) << kind;
+      EXPECT_FALSE(t["nbest"][1].contains("saliency"));  // the best hypothesis only
+    }
+  }
+}
+
 TEST_F(ServerTest, EveryRefusalIsJsonWithItsStatus) {
   ServerOptions o;
   o.max_body_bytes = 200;

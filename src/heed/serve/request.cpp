@@ -55,6 +55,9 @@ TranslateRequest parse_translate_request(std::string_view body, const RequestLim
     } else if (key == "attention") {
       if (!v.is_boolean()) bad("\"attention\" must be true or false");
       r.attention = v.get<bool>();
+    } else if (key == "saliency") {
+      if (!v.is_boolean()) bad("\"saliency\" must be true or false");
+      r.saliency = v.get<bool>();
     } else if (key == "alignment") {
       if (!v.is_string()) bad("\"alignment\" must be a string: hard, soft or a threshold");
       try {
@@ -63,7 +66,8 @@ TranslateRequest parse_translate_request(std::string_view body, const RequestLim
         bad(std::string("\"alignment\": ") + e.what());
       }
     } else {
-      bad("unknown key \"" + key + "\"; expected sentences, beam, nbest, attention, alignment");
+      bad("unknown key \"" + key + "\"; expected sentences, beam, nbest, attention, alignment, "
+          "saliency");
     }
   }
   if (!has_sentences) bad("\"sentences\" is required (an array of strings)");

@@ -5,7 +5,8 @@
 //   {"sentences": ["a sentence", ...],     required, 1..limits.max_sentences strings
 //    "beam": 5, "nbest": 1,                  optional integers, 1 <= nbest <= beam <= max_beam
 //    "attention": false,                     optional: return each hypothesis' attention rows
-//    "alignment": "hard"}                    optional: hard | soft | a threshold in (0, 1]
+//    "alignment": "hard",                    optional: hard | soft | a threshold in (0, 1]
+//    "saliency": false}                      optional: the best output's saliency rows
 // Unknown keys are refused (a misspelt key would otherwise be ignored silently).
 #include <cstddef>
 #include <cstdint>
@@ -42,9 +43,11 @@ struct TranslateRequest {
   std::int64_t nbest = 1;
   bool attention = false;
   std::optional<AlignmentOptions> alignment;
+  bool saliency = false;
   // Requests with the same key can be decoded in one batch (TranslationService).
   bool same_decoding(const TranslateRequest& o) const {
-    return beam == o.beam && nbest == o.nbest && needs_attention() == o.needs_attention();
+    return beam == o.beam && nbest == o.nbest && needs_attention() == o.needs_attention() &&
+           saliency == o.saliency;
   }
   bool needs_attention() const { return attention || alignment.has_value(); }
 };

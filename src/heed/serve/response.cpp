@@ -4,9 +4,23 @@
 
 namespace heed::serve {
 
-std::string translate_response(const std::vector<Translation>& translations,
-                               const TranslateRequest& request, const Translator& translator,
-                               const std::string& model, double milliseconds) {
+namespace {
+
+// |rows| x cols row-major as a JSON array of rows.
+nlohmann::json rows_json(const std::vector<float>& m, std::size_t rows, std::size_t cols) {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t r = 0; r < rows && (r + 1) * cols <= m.size(); ++r)
+    out.push_back(std::vector<float>(m.begin() + static_cast<std::ptrdiff_t>(r * cols),
+                                     m.begin() + static_cast<std::ptrdiff_t>((r + 1) * cols)));
+  return out;
+}
+
+}  // namespace
+
+std::string translate_response(const ServiceResult& result, const TranslateRequest& request,
+                               const Translator& translator, const std::string& model,
+                               double milliseconds) {
+  const std::vector<Translation>& translations = result.translations;
   using nlohmann::json;
   const Tokenizer& src_tok = *translator.model(0).src_tokenizer;
   const Tokenizer& tgt_tok = *translator.model(0).tgt_tokenizer;
@@ -15,14 +29,12 @@ std::string translate_response(const std::vector<Translation>& translations,
     json nbest = json::array();
     for (const TranslatedHypothesis& h : t.nbest) {
       json hyp = {{"text", h.text}, {"score", h.score}, {"output", h.output}};
-      if (request.attention && !h.attention.empty()) {
-        json rows = json::array();
-        const std::size_t cols = t.source.size();
-        for (std::size_t r = 0; r < h.output.size(); ++r)
-          rows.push_back(std::vector<float>(h.attention.begin() + static_cast<std::ptrdiff_t>(r * cols),
-                                            h.attention.begin() + static_cast<std::ptrdiff_t>((r + 1) * cols)));
-        hyp["attention"] = std::move(rows);
-      }
+      if (request.attention && !h.attention.empty())
+        hyp["attention"] = rows_json(h.attention, h.output.size(), t.source.size());
+      const std::size_t i = static_cast<std::size_t>(&t - translations.data());
+      if (request.saliency && nbest.empty() && i < result.saliency.size() &&
+          !result.saliency[i].empty())
+        hyp["saliency"] = rows_json(result.saliency[i], h.output.size(), t.source.size());
       if (request.alignment && !h.attention.empty())
         hyp["alignment"] = alignment_text(make_attention_matrix(t.source, h.output, h.attention),
                                           *request.alignment, src_tok, tgt_tok);

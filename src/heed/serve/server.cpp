@@ -80,7 +80,9 @@ void Server::routes() {
       if (r.needs_attention() && !translator_.has_attention())
         throw ApiError(400, "attention and alignment need a model with attention (" + model_ +
                                 " has none)");
-      const std::vector<Translation> result = service_->submit(r).get();
+      if (r.saliency && translator_.size() > 1)
+        throw ApiError(400, "saliency needs a single model, not an ensemble");
+      const ServiceResult result = service_->submit(r).get();
       const double ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
               .count();

@@ -1,5 +1,6 @@
 #include "heed/serve/translation_service.h"
 
+#include <algorithm>
 #include <exception>
 #include <utility>
 
@@ -17,7 +18,7 @@ TranslationService::TranslationService(const Translator& translator,
 
 TranslationService::~TranslationService() { stop(); }
 
-std::future<std::vector<Translation>> TranslationService::submit(TranslateRequest request) {
+std::future<ServiceResult> TranslationService::submit(TranslateRequest request) {
   std::lock_guard lock(mutex_);
   if (stopping_) {
     ++stats_.refused;
@@ -98,12 +99,17 @@ void TranslationService::run(std::vector<Job>& jobs) {
     lines.insert(lines.end(), j.request.sentences.begin(), j.request.sentences.end());
   try {
     std::vector<Translation> all = translator_.translate(lines, o);
+    std::vector<std::vector<float>> maps;
+    if (first.saliency) maps = saliency(all);
     std::size_t at = 0;
     for (auto& j : jobs) {
-      const std::size_t n = j.request.sentences.size();
-      std::vector<Translation> mine(std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(at)),
-                                    std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(at + n)));
-      at += n;
+      const auto from = static_cast<std::ptrdiff_t>(at);
+      const auto to = static_cast<std::ptrdiff_t>(at + j.request.sentences.size());
+      ServiceResult mine;
+      mine.translations.assign(std::make_move_iterator(all.begin() + from),
+                               std::make_move_iterator(all.begin() + to));
+      if (first.saliency) mine.saliency.assign(maps.begin() + from, maps.begin() + to);
+      at = static_cast<std::size_t>(to);
       j.result.set_value(std::move(mine));
     }
   } catch (...) {
@@ -113,6 +119,43 @@ void TranslationService::run(std::vector<Job>& jobs) {
   stats_.jobs += jobs.size();
   stats_.calls += 1;
   stats_.sentences += lines.size();
+}
+
+std::vector<std::vector<float>> TranslationService::saliency(
+    const std::vector<Translation>& translations) const {
+  std::vector<std::string> sources;
+  std::vector<std::vector<std::string>> outputs;
+  std::vector<std::size_t> which;
+  for (std::size_t i = 0; i < translations.size(); ++i) {
+    const Translation& t = translations[i];
+    if (t.nbest.empty() || t.source.size() < 2) continue;
+    std::vector<std::string> out = t.nbest.front().output;
+    if (!out.empty() && out.back() == Vocabulary::kEosToken) out.pop_back();
+    if (out.empty()) continue;
+    // The source pieces as the model saw them, rejoined by its tokeniser.
+    sources.push_back(translator_.model(0).src_tokenizer->decode(
+        std::vector<std::string>(t.source.begin(), t.source.end() - 1)));
+    outputs.push_back(std::move(out));
+    which.push_back(i);
+  }
+  std::vector<std::vector<float>> maps(translations.size());
+  if (which.empty()) return maps;
+  std::vector<ForcedAlignment> forced;
+  {
+    std::lock_guard lock(saliency_mutex_);
+    forced = translator_.align_pieces(sources, outputs, options_.batch_size, /*saliency=*/true);
+  }
+  for (std::size_t k = 0; k < which.size(); ++k) {
+    // The forced pass ends in EOS whether or not the hypothesis emitted one: keep the rows of
+    // the hypothesis' own output.
+    const Translation& t = translations[which[k]];
+    const std::size_t rows = t.nbest.front().output.size(), cols = t.source.size();
+    const ForcedAlignment& f = forced[k];
+    if (f.source.size() != cols) continue;  // re-tokenising changed the source: no map
+    maps[which[k]].assign(f.saliency.begin(),
+                          f.saliency.begin() + static_cast<std::ptrdiff_t>(std::min(rows, f.target.size()) * cols));
+  }
+  return maps;
 }
 
 }  // namespace heed::serve

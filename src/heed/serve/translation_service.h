@@ -8,7 +8,8 @@
 // decodes the same way (beam, n-best, attention), up to max_batch_sentences sentences, and
 // translates them in one Translator::translate call: requests of several clients share
 // batches. stop() refuses new jobs, lets the workers finish every queued one and joins them,
-// so no accepted request is dropped.
+// so no accepted request is dropped. Saliency maps (Translator::align_pieces) run one at a
+// time: they use the parameters' gradient buffers.
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -31,6 +32,14 @@ struct ServiceOptions {
   double len_a = 2.0, len_b = 10.0;       // the output limit a * |x| + b
 };
 
+// What a request gets back: its translations, and with "saliency" each sentence's saliency
+// map of its best output (|output| x |source| row-major, EOS included on both sides; empty
+// for a sentence without output).
+struct ServiceResult {
+  std::vector<Translation> translations;
+  std::vector<std::vector<float>> saliency;
+};
+
 struct ServiceStats {
   std::size_t jobs = 0;      // requests translated
   std::size_t calls = 0;     // Translator::translate calls (jobs / calls: batching across clients)
@@ -46,21 +55,23 @@ class TranslationService {
   TranslationService(const TranslationService&) = delete;
   TranslationService& operator=(const TranslationService&) = delete;
 
-  std::future<std::vector<Translation>> submit(TranslateRequest request);
+  std::future<ServiceResult> submit(TranslateRequest request);
   void stop();
   ServiceStats stats() const;
 
  private:
   struct Job {
     TranslateRequest request;
-    std::promise<std::vector<Translation>> result;
+    std::promise<ServiceResult> result;
   };
   void work();
   void run(std::vector<Job>& jobs);
+  std::vector<std::vector<float>> saliency(const std::vector<Translation>& translations) const;
 
   const Translator& translator_;
   ServiceOptions options_;
   mutable std::mutex mutex_;
+  mutable std::mutex saliency_mutex_;
   std::condition_variable wake_;
   std::deque<Job> queue_;
   bool stopping_ = false;

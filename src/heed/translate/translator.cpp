@@ -297,6 +297,18 @@ std::vector<ForcedAlignment> Translator::align(
     const std::function<void(std::size_t, std::size_t)>& progress) const {
   HEED_CHECK(sources.size() == targets.size(), "align: ", sources.size(), " source lines but ",
              targets.size(), " target lines");
+  std::vector<std::vector<std::string>> pieces;
+  pieces.reserve(targets.size());
+  for (const auto& t : targets) pieces.push_back(models_.front().tgt_tokenizer->encode(t));
+  return align_pieces(sources, pieces, batch_size, saliency, progress);
+}
+
+std::vector<ForcedAlignment> Translator::align_pieces(
+    const std::vector<std::string>& sources,
+    const std::vector<std::vector<std::string>>& targets, std::size_t batch_size, bool saliency,
+    const std::function<void(std::size_t, std::size_t)>& progress) const {
+  HEED_CHECK(sources.size() == targets.size(), "align: ", sources.size(), " source lines but ",
+             targets.size(), " target lines");
   HEED_CHECK(batch_size >= 1, "the batch size must be at least 1");
   HEED_CHECK(saliency || has_attention(), "alignment needs a model with attention (",
              names_.front(), " has none)");
@@ -308,7 +320,7 @@ std::vector<ForcedAlignment> Translator::align(
   std::vector<std::size_t> order;  // pairs with both sides non-empty, shortest source first
   for (std::size_t i = 0; i < sources.size(); ++i) {
     auto sp = first.src_tokenizer->encode(sources[i]);
-    auto tp = first.tgt_tokenizer->encode(targets[i]);
+    auto tp = targets[i];
     if (sp.empty() || tp.empty()) continue;
     const std::size_t n = sp.size() + 1;
     HEED_CHECK(max_src_len_ == 0 || n <= max_src_len_, "source line ", i + 1, " has ", n,

@@ -97,6 +97,13 @@ class Translator {
       const std::vector<std::string>& sources, const std::vector<std::string>& targets,
       std::size_t batch_size, bool saliency = false,
       const std::function<void(std::size_t, std::size_t)>& progress = {}) const;
+  // The same with the targets given as pieces of the target vocabulary (no EOS), e.g. a
+  // decoded hypothesis' output, so nothing is lost to detokenising and tokenising again.
+  std::vector<ForcedAlignment> align_pieces(
+      const std::vector<std::string>& sources,
+      const std::vector<std::vector<std::string>>& targets, std::size_t batch_size,
+      bool saliency = false,
+      const std::function<void(std::size_t, std::size_t)>& progress = {}) const;
 
   bool has_attention() const;
   // The longest source (pieces + EOS) every model accepts; 0 = no limit.
