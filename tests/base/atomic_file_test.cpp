@@ -73,6 +73,21 @@ TEST(AtomicFile, UnwritableDirectoryIsAClearError) {
   }
 }
 
+TEST(AtomicFile, AFailedWriteNamesTheFileAndTheCause) {
+  // /dev/full fails every write with ENOSPC, as a full disk does (a device: written directly).
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  for (const std::size_t size : {std::size_t{10}, std::size_t{1} << 20}) {  // buffered, direct
+    try {
+      write_file_atomically("/dev/full", std::string(size, 'x'));
+      FAIL() << "expected an error";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("/dev/full: cannot write (No space left on device)"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 // The pid of a process that has exited (and been reaped), so no process runs under it.
 pid_t dead_pid() {
   const pid_t pid = ::fork();

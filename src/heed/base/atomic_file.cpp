@@ -1,5 +1,6 @@
 #include "heed/base/atomic_file.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -8,6 +9,8 @@
 #include <filesystem>
 #include <mutex>
 #include <set>
+#include <streambuf>
+#include <vector>
 
 #include "heed/base/error.h"
 
@@ -69,28 +72,85 @@ std::size_t remove_stale_temporaries(const std::string& dir) {
   return removed;
 }
 
+// The stream's buffer: 64 KiB, then write(2) to the file descriptor. The first failed write
+// keeps its errno, and every later write fails at once, so commit() can name the cause.
+class AtomicFile::Buffer : public std::streambuf {
+ public:
+  explicit Buffer(int fd) : fd_(fd), data_(1 << 16) { reset(); }
+  int error() const { return error_; }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (!drain()) return traits_type::eof();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(c);
+      pbump(1);
+    }
+    return traits_type::not_eof(c);
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    if (n < epptr() - pptr()) {
+      std::memcpy(pptr(), s, static_cast<std::size_t>(n));
+      pbump(static_cast<int>(n));
+      return n;
+    }
+    return drain() && put(s, static_cast<std::size_t>(n)) ? n : 0;
+  }
+  int sync() override { return drain() ? 0 : -1; }
+
+ private:
+  void reset() { setp(data_.data(), data_.data() + data_.size()); }
+  bool drain() {
+    const bool ok = put(pbase(), static_cast<std::size_t>(pptr() - pbase()));
+    reset();
+    return ok;
+  }
+  bool put(const char* p, std::size_t n) {
+    while (n > 0 && error_ == 0) {
+      const ssize_t w = ::write(fd_, p, n);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) {
+        error_ = w < 0 ? errno : EIO;
+        break;
+      }
+      p += w;
+      n -= static_cast<std::size_t>(w);
+    }
+    return error_ == 0;
+  }
+
+  int fd_;
+  std::vector<char> data_;
+  int error_ = 0;
+};
+
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   if (!is_special(path_)) {
     clean_directory_once(path_);
     tmp_ = path_ + ".tmp." + std::to_string(::getpid());
   }
   const std::string& target = tmp_.empty() ? path_ : tmp_;
-  out_.open(target, std::ios::binary | std::ios::trunc);
-  HEED_CHECK(out_.is_open(), path_, ": cannot open for writing (", std::strerror(errno), ")");
+  fd_ = ::open(target.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  HEED_CHECK(fd_ >= 0, path_, ": cannot open for writing (", std::strerror(errno), ")");
+  buffer_ = std::make_unique<Buffer>(fd_);
+  out_.rdbuf(buffer_.get());
 }
 
 AtomicFile::~AtomicFile() {
+  if (fd_ >= 0) ::close(fd_);
   if (committed_ || tmp_.empty()) return;
-  out_.close();
   std::error_code ec;
   fs::remove(tmp_, ec);
 }
 
 void AtomicFile::commit() {
   out_.flush();
-  const bool ok = out_.good();
-  out_.close();
-  HEED_CHECK(ok && !out_.fail(), path_, ": write failed (disk full?)");
+  int err = buffer_->error();
+  if (err == 0 && !out_.good()) err = EIO;
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0 && err == 0) err = errno;  // NFS reports some write errors only here
+  HEED_CHECK(err == 0, path_, ": cannot write (", std::strerror(err), ")");
   if (!tmp_.empty()) {
     std::error_code ec;
     fs::rename(tmp_, path_, ec);

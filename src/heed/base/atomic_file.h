@@ -9,7 +9,13 @@
 // power loss) leaves it behind, so the first AtomicFile a process opens in a directory
 // removes that directory's temporaries whose pid is no longer running
 // (remove_stale_temporaries).
+//
+// A failed write (a full disk, a quota, an I/O error) is remembered with its cause, and
+// commit() reports it ("<path>: cannot write (No space left on device)") instead of moving
+// the incomplete file into place.
 #include <fstream>
+#include <memory>
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -23,12 +29,16 @@ class AtomicFile {
   AtomicFile& operator=(const AtomicFile&) = delete;
 
   std::ostream& stream() { return out_; }
-  // Flushes, checks for write errors (heed::Error naming the path) and moves the file into place.
+  // Flushes, checks for write errors (heed::Error naming the path and the cause) and moves
+  // the file into place.
   void commit();
 
  private:
+  class Buffer;  // the stream's buffer over fd_; keeps the errno of the first failed write
   std::string path_, tmp_;  // tmp_ empty when writing directly
-  std::ofstream out_;
+  int fd_ = -1;
+  std::unique_ptr<Buffer> buffer_;
+  std::ostream out_{nullptr};
   bool committed_ = false;
 };
 

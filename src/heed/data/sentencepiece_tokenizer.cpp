@@ -7,6 +7,7 @@
 #include <fstream>
 #include <unordered_map>
 
+#include "heed/base/atomic_file.h"
 #include "heed/base/error.h"
 #include "heed/base/utf8.h"
 
@@ -72,16 +73,7 @@ SentencePieceTokenizer SentencePieceTokenizer::train(const std::vector<std::stri
   auto status = sentencepiece::SentencePieceTrainer::Train(args, &iterator, &proto);
   HEED_CHECK(status.ok(), "SentencePiece training failed: ", status.ToString());
 
-  std::string tmp = model_path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    HEED_CHECK(out, tmp, ": cannot open for writing");
-    out.write(proto.data(), static_cast<std::streamsize>(proto.size()));
-    HEED_CHECK(out, tmp, ": write error");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, model_path, ec);
-  HEED_CHECK(!ec, model_path, ": cannot write the SentencePiece model (", ec.message(), ")");
+  write_file_atomically(model_path, proto);
 
   auto processor = std::make_unique<sentencepiece::SentencePieceProcessor>();
   status = processor->LoadFromSerializedProto(proto);

@@ -1,9 +1,14 @@
 #include "heed/train/progress.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+
+#include "heed/base/error.h"
 
 namespace heed {
 
@@ -11,11 +16,30 @@ bool stderr_is_tty() { return isatty(STDERR_FILENO) != 0; }
 
 Progress::Progress(std::ostream& console, ProgressOptions options)
     : console_(console), o_(std::move(options)) {
-  if (!o_.log_path.empty()) log_.open(o_.log_path, std::ios::app);
+  if (!o_.log_path.empty()) {
+    log_fd_ = ::open(o_.log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+    HEED_CHECK(log_fd_ >= 0, o_.log_path, ": cannot open for writing (", std::strerror(errno), ")");
+  }
   start_ = window_start_ = last_draw_ = Clock::now();
 }
 
-Progress::~Progress() { finish(); }
+Progress::~Progress() {
+  finish();
+  if (log_fd_ >= 0) ::close(log_fd_);
+}
+
+// Appends one line to the log; a failed write (a full disk) stops the run, naming the cause.
+void Progress::log(const std::string& line) {
+  if (log_fd_ < 0) return;
+  const std::string text = line + "\n";
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t w = ::write(log_fd_, text.data() + done, text.size() - done);
+    if (w < 0 && errno == EINTR) continue;
+    HEED_CHECK(w > 0, o_.log_path, ": cannot write (", std::strerror(w < 0 ? errno : EIO), ")");
+    done += static_cast<std::size_t>(w);
+  }
+}
 
 std::string Progress::format_duration(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0) return "-";
@@ -91,7 +115,7 @@ void Progress::step(std::int64_t step, std::int64_t epoch, double loss,
   }
   if (plain) {
     if (!o_.tty) console_ << line << "\n" << std::flush;
-    if (log_.is_open()) log_ << line << "\n" << std::flush;
+    log(line);
     window_loss_ = 0.0;
     window_tokens_ = 0;
     window_start_ = now;
@@ -101,7 +125,7 @@ void Progress::step(std::int64_t step, std::int64_t epoch, double loss,
 void Progress::message(const std::string& line) {
   clear_line();
   console_ << line << "\n" << std::flush;
-  if (log_.is_open()) log_ << line << "\n" << std::flush;
+  log(line);
 }
 
 void Progress::finish() {

@@ -2,11 +2,11 @@
 // Progress: what a training run tells its user. On a terminal one status line is redrawn
 // in place (at most 5 times a second); otherwise (a pipe, a log file, CI) a plain line is
 // printed every log_every steps. Every plain line and every message is also appended to
-// the run's log file (DIR/train.log).
+// the run's log file (DIR/train.log); a line that cannot be written there (a full disk) is
+// a heed::Error naming the file and the cause.
 //   step 1200/5000 | epoch 3 | loss 2.3140 | lr 1.00e-03 | 14.2k tok/s | ETA 4m12s
 #include <chrono>
 #include <cstdint>
-#include <fstream>
 #include <ostream>
 #include <string>
 
@@ -24,6 +24,8 @@ class Progress {
  public:
   Progress(std::ostream& console, ProgressOptions options);
   ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
 
   // After each update: the loss (mean over the batch's target tokens) and its token count.
   void step(std::int64_t step, std::int64_t epoch, double loss, std::int64_t target_tokens,
@@ -40,9 +42,10 @@ class Progress {
   std::string status_line(std::int64_t step, std::int64_t epoch, double loss, double lr,
                           double tokens_per_second) const;
   void clear_line();
+  void log(const std::string& line);
   std::ostream& console_;
   ProgressOptions o_;
-  std::ofstream log_;
+  int log_fd_ = -1;  // the log file, opened for appending
   using Clock = std::chrono::steady_clock;
   Clock::time_point start_, window_start_, last_draw_;
   std::int64_t first_step_ = -1;

@@ -50,6 +50,11 @@ namespace {
 
 std::atomic<bool> g_stop{false};  // set by the signal thread, read by the loop
 
+// Present while a run that started in the directory has written weights but not yet its
+// first training state: such weights are that run's (a fresh run may remove them), not a
+// user's (which it refuses to overwrite).
+constexpr const char* kUnsavedMarker = ".heed.unsaved";
+
 
 // The config with everything a resumed run may change blanked out: the data and model
 // sections must stay as they were.
@@ -132,6 +137,7 @@ class Run {
   // Returns false when early stopping says to stop.
   void validate(Progress& progress, double train_loss);
   void save(bool step_checkpoint);
+  void mark_unsaved();
   Metadata weights_metadata() const;
   double seconds() const {
     return state_.train_seconds +
@@ -166,6 +172,7 @@ class Run {
   double base_seconds_ = 0.0;
   std::chrono::steady_clock::time_point session_start_ = std::chrono::steady_clock::now();
   std::int64_t last_saved_step_ = -1;
+  bool marked_unsaved_ = false;  // wrote kUnsavedMarker, to be removed after the first save
 
   // Hard attention: the samples of the step's forward pass and the REINFORCE baseline.
   bool hard_ = false;
@@ -191,28 +198,35 @@ void Run::prepare_directory() {
   lock_ = DirLock(dir_, "training");
   remove_stale_temporaries(dir_);
   const std::string state_path = path_in(dir_, model_files::kState);
+  const std::string marker = path_in(dir_, kUnsavedMarker);
   resume_ = fs::exists(state_path);
   if (resume_) {
+    fs::remove(marker, ec);  // left by a kill right after the first save
     check_resumable(load_model_config(dir_), c_, dir_);
     return;
   }
   // No training state: a run that started here saved no step (a config or data error found
   // late, out of memory, Ctrl-C or kill -9 before the first save). What such a run leaves
   // (vocabularies, config, logs) is removed so that the corrected command starts afresh;
-  // weights and anything heed does not write are never touched: they stop the run instead.
+  // weights and anything heed does not write are never touched: they stop the run instead,
+  // except the weights of such a run, which it marked as unsaved before writing them.
+  const bool unsaved = fs::is_regular_file(marker, ec);
   const std::set<std::string> leftovers = {
       model_files::kConfig, model_files::kSrcVocab, model_files::kTgtVocab, model_files::kSrcSpm,
       model_files::kTgtSpm, model_files::kHistory,  model_files::kLog,      DirLock::kFileName};
   std::vector<fs::path> remove;
   for (const auto& entry : fs::directory_iterator(dir_)) {
     const std::string name = entry.path().filename().string();
-    if (name == DirLock::kFileName) continue;
+    if (name == DirLock::kFileName || name == kUnsavedMarker) continue;
     const bool weights = name == model_files::kBest || name == model_files::kLast ||
                          (name == model_files::kCheckpoints && !fs::is_empty(entry.path()));
-    HEED_CHECK(!weights, dir_, ": holds ", name, " but no training state to resume (",
-               model_files::kState, "); heed does not overwrite weights: move them away or "
-               "give a new or empty output directory");
+    HEED_CHECK(!weights || unsaved, dir_, ": holds ", name,
+               " but no training state to resume (", model_files::kState,
+               "); heed does not overwrite weights: move them away or give a new or empty "
+               "output directory");
     const bool ours = (leftovers.count(name) && entry.is_regular_file()) ||
+                      (unsaved && (name == model_files::kBest || name == model_files::kLast) &&
+                       entry.is_regular_file()) ||
                       (name == model_files::kCheckpoints && entry.is_directory()) ||
                       (entry.is_regular_file() && name.size() > 4 &&
                        name.compare(name.size() - 4, 4, ".tmp") == 0 &&
@@ -222,7 +236,8 @@ void Run::prepare_directory() {
     remove.push_back(entry.path());
   }
   for (const auto& p : remove) fs::remove_all(p);
-  if (!remove.empty()) restarted_ = true;
+  if (unsaved) fs::remove(marker);  // last: until then the weights left are known as ours
+  if (!remove.empty() || unsaved) restarted_ = true;
 }
 
 std::unique_ptr<Tokenizer> Run::side_tokenizer(const SideConfig& side,
@@ -234,8 +249,15 @@ std::unique_ptr<Tokenizer> Run::side_tokenizer(const SideConfig& side,
     if (!side.spm_model.empty()) {
       HEED_CHECK(fs::is_regular_file(side.spm_model), side.spm_model,
                  ": no such SentencePiece model file");
-      fs::copy_file(side.spm_model, dst + ".tmp", fs::copy_options::overwrite_existing);
-      fs::rename(dst + ".tmp", dst);
+      std::error_code ec;
+      fs::copy_file(side.spm_model, dst + ".tmp", fs::copy_options::overwrite_existing, ec);
+      if (!ec) fs::rename(dst + ".tmp", dst, ec);
+      if (ec) {
+        std::error_code ignored;
+        fs::remove(dst + ".tmp", ignored);
+        throw Error(dst + ": cannot copy the SentencePiece model " + side.spm_model + " (" +
+                    ec.message() + ")");
+      }
     } else {
       SentencePieceOptions o;
       o.vocab_size = static_cast<int>(side.spm_vocab_size);
@@ -406,6 +428,7 @@ void Run::validate(Progress& progress, double train_loss) {
     state_.best_score = score;
     state_.best_step = state_.step;
     state_.bad_validations = 0;
+    mark_unsaved();
     save_module(*model_, path_in(dir_, model_files::kBest), weights_metadata());
   } else {
     ++state_.bad_validations;
@@ -415,10 +438,9 @@ void Run::validate(Progress& progress, double train_loss) {
   entry["best"] = better;
   entry["seconds"] = seconds();
   state_.history.push_back(entry.dump());
-  {
-    std::ofstream h(path_in(dir_, model_files::kHistory), std::ios::app);
-    h << state_.history.back() << "\n";
-  }
+  std::string history;  // rewritten whole, so that a failed write leaves the previous file
+  for (const auto& h : state_.history) history += h + "\n";
+  write_file_atomically(path_in(dir_, model_files::kHistory), history);
   std::string line = "validation at step " + std::to_string(state_.step) + ": " + shown;
   line += better ? " (new best)"
                  : " (best " + fmt(t_.metric == DevMetric::loss ? "%.4f" : "%.2f", state_.best_score) +
@@ -432,11 +454,23 @@ Metadata Run::weights_metadata() const {
           {"heed.model", std::string(enum_name(c_.model.kind))}};
 }
 
+void Run::mark_unsaved() {
+  if (resume_ || last_saved_step_ >= 0 || marked_unsaved_) return;
+  write_file_atomically(path_in(dir_, kUnsavedMarker),
+                        "heed train started here and has not saved its training state yet; "
+                        "the next run removes what it wrote\n");
+  marked_unsaved_ = true;
+}
+
 void Run::save(bool step_checkpoint) {
   const Metadata meta = weights_metadata();
+  mark_unsaved();
   if (step_checkpoint && t_.keep_checkpoints > 0 &&
       (state_.checkpoints.empty() || state_.checkpoints.back() != state_.step)) {
-    fs::create_directories(fs::path(dir_) / model_files::kCheckpoints);
+    const fs::path checkpoints = fs::path(dir_) / model_files::kCheckpoints;
+    std::error_code ec;
+    fs::create_directories(checkpoints, ec);
+    HEED_CHECK(!ec, checkpoints.string(), ": cannot create the directory (", ec.message(), ")");
     save_module(*model_, step_checkpoint_path(dir_, state_.step), meta);
     state_.checkpoints.push_back(state_.step);
     while (static_cast<std::int64_t>(state_.checkpoints.size()) > t_.keep_checkpoints) {
@@ -458,6 +492,11 @@ void Run::save(bool step_checkpoint) {
   s.train_seconds = seconds();
   save_training_state(path_in(dir_, model_files::kState), *model_, *optimizer_, s);
   last_saved_step_ = state_.step;
+  if (marked_unsaved_) {
+    std::error_code ec;
+    fs::remove(path_in(dir_, kUnsavedMarker), ec);
+    marked_unsaved_ = false;
+  }
 }
 
 TrainResult Run::run() {
