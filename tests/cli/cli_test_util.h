@@ -6,7 +6,10 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <sys/wait.h>
+
+#include "heed/base/random.h"
 
 namespace heed::testing {
 
@@ -58,5 +61,21 @@ class ScratchDir {
   }
   std::filesystem::path path_;
 };
+
+// The word-reversal task as text: n lines of min_len + rng.below(spread) letters drawn from
+// the first `letters` of the alphabet, and the same lines reversed ({source, target}, each
+// line ending in '\n').
+inline std::pair<std::string, std::string> reversal_lines(Rng& rng, int n, std::uint64_t min_len,
+                                                          std::uint64_t spread, std::uint64_t letters) {
+  std::string src, tgt;
+  for (int i = 0; i < n; ++i) {
+    std::string s;
+    const auto len = min_len + rng.below(spread);
+    for (std::uint64_t k = 0; k < len; ++k) s += static_cast<char>('a' + rng.below(letters));
+    src += s + "\n";
+    tgt += std::string(s.rbegin(), s.rend()) + "\n";
+  }
+  return {src, tgt};
+}
 
 }  // namespace heed::testing

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_test_util.h"
 #include "heed/base/random.h"
 #include "heed/base/error.h"
 #include "heed/tensor/safetensors.h"
@@ -72,15 +73,8 @@ class TrainCli : public ::testing::Test {
     fs::create_directories(*root_);
     Rng rng(7);
     for (const char* split : {"train", "dev"}) {
-      std::string src, tgt;
-      const int n = std::string(split) == "train" ? 300 : 20;
-      for (int i = 0; i < n; ++i) {
-        std::string s;
-        const auto len = 3 + rng.below(6);
-        for (std::uint64_t k = 0; k < len; ++k) s += static_cast<char>('a' + rng.below(8));
-        src += s + "\n";
-        tgt += std::string(s.rbegin(), s.rend()) + "\n";
-      }
+      const auto [src, tgt] =
+          testing::reversal_lines(rng, std::string(split) == "train" ? 300 : 20, 3, 6, 8);
       write_file(path(std::string(split) + ".src"), src);
       write_file(path(std::string(split) + ".tgt"), tgt);
     }

@@ -40,14 +40,7 @@ class TranslateCli : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new ScratchDir("heed_cli_translate");
     Rng rng(11);
-    std::string src, tgt;
-    for (int i = 0; i < 300; ++i) {
-      std::string s;
-      const auto len = 3 + rng.below(6);
-      for (std::uint64_t k = 0; k < len; ++k) s += static_cast<char>('a' + rng.below(8));
-      src += s + "\n";
-      tgt += std::string(s.rbegin(), s.rend()) + "\n";
-    }
+    const auto [src, tgt] = testing::reversal_lines(rng, 300, 3, 6, 8);
     dir_->file("train.src", src);
     dir_->file("train.tgt", tgt);
     config_ = dir_->file("config.yaml",

@@ -13,6 +13,7 @@
 #include "heed/kernels/gemm.h"
 #include "heed/models/model_registry.h"
 #include "support/gradcheck.h"
+#include "support/tiny_models.h"
 #include "support/token_batches.h"
 
 namespace heed {
@@ -20,6 +21,7 @@ namespace {
 
 using testing::all_close;
 using testing::gradcheck;
+using testing::tiny_config;
 
 TokenBatch batch(std::int64_t len, const std::vector<std::vector<std::int32_t>>& rows) {
   return testing::padded_batch(len, rows);
@@ -30,24 +32,6 @@ const TokenBatch kSrc = batch(5, {{4, 5, 6}, {7, 4, 5, 8, 4}, {6, 9}});
 const TokenBatch kTgt = batch(4, {{kBos, 5, 6, 4}, {kBos, 7}, {kBos, 4, 8}});
 const std::vector<std::int32_t> kTgtOut = {5, 6, 4, kEos, 7, kEos, kPad, kPad, 4, 8, kEos, kPad};
 
-ModelConfig tiny(const std::string& kind) {
-  ModelConfig c;
-  c.kind = parse_enum<ModelKind>(kind, "model.kind");
-  c.src_vocab = 10;
-  c.tgt_vocab = 9;
-  c.emb_dim = 3;
-  c.enc_hidden = 3;
-  c.dec_hidden = 4;
-  c.attn_dim = 3;
-  c.out_dim = 5;
-  if (kind == "luong") {
-    c.enc_hidden = 4;
-    c.bidirectional = false;
-    c.score = AttentionScore::general;
-    c.dec_layers = c.enc_layers = 2;
-  }
-  return c;
-}
 
 std::unique_ptr<Seq2Seq> build(const ModelConfig& c, std::uint64_t seed = 5) {
   Rng rng(seed);
@@ -63,42 +47,42 @@ struct Case {
 
 std::vector<Case> cases() {
   std::vector<Case> out;
-  out.push_back({"bahdanau", tiny("bahdanau")});
-  out.push_back({"noattn", tiny("noattn")});
+  out.push_back({"bahdanau", tiny_config("bahdanau")});
+  out.push_back({"noattn", tiny_config("noattn")});
   for (const char* score : {"general", "dot", "scaled_dot", "concat", "mlp", "location"}) {
-    ModelConfig c = tiny("luong");
+    ModelConfig c = tiny_config("luong");
     c.score = parse_enum<AttentionScore>(score, "model.score");
     out.push_back({std::string("luong_") + score, c});
   }
-  ModelConfig nofeed = tiny("luong");
+  ModelConfig nofeed = tiny_config("luong");
   nofeed.input_feed = false;
   out.push_back({"luong_no_input_feed", nofeed});
-  ModelConfig local = tiny("luong");
+  ModelConfig local = tiny_config("luong");
   local.local_p = true;
   local.window = 1;
   out.push_back({"luong_local_p", local});
-  ModelConfig bidir = tiny("luong");
+  ModelConfig bidir = tiny_config("luong");
   bidir.bidirectional = true;
   bidir.enc_hidden = 3;  // bridged from 2 x 3 to 4
   out.push_back({"luong_bidir_bridge", bidir});
-  ModelConfig wide = tiny("luong");
+  ModelConfig wide = tiny_config("luong");
   wide.enc_hidden = 3;  // unidirectional, but enc_hidden != dec_hidden: bridged too
   wide.score = AttentionScore::mlp;
   out.push_back({"luong_bridge_sizes", wide});
-  ModelConfig tied = tiny("luong");
+  ModelConfig tied = tiny_config("luong");
   tied.emb_dim = tied.dec_hidden;
   tied.tie_embeddings = true;
   out.push_back({"luong_tied", tied});
-  ModelConfig lstm = tiny("bahdanau");
+  ModelConfig lstm = tiny_config("bahdanau");
   lstm.encoder_cell = RnnCell::lstm;
   lstm.enc_layers = 2;
   out.push_back({"bahdanau_lstm2", lstm});
-  ModelConfig uni = tiny("bahdanau");
+  ModelConfig uni = tiny_config("bahdanau");
   uni.bidirectional = false;
   uni.out_dim = uni.emb_dim;
   uni.tie_embeddings = true;
   out.push_back({"bahdanau_uni_tied", uni});
-  ModelConfig uni_noattn = tiny("noattn");
+  ModelConfig uni_noattn = tiny_config("noattn");
   uni_noattn.bidirectional = false;
   uni_noattn.enc_layers = 2;
   out.push_back({"noattn_uni2", uni_noattn});
@@ -210,8 +194,8 @@ TEST_P(EveryModel, PaddingDoesNotChangeASentence) {
 // model run one step() at a time, on a batch big enough for two threads to split its rows:
 // equal logits and equal gradients of every parameter.
 TEST(Models, FusedDecodersMatchTheStepsOnTwoThreads) {
-  std::vector<ModelConfig> configs{tiny("bahdanau"), tiny("luong")};
-  ModelConfig dot = tiny("luong");
+  std::vector<ModelConfig> configs{tiny_config("bahdanau"), tiny_config("luong")};
+  ModelConfig dot = tiny_config("luong");
   dot.score = AttentionScore::scaled_dot;
   dot.input_feed = false;
   dot.dec_layers = dot.enc_layers = 1;
@@ -272,7 +256,7 @@ TEST(Models, ReferenceParameterNames) {
     for (auto& [n, _] : m.named_parameters()) out.push_back(n);
     return out;
   };
-  ModelConfig b = tiny("bahdanau");
+  ModelConfig b = tiny_config("bahdanau");
   EXPECT_EQ(names(*build(b)),
             (std::vector<std::string>{
                 "src_emb.weight", "tgt_emb.weight", "encoder.weight_ih_l0", "encoder.weight_hh_l0",
@@ -282,7 +266,7 @@ TEST(Models, ReferenceParameterNames) {
                 "attention.W_q.weight", "attention.U_h.weight", "attention.U_h.bias",
                 "attention.v.weight", "decoder.weight_ih", "decoder.weight_hh", "decoder.bias_ih",
                 "decoder.bias_hh", "W_o.weight", "W_o.bias", "W_out.weight", "W_out.bias"}));
-  ModelConfig l = tiny("luong");
+  ModelConfig l = tiny_config("luong");
   l.bidirectional = true;
   l.dec_layers = l.enc_layers = 1;
   EXPECT_EQ(names(*build(l)),
@@ -297,7 +281,7 @@ TEST(Models, ReferenceParameterNames) {
 }
 
 TEST(Models, TiedEmbeddingsShareOneTensor) {
-  ModelConfig c = tiny("bahdanau");
+  ModelConfig c = tiny_config("bahdanau");
   c.out_dim = c.emb_dim;
   c.tie_embeddings = true;
   auto model = build(c);
@@ -315,7 +299,7 @@ TEST(Models, TiedEmbeddingsShareOneTensor) {
 TEST(Models, DropoutNeedsAnRngAndOnlyActsInTraining) {
   for (const char* kind : {"bahdanau", "luong", "noattn"}) {
     SCOPED_TRACE(kind);
-    ModelConfig c = tiny(kind);
+    ModelConfig c = tiny_config(kind);
     c.dropout = 0.3;
     auto model = build(c);
     Tensor eval_logits;
@@ -339,7 +323,7 @@ TEST(Models, DropoutNeedsAnRngAndOnlyActsInTraining) {
 }
 
 TEST(Models, ReorderRowsReplicatesTheEncoding) {
-  auto model = build(tiny("luong"));
+  auto model = build(tiny_config("luong"));
   NoGradGuard no_grad;
   Encoded enc = model->encode(kSrc);
   const std::vector<std::int64_t> rows = {2, 2, 0};
@@ -366,48 +350,48 @@ void expect_error(ModelConfig c, const std::string& fragment) {
 }
 
 TEST(Models, ConfigValidation) {
-  ModelConfig c = tiny("luong");
+  ModelConfig c = tiny_config("luong");
   c.tgt_vocab = 2;
   expect_error(c, "special tokens");
-  c = tiny("bahdanau");
+  c = tiny_config("bahdanau");
   c.emb_dim = 0;
   expect_error(c, "emb_dim");
-  c = tiny("luong");
+  c = tiny_config("luong");
   c.encoder_cell = RnnCell::gru;
   expect_error(c, "must be lstm");
-  c = tiny("luong");
+  c = tiny_config("luong");
   c.enc_layers = 1;
   expect_error(c, "enc_layers (1) must equal dec_layers (2)");
-  c = tiny("luong");
+  c = tiny_config("luong");
   c.score = AttentionScore::dot;
   c.bidirectional = true;
   expect_error(c, "score dot needs");
-  c = tiny("luong");
+  c = tiny_config("luong");
   c.local_p = true;
   c.window = 0;
   expect_error(c, "window");
-  c = tiny("luong");
+  c = tiny_config("luong");
   c.tie_embeddings = true;
   expect_error(c, "set emb_dim = dec_hidden");
-  c = tiny("bahdanau");
+  c = tiny_config("bahdanau");
   c.tie_embeddings = true;
   expect_error(c, "set out_dim = emb_dim");
-  c = tiny("bahdanau");
+  c = tiny_config("bahdanau");
   c.dec_layers = 2;
   expect_error(c, "dec_layers");
-  c = tiny("bahdanau");
+  c = tiny_config("bahdanau");
   c.score = AttentionScore::general;
   expect_error(c, "additive (mlp)");
-  c = tiny("noattn");
+  c = tiny_config("noattn");
   c.local_p = true;
   expect_error(c, "local-p");
-  c = tiny("bahdanau");
+  c = tiny_config("bahdanau");
   c.dropout = 1.0;
   expect_error(c, "dropout");
 }
 
 TEST(Models, BadBatchesAreRefused) {
-  auto model = build(tiny("bahdanau"));
+  auto model = build(tiny_config("bahdanau"));
   TokenBatch bad = kSrc;
   bad.ids[0] = 10;
   EXPECT_THROW(model->forward(bad, kTgt), Error);

@@ -8,28 +8,12 @@
 
 #include "heed/autograd/tape.h"
 #include "heed/models/model_registry.h"
+#include "support/tiny_models.h"
 #include "support/token_batches.h"
 
 namespace heed {
 namespace {
 
-ModelConfig tiny(ModelKind kind) {
-  ModelConfig c;
-  c.kind = kind;
-  c.src_vocab = 10;
-  c.tgt_vocab = 9;
-  c.emb_dim = 3;
-  c.enc_hidden = 3;
-  c.dec_hidden = 4;
-  c.attn_dim = 3;
-  c.out_dim = 5;
-  if (kind == ModelKind::luong) {
-    c.enc_hidden = 4;
-    c.bidirectional = false;
-    c.score = AttentionScore::general;
-  }
-  return c;
-}
 
 // log p(y_t | y_<t, x) of every (b, t), teacher forced.
 std::vector<double> log_probs(const Seq2Seq& m, const TokenBatch& src, const TokenBatch& in,
@@ -52,7 +36,7 @@ class SaliencyTest : public ::testing::TestWithParam<ModelKind> {};
 
 TEST_P(SaliencyTest, EqualsFiniteDifferencesOfTheSourceEmbeddings) {
   Rng rng(7);
-  auto model = make_model(tiny(GetParam()), rng, DType::f64);
+  auto model = make_model(testing::tiny_config(std::string(enum_name(GetParam()))), rng, DType::f64);
   model->eval();
   // Two sentences of different lengths; within each, every source token differs.
   const TokenBatch src = testing::padded_batch(4, {{4, 5, 6, kEos}, {7, 8, kEos}});
@@ -116,7 +100,7 @@ INSTANTIATE_TEST_SUITE_P(Kinds, SaliencyTest,
 
 TEST(Saliency, RefusedWithoutGradients) {
   Rng rng(7);
-  auto model = make_model(tiny(ModelKind::bahdanau), rng, DType::f64);
+  auto model = make_model(testing::tiny_config("bahdanau"), rng, DType::f64);
   const TokenBatch src = testing::padded_batch(2, {{4, kEos}});
   const TokenBatch in = testing::padded_batch(1, {{kBos}});
   NoGradGuard no_grad;

@@ -32,14 +32,7 @@ class ServerTest : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new ScratchDir("heed_serve");
     Rng rng(3);
-    std::string src, tgt;
-    for (int i = 0; i < 300; ++i) {
-      std::string s;
-      const auto len = 2 + rng.below(6);
-      for (std::uint64_t k = 0; k < len; ++k) s += static_cast<char>('a' + rng.below(6));
-      src += s + "\n";
-      tgt += std::string(s.rbegin(), s.rend()) + "\n";
-    }
+    const auto [src, tgt] = testing::reversal_lines(rng, 300, 2, 6, 6);
     const std::string config = dir_->file(
         "config.yaml", "data:\n  train_source: " + dir_->file("s.txt", src) +
                            "\n  train_target: " + dir_->file("t.txt", tgt) +
