@@ -68,7 +68,8 @@ void Server::routes() {
     const ServiceStats s = service_ ? service_->stats() : ServiceStats{};
     const nlohmann::json j = {{"status", "ok"},           {"model", model_},
                               {"attention", translator_.has_attention()},
-                              {"queue", s.waiting},       {"served", served_.load()},
+                              {"queue", s.waiting},       {"decoding", s.decoding},
+                              {"served", served_.load()},
                               {"refused", s.refused},     {"batches", s.calls},
                               {"sentences", s.sentences}};
     res.set_content(j.dump(), kJson);

@@ -78,6 +78,7 @@ void TranslationService::work() {
           ++it;
         }
       }
+      stats_.decoding += jobs.size();
     }
     run(jobs);
   }
@@ -116,6 +117,7 @@ void TranslationService::run(std::vector<Job>& jobs) {
     for (auto& j : jobs) j.result.set_exception(std::current_exception());
   }
   std::lock_guard lock(mutex_);
+  stats_.decoding -= jobs.size();
   stats_.jobs += jobs.size();
   stats_.calls += 1;
   stats_.sentences += lines.size();

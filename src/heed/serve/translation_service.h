@@ -46,6 +46,7 @@ struct ServiceStats {
   std::size_t sentences = 0;
   std::size_t refused = 0;   // submits refused with 503
   std::size_t waiting = 0;   // jobs in the queue now
+  std::size_t decoding = 0;  // jobs a worker is translating now
 };
 
 class TranslationService {
