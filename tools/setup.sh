@@ -11,7 +11,7 @@ packages=(
   libopenblas-openmp-dev libdnnl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev
-  libsentencepiece-dev libxxhash-dev zlib1g-dev libcpp-httplib-dev
+  libsentencepiece-dev libxxhash-dev zlib1g-dev libcpp-httplib-dev libcairo2-dev fonts-dejavu-core
   dataset-fashion-mnist
 )
 
