@@ -7,6 +7,7 @@
 #include "heed/cli/plot_command.h"
 #include "heed/cli/score_command.h"
 #include "heed/cli/serve_command.h"
+#include "heed/cli/show_command.h"
 #include "heed/cli/train_command.h"
 #include "heed/cli/translate_command.h"
 
@@ -22,6 +23,7 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   c.push_back(make_serve_command());
   c.push_back(make_score_command());
   c.push_back(make_plot_command());
+  c.push_back(make_show_command());
   c.push_back(make_bench_command());
   c.push_back(make_data_command());
   return c;

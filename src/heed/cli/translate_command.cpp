@@ -17,6 +17,7 @@
 #include "heed/cli/enum_option.h"
 #include "heed/cli/model_options.h"
 #include "heed/cli/output_lines.h"
+#include "heed/cli/stdin_lines.h"
 #include "heed/cli/validators.h"
 #include "heed/data/text_file.h"
 #include "heed/kernels/gemm.h"
@@ -26,23 +27,6 @@
 
 namespace heed::cli {
 namespace {
-
-// Standard input as lines, validated like a file.
-std::vector<std::string> read_stdin_lines() {
-  std::vector<std::string> lines;
-  std::string line;
-  std::size_t n = 0;
-  while (std::getline(std::cin, line)) {
-    ++n;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (n == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // byte order mark
-    const std::size_t bad = find_invalid_utf8(line);
-    HEED_CHECK(bad == std::string::npos, "<stdin>:", n, ":", bad + 1,
-               ": invalid UTF-8; the input must be UTF-8 text");
-    lines.push_back(std::move(line));
-  }
-  return lines;
-}
 
 // "translated 1200/5000 sentences (340.2 sent/s)", redrawn in place at most 5 times a second
 // once a run has taken more than a second; only when stderr is a terminal.

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "heed/kernels/gemm.h"
+#include "heed/translate/best_saliency.h"
 
 namespace heed::serve {
 
@@ -125,39 +126,8 @@ void TranslationService::run(std::vector<Job>& jobs) {
 
 std::vector<std::vector<float>> TranslationService::saliency(
     const std::vector<Translation>& translations) const {
-  std::vector<std::string> sources;
-  std::vector<std::vector<std::string>> outputs;
-  std::vector<std::size_t> which;
-  for (std::size_t i = 0; i < translations.size(); ++i) {
-    const Translation& t = translations[i];
-    if (t.nbest.empty() || t.source.size() < 2) continue;
-    std::vector<std::string> out = t.nbest.front().output;
-    if (!out.empty() && out.back() == Vocabulary::kEosToken) out.pop_back();
-    if (out.empty()) continue;
-    // The source pieces as the model saw them, rejoined by its tokeniser.
-    sources.push_back(translator_.model(0).src_tokenizer->decode(
-        std::vector<std::string>(t.source.begin(), t.source.end() - 1)));
-    outputs.push_back(std::move(out));
-    which.push_back(i);
-  }
-  std::vector<std::vector<float>> maps(translations.size());
-  if (which.empty()) return maps;
-  std::vector<ForcedAlignment> forced;
-  {
-    std::lock_guard lock(saliency_mutex_);
-    forced = translator_.align_pieces(sources, outputs, options_.batch_size, /*saliency=*/true);
-  }
-  for (std::size_t k = 0; k < which.size(); ++k) {
-    // The forced pass ends in EOS whether or not the hypothesis emitted one: keep the rows of
-    // the hypothesis' own output.
-    const Translation& t = translations[which[k]];
-    const std::size_t rows = t.nbest.front().output.size(), cols = t.source.size();
-    const ForcedAlignment& f = forced[k];
-    if (f.source.size() != cols) continue;  // re-tokenising changed the source: no map
-    maps[which[k]].assign(f.saliency.begin(),
-                          f.saliency.begin() + static_cast<std::ptrdiff_t>(std::min(rows, f.target.size()) * cols));
-  }
-  return maps;
+  std::lock_guard lock(saliency_mutex_);
+  return best_hypothesis_saliency(translator_, translations, options_.batch_size);
 }
 
 }  // namespace heed::serve

@@ -42,13 +42,6 @@ std::string tick_value(double v) {
   return buf;
 }
 
-double pick_cell_size(std::size_t rows, std::size_t cols) {
-  const std::size_t n = std::max(rows, cols);
-  if (n <= 40) return 28.0;
-  if (n <= 80) return 20.0;
-  return 14.0;
-}
-
 struct PanelLayout {
   double cell = 28.0, label_font = 12.0;
   bool slanted = false;
@@ -80,7 +73,7 @@ void check_panel(const HeatmapPanel& p) {
 
 PanelLayout layout_panel(const HeatmapPanel& p, const HeatmapOptions& o) {
   PanelLayout L;
-  L.cell = o.cell_size > 0.0 ? o.cell_size : pick_cell_size(p.rows.size(), p.columns.size());
+  L.cell = o.cell_size > 0.0 ? o.cell_size : heatmap_cell_size(p.rows.size(), p.columns.size());
   L.label_font = std::clamp(L.cell * 0.45, 9.0, 12.0);
   const double f = L.label_font;
   double max_col_w = 0.0, max_row_w = 0.0;
@@ -209,6 +202,13 @@ void draw_panel(std::string& s, const HeatmapPanel& p, const PanelLayout& L, dou
 }
 
 }  // namespace
+
+double heatmap_cell_size(std::size_t rows, std::size_t cols) {
+  const std::size_t n = std::max(rows, cols);
+  if (n <= 40) return 28.0;
+  if (n <= 80) return 20.0;
+  return 14.0;
+}
 
 std::string heatmaps_svg(std::span<const HeatmapPanel> panels, const HeatmapOptions& o) {
   HEED_CHECK(!panels.empty(), "heat map: no panels to draw");

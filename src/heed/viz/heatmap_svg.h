@@ -2,6 +2,7 @@
 // Heat maps as standalone SVG, written by hand (no plotting library): a grid of cells
 // coloured with viridis, column labels on top (slanted when they do not fit), row labels
 // on the left, a colour bar with ticks, a title. Every cell carries a <title> tooltip.
+#include <cstddef>
 #include <span>
 #include <string>
 #include <vector>
@@ -22,6 +23,10 @@ struct HeatmapOptions {
   bool show_values = false;  // print each value (2 decimals) inside its cell
   double cell_size = 0.0;    // px; 0 picks 28 for small matrices, down to 14 for huge ones
 };
+
+// The cell size in px that HeatmapOptions::cell_size = 0 picks: 28 up to 40 rows or
+// columns, 20 up to 80, 14 beyond (shared with the cairo pictures, viz/attention_picture.h).
+double heatmap_cell_size(std::size_t rows, std::size_t cols);
 
 // One heat map. Throws heed::Error when values.size() != rows x columns, a value is not
 // finite, there are no rows or columns, or vmax <= vmin.

@@ -1,0 +1,339 @@
+#include "heed/viz/attention_picture.h"
+
+#include <cairo-svg.h>
+#include <cairo.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string_view>
+
+#include "heed/base/error.h"
+#include "heed/base/utf8.h"
+#include "heed/viz/colormap.h"
+#include "heed/viz/heatmap_svg.h"
+#include "heed/viz/svg_text.h"
+
+namespace heed::viz {
+namespace {
+
+constexpr double kMargin = 16.0;
+constexpr double kTitleFont = 15.0;
+constexpr double kSubtitleFont = 11.5;
+constexpr double kPanelTitleFont = 13.0;
+constexpr double kTickFont = 10.0;
+constexpr double kBarWidth = 14.0;
+constexpr double kBarMinHeight = 110.0;
+constexpr double kPanelGap = 36.0;
+constexpr std::size_t kMaxLabel = 24;   // code points in a token label
+constexpr std::size_t kMaxTitle = 140;  // code points in the title and subtitle
+constexpr char kFont[] = "DejaVu Sans";
+constexpr double kPi = 3.14159265358979323846;
+
+// Text cairo accepts: valid UTF-8 without control characters (each invalid byte and each
+// control character becomes U+FFFD).
+std::string drawable(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    char32_t cp = 0;
+    const std::size_t n = decode_utf8_escaped_at(text, i, cp);
+    if (cp < 0x20 || cp == 0x7F || (cp >= 0xDC80 && cp <= 0xDCFF)) cp = 0xFFFD;
+    append_utf8(out, cp);
+    i += n;
+  }
+  return out;
+}
+
+std::string tick_value(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", std::abs(v) < 1e-12 ? 0.0 : v);
+  return buf;
+}
+
+struct CairoDeleter {
+  void operator()(cairo_t* cr) const { cairo_destroy(cr); }
+  void operator()(cairo_surface_t* s) const { cairo_surface_destroy(s); }
+};
+using Context = std::unique_ptr<cairo_t, CairoDeleter>;
+using Surface = std::unique_ptr<cairo_surface_t, CairoDeleter>;
+
+// Metrics must not depend on the output's resolution: unhinted, so that the layout measured
+// once fits the SVG and the PNG at any scale alike.
+void set_font(cairo_t* cr, double size, bool bold) {
+  cairo_select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL,
+                         bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(cr, size);
+  cairo_font_options_t* fo = cairo_font_options_create();
+  cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+  cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+  cairo_set_font_options(cr, fo);
+  cairo_font_options_destroy(fo);
+}
+
+double advance(cairo_t* cr, const std::string& text, double size, bool bold = false) {
+  set_font(cr, size, bold);
+  cairo_text_extents_t e;
+  cairo_text_extents(cr, text.c_str(), &e);
+  return e.x_advance;
+}
+
+struct Panel {
+  std::string caption;
+  const std::vector<float>* values = nullptr;
+  double vmax = 1.0;
+  double x = 0.0;       // left edge (row labels start here)
+  double width = 0.0;   // row labels, grid, colour bar and ticks
+};
+
+struct Layout {
+  std::string title, subtitle, note;
+  std::vector<std::string> cols, rows;  // labels
+  double cell = 28.0, font = 12.0;
+  bool upright = false;  // column labels turned to read bottom to top
+  double title_y = 0, subtitle_y = 0, note_y = 0;
+  double caption_y = 0, grid_y = 0;
+  double row_label_w = 0, grid_w = 0, grid_h = 0, bar_h = 0;
+  std::vector<Panel> panels;
+  double width = 0, height = 0;
+};
+
+void check_map(const AttentionPicture& p, const std::vector<float>& m, const char* what) {
+  if (m.empty()) return;
+  HEED_CHECK(m.size() == p.output.size() * p.source.size(), "picture: ", m.size(), " ", what,
+             " values for ", p.output.size(), " output x ", p.source.size(), " source tokens");
+  for (std::size_t i = 0; i < m.size(); ++i)
+    HEED_CHECK(std::isfinite(m[i]), "picture: ", what, " [", i / p.source.size(), "][",
+               i % p.source.size(), "] is not finite");
+}
+
+Layout layout_of(const AttentionPicture& p) {
+  HEED_CHECK(!p.source.empty() && !p.output.empty(), "picture: needs source and output tokens, got ",
+             p.source.size(), " and ", p.output.size());
+  check_map(p, p.attention, "attention");
+  check_map(p, p.saliency, "saliency");
+  HEED_CHECK(!p.attention.empty() || !p.saliency.empty(),
+             "picture: neither an attention nor a saliency map to draw");
+  // Measured on a scratch surface: the text's size does not depend on the target.
+  Surface scratch(cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1));
+  Context m(cairo_create(scratch.get()));
+  Layout L;
+  L.title = drawable(label_text(p.title, kMaxTitle));
+  L.subtitle = drawable(label_text(p.subtitle, kMaxTitle));
+  if (p.attention.empty())
+    L.note = "This model has no attention: the saliency map alone shows what each output "
+             "token depends on.";
+  L.cell = heatmap_cell_size(p.output.size(), p.source.size());
+  L.font = std::clamp(L.cell * 0.45, 9.0, 12.0);
+  double max_col = 0, max_row = 0;
+  for (const auto& t : p.source) {
+    L.cols.push_back(drawable(label_text(t, kMaxLabel)));
+    max_col = std::max(max_col, advance(m.get(), L.cols.back(), L.font));
+  }
+  for (const auto& t : p.output) {
+    L.rows.push_back(drawable(label_text(t, kMaxLabel)));
+    max_row = std::max(max_row, advance(m.get(), L.rows.back(), L.font));
+  }
+  L.upright = max_col > L.cell - 4.0;
+  const double col_label_h = L.upright ? max_col + 10.0 : L.font + 8.0;
+  L.row_label_w = max_row + 8.0;
+  L.grid_w = L.cell * static_cast<double>(p.source.size());
+  L.grid_h = L.cell * static_cast<double>(p.output.size());
+  L.bar_h = std::max(L.grid_h, kBarMinHeight);
+
+  double y = kMargin, text_w = 0;
+  if (!L.title.empty()) {
+    L.title_y = y += kTitleFont;
+    text_w = std::max(text_w, advance(m.get(), L.title, kTitleFont, true));
+    y += 6.0;
+  }
+  if (!L.subtitle.empty()) {
+    L.subtitle_y = y += kSubtitleFont + 2.0;
+    text_w = std::max(text_w, advance(m.get(), L.subtitle, kSubtitleFont));
+    y += 4.0;
+  }
+  if (!L.note.empty()) {
+    L.note_y = y += kSubtitleFont + 2.0;
+    text_w = std::max(text_w, advance(m.get(), L.note, kSubtitleFont));
+    y += 4.0;
+  }
+  if (y > kMargin) y += 10.0;
+  L.caption_y = y + kPanelTitleFont;
+  L.grid_y = y + kPanelTitleFont + 10.0 + col_label_h;
+
+  if (!p.attention.empty())
+    L.panels.push_back({"attention \xCE\xB1 (each row sums to 1)", &p.attention, 1.0});
+  if (!p.saliency.empty()) {
+    const float top = *std::max_element(p.saliency.begin(), p.saliency.end());
+    L.panels.push_back({"saliency \xE2\x80\x96\xE2\x88\x82 log p(y) / \xE2\x88\x82 e(x)\xE2\x80\x96",
+                        &p.saliency, top > 0.0f ? static_cast<double>(top) : 1.0});
+  }
+  double x = kMargin;
+  for (Panel& panel : L.panels) {
+    double tick_w = 0;
+    for (int k = 0; k <= 4; ++k)
+      tick_w = std::max(tick_w, advance(m.get(), tick_value(panel.vmax * k / 4.0), kTickFont));
+    panel.x = x;
+    panel.width = std::max(L.row_label_w + L.grid_w + 18.0 + kBarWidth + 9.0 + tick_w,
+                           L.row_label_w + advance(m.get(), panel.caption, kPanelTitleFont, true));
+    x += panel.width + kPanelGap;
+  }
+  x -= kPanelGap;
+  L.width = std::ceil(std::max(text_w + 2 * kMargin, x + kMargin));
+  L.height = std::ceil(L.grid_y + std::max(L.grid_h, L.bar_h) + kTickFont * 0.5 + kMargin);
+  return L;
+}
+
+void set_rgb(cairo_t* cr, Rgb c) { cairo_set_source_rgb(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0); }
+
+void text_at(cairo_t* cr, double x, double y, const std::string& text, double size, bool bold = false) {
+  set_font(cr, size, bold);
+  cairo_move_to(cr, x, y);
+  cairo_show_text(cr, text.c_str());
+}
+
+void draw_panel(cairo_t* cr, const Layout& L, const Panel& panel, std::size_t cols) {
+  const double gx = panel.x + L.row_label_w, gy = L.grid_y, f = L.font;
+  const std::size_t rows = L.rows.size();
+  cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+  text_at(cr, gx, L.caption_y, panel.caption, kPanelTitleFont, true);
+  // Column labels: upright ones end just above the grid, centred on their column.
+  for (std::size_t j = 0; j < cols; ++j) {
+    const double cx = gx + (static_cast<double>(j) + 0.5) * L.cell;
+    set_font(cr, f, false);
+    if (L.upright) {
+      cairo_save(cr);
+      cairo_move_to(cr, cx + f * 0.36, gy - 6.0);
+      cairo_rotate(cr, -kPi / 2);
+      cairo_show_text(cr, L.cols[j].c_str());
+      cairo_restore(cr);
+    } else {
+      text_at(cr, cx - advance(cr, L.cols[j], f) / 2, gy - 6.0, L.cols[j], f);
+    }
+  }
+  // Row labels, right-aligned against the grid.
+  for (std::size_t i = 0; i < rows; ++i) {
+    const double cy = gy + (static_cast<double>(i) + 0.5) * L.cell;
+    text_at(cr, gx - 6.0 - advance(cr, L.rows[i], f), cy + f * 0.36, L.rows[i], f);
+  }
+  // Cells, then thin white lines that keep equal neighbours apart.
+  const std::vector<float>& v = *panel.values;
+  for (std::size_t i = 0; i < rows; ++i) {
+    for (std::size_t j = 0; j < cols; ++j) {
+      set_rgb(cr, viridis(v[i * cols + j] / panel.vmax));
+      cairo_rectangle(cr, gx + static_cast<double>(j) * L.cell, gy + static_cast<double>(i) * L.cell,
+                      L.cell, L.cell);
+      cairo_fill(cr);
+    }
+  }
+  cairo_set_source_rgb(cr, 1, 1, 1);
+  cairo_set_line_width(cr, 0.6);
+  for (std::size_t j = 1; j < cols; ++j) {
+    cairo_move_to(cr, gx + static_cast<double>(j) * L.cell, gy);
+    cairo_rel_line_to(cr, 0, L.grid_h);
+  }
+  for (std::size_t i = 1; i < rows; ++i) {
+    cairo_move_to(cr, gx, gy + static_cast<double>(i) * L.cell);
+    cairo_rel_line_to(cr, L.grid_w, 0);
+  }
+  cairo_stroke(cr);
+  // Colour bar, the largest value at the top, with five ticks.
+  const double bx = gx + L.grid_w + 18.0;
+  cairo_pattern_t* gradient = cairo_pattern_create_linear(0, gy + L.bar_h, 0, gy);
+  for (int k = 0; k <= 10; ++k) {
+    const Rgb c = viridis(k / 10.0);
+    cairo_pattern_add_color_stop_rgb(gradient, k / 10.0, c.r / 255.0, c.g / 255.0, c.b / 255.0);
+  }
+  cairo_rectangle(cr, bx, gy, kBarWidth, L.bar_h);
+  cairo_set_source(cr, gradient);
+  cairo_fill_preserve(cr);
+  cairo_pattern_destroy(gradient);
+  cairo_set_source_rgb(cr, 0.33, 0.33, 0.33);
+  cairo_set_line_width(cr, 0.5);
+  cairo_stroke(cr);
+  for (int k = 0; k <= 4; ++k) {
+    const double y = gy + L.bar_h * (1.0 - k / 4.0);
+    cairo_move_to(cr, bx + kBarWidth, y);
+    cairo_rel_line_to(cr, 4.0, 0);
+    cairo_stroke(cr);
+    text_at(cr, bx + kBarWidth + 6.0, y + kTickFont * 0.36, tick_value(panel.vmax * k / 4.0), kTickFont);
+  }
+}
+
+void draw(cairo_t* cr, const Layout& L, std::size_t cols) {
+  cairo_set_source_rgb(cr, 1, 1, 1);
+  cairo_paint(cr);
+  cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+  if (!L.title.empty()) text_at(cr, kMargin, L.title_y, L.title, kTitleFont, true);
+  cairo_set_source_rgb(cr, 0.33, 0.33, 0.33);
+  if (!L.subtitle.empty()) text_at(cr, kMargin, L.subtitle_y, L.subtitle, kSubtitleFont);
+  cairo_set_source_rgb(cr, 0.6, 0.1, 0.1);
+  if (!L.note.empty()) text_at(cr, kMargin, L.note_y, L.note, kSubtitleFont);
+  for (const Panel& panel : L.panels) draw_panel(cr, L, panel, cols);
+}
+
+cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned int length) {
+  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+void check_status(cairo_status_t status, const char* what) {
+  HEED_CHECK(status == CAIRO_STATUS_SUCCESS, "picture: cairo could not draw the ", what, " (",
+             cairo_status_to_string(status), ")");
+}
+
+std::string joined(const std::vector<std::string>& tokens) {
+  std::string s;
+  for (const auto& t : tokens) (s += s.empty() ? "" : " ") += t;
+  return s;
+}
+
+}  // namespace
+
+PictureSize picture_size(const AttentionPicture& picture) {
+  const Layout L = layout_of(picture);
+  return {static_cast<int>(L.width), static_cast<int>(L.height)};
+}
+
+std::string picture_svg(const AttentionPicture& picture) {
+  const Layout L = layout_of(picture);
+  std::string svg;
+  {
+    Surface surface(cairo_svg_surface_create_for_stream(append_bytes, &svg, L.width, L.height));
+    cairo_svg_surface_set_document_unit(surface.get(), CAIRO_SVG_UNIT_PX);
+    Context cr(cairo_create(surface.get()));
+    draw(cr.get(), L, picture.source.size());
+    check_status(cairo_status(cr.get()), "SVG");
+    cairo_surface_finish(surface.get());
+    check_status(cairo_surface_status(surface.get()), "SVG");
+  }
+  // The tokens as text, for search and screen readers (cairo writes glyph outlines only).
+  const std::size_t open = svg.find("<svg");
+  const std::size_t end = open == std::string::npos ? open : svg.find('>', open);
+  HEED_CHECK(end != std::string::npos, "picture: cairo wrote no <svg> element");
+  svg.insert(end + 1, "\n<title>" + xml_escape(picture.title) + "</title>\n<desc>source: " +
+                          xml_escape(joined(picture.source)) + "\noutput: " +
+                          xml_escape(joined(picture.output)) + "</desc>");
+  return svg;
+}
+
+std::string picture_png(const AttentionPicture& picture, double scale) {
+  HEED_CHECK(std::isfinite(scale) && scale > 0.0 && scale <= 8.0, "picture: PNG scale ", scale,
+             " is not in (0, 8]");
+  const Layout L = layout_of(picture);
+  const int w = static_cast<int>(std::ceil(L.width * scale));
+  const int h = static_cast<int>(std::ceil(L.height * scale));
+  Surface surface(cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h));
+  check_status(cairo_surface_status(surface.get()), "PNG");
+  {
+    Context cr(cairo_create(surface.get()));
+    cairo_scale(cr.get(), scale, scale);
+    draw(cr.get(), L, picture.source.size());
+    check_status(cairo_status(cr.get()), "PNG");
+  }
+  std::string png;
+  check_status(cairo_surface_write_to_png_stream(surface.get(), append_bytes, &png), "PNG");
+  return png;
+}
+
+}  // namespace heed::viz
