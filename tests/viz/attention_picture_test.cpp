@@ -74,9 +74,11 @@ TEST(AttentionPicture, SixtyTokenSentenceStaysCompact) {
   for (int i = 0; i < 61; ++i) output.push_back("out" + std::to_string(i));
   const AttentionPicture p = make_picture(source, output);
   const PictureSize size = picture_size(p);
-  // 20 px cells; upright source labels take a label's width above the grid, not more.
-  EXPECT_LT(size.width, 2 * (65 * 20 + 200));
-  EXPECT_LT(size.height, 61 * 20 + 400);
+  // 20 px cells; upright source labels take a label's width above the grid, not more; the
+  // two maps one above the other rather than 2,800 px side by side.
+  EXPECT_LT(size.width, 65 * 20 + 300);
+  EXPECT_LT(size.height, 2 * (61 * 20 + 250));
+  EXPECT_GT(size.height, 2 * 61 * 20);
   const std::string svg = picture_svg(p);
   EXPECT_TRUE(testing::check_xml(svg).ok());
   expect_png(picture_png(p, 1.0), size.width, size.height);

@@ -26,6 +26,7 @@ constexpr double kTickFont = 10.0;
 constexpr double kBarWidth = 14.0;
 constexpr double kBarMinHeight = 110.0;
 constexpr double kPanelGap = 36.0;
+constexpr double kMaxSideBySide = 1400.0;  // wider maps go one above the other
 constexpr std::size_t kMaxLabel = 24;   // code points in a token label
 constexpr std::size_t kMaxTitle = 140;  // code points in the title and subtitle
 constexpr char kFont[] = "DejaVu Sans";
@@ -83,6 +84,7 @@ struct Panel {
   const std::vector<float>* values = nullptr;
   double vmax = 1.0;
   double x = 0.0;       // left edge (row labels start here)
+  double top = 0.0;     // top edge (the caption's)
   double width = 0.0;   // row labels, grid, colour bar and ticks
 };
 
@@ -92,7 +94,7 @@ struct Layout {
   double cell = 28.0, font = 12.0;
   bool upright = false;  // column labels turned to read bottom to top
   double title_y = 0, subtitle_y = 0, note_y = 0;
-  double caption_y = 0, grid_y = 0;
+  double col_label_h = 0;
   double row_label_w = 0, grid_w = 0, grid_h = 0, bar_h = 0;
   std::vector<Panel> panels;
   double width = 0, height = 0;
@@ -135,7 +137,7 @@ Layout layout_of(const AttentionPicture& p) {
     max_row = std::max(max_row, advance(m.get(), L.rows.back(), L.font));
   }
   L.upright = max_col > L.cell - 4.0;
-  const double col_label_h = L.upright ? max_col + 10.0 : L.font + 8.0;
+  L.col_label_h = L.upright ? max_col + 10.0 : L.font + 8.0;
   L.row_label_w = max_row + 8.0;
   L.grid_w = L.cell * static_cast<double>(p.source.size());
   L.grid_h = L.cell * static_cast<double>(p.output.size());
@@ -158,8 +160,6 @@ Layout layout_of(const AttentionPicture& p) {
     y += 4.0;
   }
   if (y > kMargin) y += 10.0;
-  L.caption_y = y + kPanelTitleFont;
-  L.grid_y = y + kPanelTitleFont + 10.0 + col_label_h;
 
   if (!p.attention.empty())
     L.panels.push_back({"attention \xCE\xB1 (each row sums to 1)", &p.attention, 1.0});
@@ -168,19 +168,31 @@ Layout layout_of(const AttentionPicture& p) {
     L.panels.push_back({"saliency \xE2\x80\x96\xE2\x88\x82 log p(y) / \xE2\x88\x82 e(x)\xE2\x80\x96",
                         &p.saliency, top > 0.0f ? static_cast<double>(top) : 1.0});
   }
-  double x = kMargin;
+  double side_by_side = -kPanelGap;
   for (Panel& panel : L.panels) {
     double tick_w = 0;
     for (int k = 0; k <= 4; ++k)
       tick_w = std::max(tick_w, advance(m.get(), tick_value(panel.vmax * k / 4.0), kTickFont));
-    panel.x = x;
     panel.width = std::max(L.row_label_w + L.grid_w + 18.0 + kBarWidth + 9.0 + tick_w,
                            L.row_label_w + advance(m.get(), panel.caption, kPanelTitleFont, true));
-    x += panel.width + kPanelGap;
+    side_by_side += panel.width + kPanelGap;
   }
-  x -= kPanelGap;
-  L.width = std::ceil(std::max(text_w + 2 * kMargin, x + kMargin));
-  L.height = std::ceil(L.grid_y + std::max(L.grid_h, L.bar_h) + kTickFont * 0.5 + kMargin);
+  // Side by side, so that rows line up, unless that makes the picture too wide to read:
+  // then one above the other, so that columns line up.
+  const bool stacked = side_by_side > kMaxSideBySide;
+  const double panel_h = kPanelTitleFont + 10.0 + L.col_label_h + std::max(L.grid_h, L.bar_h) +
+                         kTickFont * 0.5;
+  double x = kMargin, right = 0, bottom = y;
+  for (Panel& panel : L.panels) {
+    panel.x = x;
+    panel.top = y;
+    right = std::max(right, x + panel.width);
+    bottom = y + panel_h;
+    if (stacked) y += panel_h + kPanelGap;
+    else x += panel.width + kPanelGap;
+  }
+  L.width = std::ceil(std::max(text_w + 2 * kMargin, right + kMargin));
+  L.height = std::ceil(bottom + kMargin);
   return L;
 }
 
@@ -193,10 +205,11 @@ void text_at(cairo_t* cr, double x, double y, const std::string& text, double si
 }
 
 void draw_panel(cairo_t* cr, const Layout& L, const Panel& panel, std::size_t cols) {
-  const double gx = panel.x + L.row_label_w, gy = L.grid_y, f = L.font;
+  const double gx = panel.x + L.row_label_w, f = L.font;
+  const double gy = panel.top + kPanelTitleFont + 10.0 + L.col_label_h;
   const std::size_t rows = L.rows.size();
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-  text_at(cr, gx, L.caption_y, panel.caption, kPanelTitleFont, true);
+  text_at(cr, gx, panel.top + kPanelTitleFont, panel.caption, kPanelTitleFont, true);
   // Column labels: upright ones end just above the grid, centred on their column.
   for (std::size_t j = 0; j < cols; ++j) {
     const double cx = gx + (static_cast<double>(j) + 0.5) * L.cell;

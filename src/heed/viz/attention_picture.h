@@ -1,5 +1,6 @@
 #pragma once
-// One sentence's attention map and saliency map side by side, drawn once with cairo onto
+// One sentence's attention map and saliency map side by side (one above the other when side
+// by side would be wider than 1400 px, as for sentences of 30 tokens or more), drawn once with cairo onto
 // either an SVG or a PNG surface (what `heed show` writes per sentence): output tokens down
 // the left of each map, source tokens along the top (turned upright, reading bottom to top,
 // when they do not fit a cell; tokens over 24 characters shortened with "…"), viridis

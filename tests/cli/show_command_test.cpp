@@ -1,0 +1,169 @@
+// End-to-end tests of `heed show`: tiny models (with attention and without) are trained by
+// `heed train` once per suite, then shown through the heed binary; and the bad inputs.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "cli/cli_test_util.h"
+#include "heed/base/random.h"
+
+namespace heed {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::CommandResult;
+using testing::run_heed;
+using testing::ScratchDir;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class ShowCli : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new ScratchDir("heed_cli_show");
+    Rng rng(5);
+    const auto [src, tgt] = testing::reversal_lines(rng, 200, 3, 5, 6);
+    dir_->file("train.src", src);
+    dir_->file("train.tgt", tgt);
+    config_ = dir_->file("config.yaml",
+                         "data:\n"
+                         "  train_source: " + dir_->path("train.src") + "\n"
+                         "  train_target: " + dir_->path("train.tgt") + "\n"
+                         "model:\n"
+                         "  kind: bahdanau\n"
+                         "  emb_dim: 8\n"
+                         "  enc_hidden: 8\n"
+                         "  dec_hidden: 8\n"
+                         "training:\n"
+                         "  lr: 0.02\n"
+                         "  max_tokens: 200\n"
+                         "  max_steps: 10\n"
+                         "  validate_every: 10\n"
+                         "  threads: 1\n"
+                         "output: " + dir_->path("model") + "\n");
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+  static std::string model(const std::string& kind) {
+    const std::string out = dir_->path(kind);
+    if (!fs::exists(out + "/best.safetensors")) {
+      const CommandResult r =
+          run_heed("train " + config_ + " --set output=" + out + " --set model.kind=" + kind);
+      EXPECT_EQ(r.exit_code, 0) << r.output;
+    }
+    return out;
+  }
+  static ScratchDir* dir_;
+  static std::string config_;
+};
+
+ScratchDir* ShowCli::dir_ = nullptr;
+std::string ShowCli::config_;
+
+TEST_F(ShowCli, WritesPicturesAndReport) {
+  const std::string in = dir_->file("in.txt", "abcd\n\nfedcba\ncaf\xC3\xA9\n");
+  const std::string out = dir_->path("out");
+  const CommandResult r = run_heed("show -m " + model("bahdanau") + " -i " + in + " -o " + out +
+                                   " --beam 3");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("wrote 3 pictures"), std::string::npos) << r.output;
+  for (const char* name : {"sentence-0001", "sentence-0003", "sentence-0004"}) {
+    const std::string png = read_file(out + "/" + name + ".png");
+    EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8)) << name;
+    EXPECT_NE(read_file(out + "/" + name + ".svg").find("<svg"), std::string::npos) << name;
+  }
+  EXPECT_FALSE(fs::exists(out + "/sentence-0002.png"));  // the empty line
+  const std::string html = read_file(out + "/report.html");
+  EXPECT_NE(html.find("\"input\":\"fedcba\""), std::string::npos);
+  EXPECT_NE(html.find("\"note\":\"empty line\""), std::string::npos);
+  EXPECT_NE(html.find("\"input\":\"caf\xC3\xA9\""), std::string::npos);
+  EXPECT_EQ(html.find("http"), std::string::npos);
+  // Three hypotheses (--nbest defaults to --beam), each with its score.
+  const std::size_t first = html.find("\"line\":1,");
+  ASSERT_NE(first, std::string::npos);
+  const std::string line1 = html.substr(first, html.find("\"line\":2,") - first);
+  std::size_t scores = 0;
+  for (std::size_t at = line1.find("\"score\":"); at != std::string::npos; at = line1.find("\"score\":", at + 1))
+    ++scores;
+  EXPECT_EQ(scores, 3u);
+  EXPECT_NE(line1.find("\"saliency\":[["), std::string::npos);
+}
+
+TEST_F(ShowCli, StdinNbestMaxSentencesAndNoSaliency) {
+  const std::string out = dir_->path("out-stdin");
+  const CommandResult r =
+      run_heed("show -m " + model("bahdanau") + " -i - -o " + out +
+               " --beam 4 --nbest 2 --max-sentences 2 --no-saliency < " +
+               dir_->file("in2.txt", "abc\ncba\nfff\n"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(fs::exists(out + "/sentence-0002.svg"));
+  EXPECT_FALSE(fs::exists(out + "/sentence-0003.svg"));
+  const std::string html = read_file(out + "/report.html");
+  EXPECT_NE(html.find("heed show: &lt;stdin&gt;"), std::string::npos);
+  EXPECT_NE(html.find("saliency not computed"), std::string::npos);
+}
+
+TEST_F(ShowCli, ModelWithoutAttentionShowsSaliency) {
+  const std::string out = dir_->path("out-noattn");
+  const CommandResult r = run_heed("show -m " + model("noattn") + " -i " +
+                                   dir_->file("in3.txt", "abcd\n") + " -o " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(fs::exists(out + "/sentence-0001.png"));
+  const std::string html = read_file(out + "/report.html");
+  EXPECT_NE(html.find("no attention: saliency only"), std::string::npos);
+  EXPECT_NE(html.find("\"saliency\":[["), std::string::npos);
+  const CommandResult none = run_heed("show -m " + model("noattn") + " -i " +
+                                      dir_->path("in3.txt") + " -o " + out + " --no-saliency");
+  EXPECT_EQ(none.exit_code, 2) << none.output;
+  EXPECT_NE(none.output.find("has no attention"), std::string::npos) << none.output;
+}
+
+TEST_F(ShowCli, BadInputsAreNamed) {
+  const std::string m = model("bahdanau");
+  const std::string in = dir_->file("in4.txt", "abc\n");
+  CommandResult r = run_heed("show -m " + dir_->path("no-such-model") + " -i " + in + " -o " +
+                             dir_->path("o1"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("no such model directory"), std::string::npos) << r.output;
+
+  r = run_heed("show -m " + m + " -i " + dir_->file("empty.txt", "") + " -o " + dir_->path("o2"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("empty.txt: file is empty"), std::string::npos) << r.output;
+
+  r = run_heed("show -m " + m + " -i " + dir_->file("blank.txt", "\n  \n") + " -o " + dir_->path("o2"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("blank.txt: no sentence to show"), std::string::npos) << r.output;
+
+  r = run_heed("show -m " + m + " -i " + in + " -o " + in);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--out " + in + ": is a file"), std::string::npos) << r.output;
+
+  r = run_heed("show -m " + m + " -i " + dir_->path("missing.txt") + " -o " + dir_->path("o3"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("missing.txt: no such file"), std::string::npos) << r.output;
+
+  r = run_heed("show -m " + m + " -i " + in + " -o " + dir_->path("o3") + " --beam 2 --nbest 3");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--nbest 3 is larger than --beam 2"), std::string::npos) << r.output;
+
+  r = run_heed("show -m " + m + " -i " + dir_->file("bad.txt", "ab\n\xFF\n") + " -o " + dir_->path("o4"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("bad.txt:2:1: invalid UTF-8"), std::string::npos) << r.output;
+
+  r = run_heed("show -i " + in + " -o " + dir_->path("o5"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--model"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace heed
