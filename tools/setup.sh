@@ -12,6 +12,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev
   libsentencepiece-dev libxxhash-dev zlib1g-dev libcpp-httplib-dev libcairo2-dev fonts-dejavu-core
+  libopenmpi-dev openmpi-bin
   dataset-fashion-mnist
 )
 

@@ -35,8 +35,7 @@ TEST(GruCell, HandComputedValue) {
   Var w_hh(Tensor::from({3, 1}, {0.5, 0, 1}, DType::f64));
   Var b_hh(Tensor::from({3}, {0, 0, 0.5}, DType::f64));
   const double r = 1 / (1 + std::exp(-2.0)), z = 0.5, n = std::tanh(-1 + r * 2.5);
-  EXPECT_NEAR(gru_cell(x, h, w_ih, w_hh, Var(), b_hh).value().item(), (1 - z) * n + z * 2,
-              1e-14);
+  EXPECT_NEAR(gru_cell(x, h, w_ih, w_hh, Var(), b_hh).value().item(), (1 - z) * n + z * 2, 1e-14);
 }
 
 TEST(GruCell, GradientCheck) {
@@ -73,13 +72,15 @@ TEST(GruStep, ChainedStepsGradientCheck) {
       Var step(proj.value().select(1, t), true);
       // Route the step's gradient back into proj by hand (test-only select); recorded
       // first so that it replays after the step's backward.
-      Tape::current().record([step, proj = proj, t] {
-        if (!step.has_grad() || !proj.requires_grad()) return;
-        Tensor g = proj.grad_buffer().select(1, t);
-        for (std::int64_t b = 0; b < g.dim(0); ++b)
-          for (std::int64_t j = 0; j < g.dim(1); ++j)
-            g.set({b, j}, g.at({b, j}) + step.grad().at({b, j}));
-      });
+      Tape::current().record(
+          [step, proj = proj, t] {
+            if (!step.has_grad() || !proj.requires_grad()) return;
+            Tensor g = proj.grad_buffer().select(1, t);
+            for (std::int64_t b = 0; b < g.dim(0); ++b)
+              for (std::int64_t j = 0; j < g.dim(1); ++j)
+                g.set({b, j}, g.at({b, j}) + step.grad().at({b, j}));
+          },
+          {&step, &proj});
       h = gru_step(step, h, w_hh, b_hh);
     }
     return h;

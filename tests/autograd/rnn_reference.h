@@ -116,7 +116,7 @@ inline Var join(const std::vector<Var>& parts) {
         }
         g += n;
       }
-    });
+    }, defined);
   return out;
 }
 

@@ -167,8 +167,9 @@ AttentionResult attention_step(AttentionScore score, const Var& q, const Var& K,
   const Tensor& Hv = H.value();
   const DType dt = qv.dtype();
   HEED_CHECK(qv.ndim() == 2, "attention: query must be (B, dq), got ", qv.shape().str());
-  HEED_CHECK(Hv.ndim() == 3 && Hv.dim(0) == qv.dim(0), "attention: values must be (B, m, dk) with B = ",
-             qv.dim(0), ", got ", Hv.shape().str());
+  HEED_CHECK(Hv.ndim() == 3 && Hv.dim(0) == qv.dim(0),
+             "attention: values must be (B, m, dk) with B = ", qv.dim(0), ", got ",
+             Hv.shape().str());
   HEED_CHECK(qv.is_contiguous() && Hv.is_contiguous() && Hv.dtype() == dt,
              "attention: query and values must be contiguous and of one dtype");
   Saved s;
@@ -199,8 +200,8 @@ AttentionResult attention_step(AttentionScore score, const Var& q, const Var& K,
     case AttentionScore::dot:
     case AttentionScore::scaled_dot:
     case AttentionScore::general:
-      HEED_CHECK(s.kd == s.dq, "attention ", attention_score_name(score),
-                 ": key size ", s.kd, " differs from query size ", s.dq);
+      HEED_CHECK(s.kd == s.dq, "attention ", attention_score_name(score), ": key size ", s.kd,
+                 " differs from query size ", s.dq);
       if (score == AttentionScore::scaled_dot) s.scale = 1.0 / std::sqrt(double(s.dq));
       break;
     case AttentionScore::mlp:
@@ -208,17 +209,17 @@ AttentionResult attention_step(AttentionScore score, const Var& q, const Var& K,
       check_param(w.v, Shape{1, s.kd}, "v.weight", dt);
       break;
     case AttentionScore::concat:
-      HEED_CHECK(w.W.defined() && w.W.value().ndim() == 2 && w.W.dim(0) == s.kd &&
-                     w.W.dim(1) >= s.dq,
-                 "attention concat: W_a must be (A, dq + dk) with A = ", s.kd);
+      HEED_CHECK(
+          w.W.defined() && w.W.value().ndim() == 2 && w.W.dim(0) == s.kd && w.W.dim(1) >= s.dq,
+          "attention concat: W_a must be (A, dq + dk) with A = ", s.kd);
       check_param(w.W, w.W.shape(), "W_a.weight", dt);
       check_param(w.v, Shape{1, s.kd}, "v_a.weight", dt);
       break;
     case AttentionScore::location:
       HEED_CHECK(w.W.defined() && w.W.value().ndim() == 2 && w.W.dim(1) == s.dq,
                  "attention location: W_a must be (max_src_len, dq) with dq = ", s.dq);
-      HEED_CHECK(s.m <= w.W.dim(0), "attention location: source length ", s.m,
-                 " > max_src_len ", w.W.dim(0));
+      HEED_CHECK(s.m <= w.W.dim(0), "attention location: source length ", s.m, " > max_src_len ",
+                 w.W.dim(0));
       check_param(w.W, w.W.shape(), "W_a.weight", dt);
       break;
   }
@@ -268,10 +269,12 @@ AttentionResult attention_step(AttentionScore score, const Var& q, const Var& K,
   const bool rg = any_requires_grad({&q, &K, &H, &w.W, &w.v, &w.W_p, &w.v_p});
   AttentionResult out{Var(context, rg), Var(alpha, rg)};
   if (rg) {
-    Tape::current().record([s = std::move(s), q, K, H, w, ctx = out.context, al = out.alpha]() {
-      if (!ctx.has_grad() && !al.has_grad()) return;
-      dispatch(ctx.dtype(), [&]<typename T>() { backward<T>(s, q, K, H, w, ctx, al); });
-    });
+    Tape::current().record(
+        [s = std::move(s), q, K, H, w, ctx = out.context, al = out.alpha]() {
+          if (!ctx.has_grad() && !al.has_grad()) return;
+          dispatch(ctx.dtype(), [&]<typename T>() { backward<T>(s, q, K, H, w, ctx, al); });
+        },
+        {&q, &K, &H, &w.W, &w.v, &w.W_p, &w.v_p});
   }
   return out;
 }

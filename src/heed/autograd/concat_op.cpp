@@ -30,19 +30,21 @@ Var join(const std::vector<Var>& parts, const std::vector<Tensor>& vals, std::in
   for (const Var& p : parts) rg = rg || any_requires_grad({&p});
   Var out(y, rg);
   if (rg)
-    Tape::current().record([out, parts, outer, widths, total]() {
-      if (!out.has_grad()) return;
-      dispatch(out.dtype(), [&]<typename T>() {
-        const T* dy = out.grad().data<T>();
-        std::int64_t off = 0;
-        for (std::size_t k = 0; k < parts.size(); ++k) {
-          if (parts[k].requires_grad())
-            kernels::add_block<T>(dy + off, total, parts[k].grad_buffer().data<T>(), widths[k],
-                                  outer, widths[k]);
-          off += widths[k];
-        }
-      });
-    });
+    Tape::current().record(
+        [out, parts, outer, widths, total]() {
+          if (!out.has_grad()) return;
+          dispatch(out.dtype(), [&]<typename T>() {
+            const T* dy = out.grad().data<T>();
+            std::int64_t off = 0;
+            for (std::size_t k = 0; k < parts.size(); ++k) {
+              if (parts[k].requires_grad())
+                kernels::add_block<T>(dy + off, total, parts[k].grad_buffer().data<T>(), widths[k],
+                                      outer, widths[k]);
+              off += widths[k];
+            }
+          });
+        },
+        parts);
   return out;
 }
 

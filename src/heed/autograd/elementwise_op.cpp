@@ -102,14 +102,16 @@ Var add_n(const std::vector<Var>& xs) {
   for (const Var& x : xs) rg = rg || any_requires_grad({&x});
   Var out(y, rg);
   if (rg)
-    Tape::current().record([out, xs, n]() {
-      if (!out.has_grad()) return;
-      dispatch(out.dtype(), [&]<typename T>() {
-        const T* dy = out.grad().data<T>();
-        for (const Var& x : xs)
-          if (x.requires_grad()) kernels::accumulate<T>(dy, x.grad_buffer().data<T>(), n);
-      });
-    });
+    Tape::current().record(
+        [out, xs, n]() {
+          if (!out.has_grad()) return;
+          dispatch(out.dtype(), [&]<typename T>() {
+            const T* dy = out.grad().data<T>();
+            for (const Var& x : xs)
+              if (x.requires_grad()) kernels::accumulate<T>(dy, x.grad_buffer().data<T>(), n);
+          });
+        },
+        xs);
   return out;
 }
 

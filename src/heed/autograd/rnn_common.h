@@ -60,10 +60,12 @@ inline bool record_multi(const std::vector<const Var*>& inputs, std::vector<Var*
   if (!rg) return false;
   std::vector<Var> outs;
   for (Var* o : outputs) outs.push_back(*o);
-  Tape::current().record([outs = std::move(outs), fn = std::move(backward)]() {
-    for (const Var& o : outs)
-      if (o.has_grad()) return fn();
-  });
+  Tape::current().record(
+      [outs = std::move(outs), fn = std::move(backward)]() {
+        for (const Var& o : outs)
+          if (o.has_grad()) return fn();
+      },
+      inputs);
   return true;
 }
 

@@ -24,7 +24,31 @@ void Tape::backward(Var& root, const Tensor& seed) {
   // clean tape.
   std::vector<Backward> entries;
   entries.swap(entries_);
-  for (auto it = entries.rbegin(); it != entries.rend(); ++it) (*it)();
+  for (std::size_t i = entries.size(); i-- > 0;) {
+    entries[i]();
+    if (observer_) observer_->replayed(i);
+  }
+}
+
+void Tape::record(Backward fn, std::initializer_list<const Var*> reads) {
+  if (observer_)
+    for (const Var* v : reads)
+      if (v && v->defined()) observer_->read(entries_.size(), *v);
+  entries_.push_back(std::move(fn));
+}
+
+void Tape::record(Backward fn, const std::vector<const Var*>& reads) {
+  if (observer_)
+    for (const Var* v : reads)
+      if (v && v->defined()) observer_->read(entries_.size(), *v);
+  entries_.push_back(std::move(fn));
+}
+
+void Tape::record(Backward fn, const std::vector<Var>& reads) {
+  if (observer_)
+    for (const Var& v : reads)
+      if (v.defined()) observer_->read(entries_.size(), v);
+  entries_.push_back(std::move(fn));
 }
 
 bool grad_enabled() { return g_grad_enabled; }
@@ -44,9 +68,11 @@ Var record_op(Tensor value, std::initializer_list<const Var*> inputs,
   bool rg = any_requires_grad(inputs);
   Var out(std::move(value), rg);
   if (rg) {
-    Tape::current().record([out, fn = std::move(backward)]() mutable {
-      if (out.has_grad()) fn(out);
-    });
+    Tape::current().record(
+        [out, fn = std::move(backward)]() mutable {
+          if (out.has_grad()) fn(out);
+        },
+        inputs);
   }
   return out;
 }

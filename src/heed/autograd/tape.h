@@ -12,6 +12,16 @@
 
 namespace heed {
 
+// Sees which Vars each entry reads and when backward() has replayed an entry; data-parallel
+// training (dist/gradient_sync.h) learns from it when a parameter's gradient is final (once
+// the earliest entry that read it has been replayed) and sends it while the rest runs.
+class TapeObserver {
+ public:
+  virtual ~TapeObserver() = default;
+  virtual void read(std::size_t entry, const Var& input) = 0;
+  virtual void replayed(std::size_t entry) = 0;
+};
+
 class Tape {
  public:
   using Backward = std::function<void()>;
@@ -19,7 +29,13 @@ class Tape {
   // The tape of this thread.
   static Tape& current();
 
-  void record(Backward fn) { entries_.push_back(std::move(fn)); }
+  // Records an entry whose backward accumulates into (some of) the gradients of `reads`:
+  // every Var whose gradient fn may touch must be listed.
+  void record(Backward fn, std::initializer_list<const Var*> reads);
+  void record(Backward fn, const std::vector<Var>& reads);
+  void record(Backward fn, const std::vector<const Var*>& reads);
+  // At most one observer per thread's tape; nullptr removes it.
+  void set_observer(TapeObserver* observer) { observer_ = observer; }
   // Seeds d(root)/d(root) = 1 (root must have one element) and runs the tape backwards.
   void backward(Var& root);
   // Same with an explicit seed gradient of root's shape (a vector-Jacobian product).
@@ -29,6 +45,7 @@ class Tape {
 
  private:
   std::vector<Backward> entries_;
+  TapeObserver* observer_ = nullptr;
 };
 
 // Whether ops record onto the tape (true unless a NoGradGuard is alive on this thread).

@@ -36,6 +36,8 @@ class Var {
   std::int64_t dim(int i) const { return value().dim(i); }
   DType dtype() const { return value().dtype(); }
   bool same_node(const Var& o) const { return impl_ == o.impl_; }
+  // The node's identity (shared by copies), e.g. to find a parameter in a map.
+  const void* node() const { return impl_.get(); }
 
   // The weight's packed copy while the model is frozen for decoding (decode/frozen_model.h),
   // null otherwise: kept with the parameter it packs, and handed by the ops that multiply by

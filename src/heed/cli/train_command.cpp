@@ -10,8 +10,10 @@
 #include "heed/base/error.h"
 #include "heed/base/stop_signals.h"
 #include "heed/config/train_config.h"
+#include "heed/dist/world.h"
 #include "heed/models/model_registry.h"
 #include "heed/train/progress.h"
+#include "heed/dist/world.h"
 #include "heed/train/trainer.h"
 
 namespace heed::cli {
@@ -60,11 +62,15 @@ class TrainCommand : public Command {
     }
     clear_stop_request();
     set_stop_handler(request_stop);
+    // Under mpirun: one rank of a data-parallel run (docs/DISTRIBUTED.md).
+    const dist::World world;
     TrainerOptions options;
+    options.world = &world;
     options.console = &std::cerr;
     options.tty = stderr_is_tty();
     const TrainResult r = train(config, options);
     if (r.outcome == TrainOutcome::interrupted) return kInterrupted;
+    if (!world.leader()) return 0;  // rank 0 reports for the run
     std::cout << "trained " << config.output << " to step " << r.step;
     if (r.has_best)
       std::cout << "; best dev " << config.training.metric << " " << r.best_score << " at step "

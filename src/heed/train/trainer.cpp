@@ -22,6 +22,9 @@
 #include "heed/data/corpus.h"
 #include "heed/data/sentencepiece_tokenizer.h"
 #include "heed/data/text_file.h"
+#include "heed/base/checksum.h"
+#include "heed/dist/gradient_sync.h"
+#include "heed/dist/world.h"
 #include "heed/decode/frozen_model.h"
 #include "heed/kernels/bf16_products.h"
 #include "heed/decode/greedy.h"
@@ -115,12 +118,18 @@ std::string fmt(const char* format, double v) {
   return buf;
 }
 
+const dist::World& single_process() {
+  static const dist::World one;  // never initialises MPI: no mpirun variables are read here
+  return one;
+}
+
 class Run {
  public:
   Run(const TrainConfig& config, const TrainerOptions& options)
       : c_(config), t_(config.training), dir_(config.output),
-        console_(options.console ? *options.console : std::cerr), tty_(options.tty),
-        factory_(options.factory), rng_(config.training.seed),
+        world_(options.world ? *options.world : single_process()), leader_(world_.leader()),
+        console_(leader_ ? (options.console ? *options.console : std::cerr) : null_console_),
+        tty_(options.tty && leader_), factory_(options.factory), rng_(config.training.seed),
         schedule_(LrScheduleOptions::from(config.training)) {}
 
   TrainResult run();
@@ -133,8 +142,19 @@ class Run {
   Vocabulary side_vocabulary(const SideConfig& side, const Tokenizer& tok,
                              const std::vector<std::string>& lines, const char* file);
   void load_data();
+  void set_up();
+  // The update of one global batch; returns its mean target-token loss (over every rank).
   double train_step(const Batch& batch);
-  // Returns false when early stopping says to stop.
+  // Forward and backward of (this rank's share of) a batch, the loss scaled to the whole
+  // batch's token count (0: `batch` is the whole batch); returns the mean token loss of
+  // `batch`.
+  double forward_backward(const Batch& batch, double batch_tokens);
+  // Data-parallel: whether any rank was asked to stop or ran out of time (every rank gets
+  // the same answer); alone, this process's own.
+  void agree(bool& interrupted, bool& out_of_time);
+  std::string parameter_checksum() const;
+  void check_same_parameters(const char* when) const;
+  double dev_score(nlohmann::json& entry, std::string& shown, double train_loss);
   void validate(Progress& progress, double train_loss);
   void save(bool step_checkpoint);
   void mark_unsaved();
@@ -147,10 +167,14 @@ class Run {
   TrainConfig c_;
   const TrainingConfig& t_;
   std::string dir_;
+  const dist::World& world_;
+  bool leader_;                   // rank 0, or the only process: writes the directory
+  std::ostream null_console_{nullptr};  // the console of the other ranks: discards
   std::ostream& console_;
   bool tty_;
   ModelFactory factory_;
   bool resume_ = false;
+  bool follower_ = false;  // a rank other than 0: reads what rank 0 wrote into the directory
   bool restarted_ = false;  // removed the leftovers of a run that saved no step
   DirLock lock_;  // held from prepare_directory() to the end of the run
 
@@ -178,6 +202,8 @@ class Run {
   bool hard_ = false;
   HardAttentionTrace trace_;
   ReinforceBaseline baseline_;
+
+  std::unique_ptr<dist::GradientSync> sync_;  // data-parallel runs only
 
   Arena arena_;
   TokenBatch src_, tgt_in_;
@@ -245,7 +271,7 @@ std::unique_ptr<Tokenizer> Run::side_tokenizer(const SideConfig& side,
                                                const char* file) {
   const std::string dst = path_in(dir_, file);
   if (side.tokenizer != TokenizerKind::sentencepiece) return make_tokenizer(side.tokenizer, side.lowercase);
-  if (!resume_) {
+  if (!resume_ && !follower_) {
     if (!side.spm_model.empty()) {
       HEED_CHECK(fs::is_regular_file(side.spm_model), side.spm_model,
                  ": no such SentencePiece model file");
@@ -274,7 +300,7 @@ std::unique_ptr<Tokenizer> Run::side_tokenizer(const SideConfig& side,
 Vocabulary Run::side_vocabulary(const SideConfig& side, const Tokenizer& tok,
                                 const std::vector<std::string>& lines, const char* file) {
   const std::string path = path_in(dir_, file);
-  if (resume_) return Vocabulary::load(path);
+  if (resume_ || follower_) return Vocabulary::load(path);
   VocabularyOptions o;
   o.max_size = static_cast<std::size_t>(side.vocab_max_size);
   o.min_freq = side.vocab_min_freq;
@@ -326,8 +352,7 @@ void Run::load_data() {
   dev_plan_ = plan_batches(dev_corpus_, bo, unused);
 }
 
-double Run::train_step(const Batch& batch) {
-  optimizer_->zero_grad();
+double Run::forward_backward(const Batch& batch, double batch_tokens) {
   double loss = 0.0;
   {
     // training.precision bf16: the step's products round their inputs to bfloat16. The
@@ -341,20 +366,51 @@ double Run::train_step(const Batch& batch) {
     Var logits = model_->forward_packed(src_, tgt_in_, t_.precision);
     const std::vector<std::int32_t> targets = pack_targets(batch.tgt_out, tgt_in_);
     CrossEntropyResult ce = cross_entropy_with_count(logits, targets, kPad, t_.label_smoothing);
+    const auto count = static_cast<double>(ce.count);
     loss = ce.loss.value().item();
-    Var total = ce.loss;
+    // A rank's share of a data-parallel batch: its mean weighs count / batch_tokens, so that
+    // the sum over the ranks is the gradient of the whole batch's mean.
+    Var total = batch_tokens > 0 ? scale(ce.loss, count / batch_tokens) : ce.loss;
     if (hard_) {
       // REINFORCE for the sampled attention positions (docs/MODELS.md#hard-attention); the
       // reported loss stays the cross-entropy.
       const std::vector<double> nll = sentence_nll(logits.value(), targets, tgt_in_.lengths);
       ReinforceOptions ro{t_.reinforce_weight, t_.entropy_weight, t_.baseline_decay};
-      total = add(total, reinforce_loss(trace_, nll, tgt_in_.lengths,
-                                        static_cast<double>(ce.count), ro, baseline_));
+      total = add(total, reinforce_loss(trace_, nll, tgt_in_.lengths, count, ro, baseline_));
       trace_.clear();
     }
     Tape::current().backward(total);
   }
   arena_.reset();
+  return loss;
+}
+
+double Run::train_step(const Batch& batch) {
+  optimizer_->zero_grad();
+  const auto batch_tokens = static_cast<double>(batch.tgt_tokens);
+  double loss = 0.0;
+  if (!sync_) {
+    loss = forward_backward(batch, 0.0);  // the whole batch: its mean as it is
+  } else {
+    // Every rank holds the same global batch; it trains on every size-th sentence from its
+    // rank (lengths are sorted within a batch, so the shares have about as many tokens).
+    std::vector<std::size_t> mine;
+    for (std::size_t i = static_cast<std::size_t>(world_.rank()); i < batch.members.size();
+         i += static_cast<std::size_t>(world_.size()))
+      mine.push_back(batch.members[i]);
+    sync_->begin_step();
+    double sums[2] = {0.0, 0.0};  // token losses, tokens
+    if (!mine.empty()) {
+      const Batch share = make_batch(corpus_, mine);
+      sums[1] = static_cast<double>(share.tgt_tokens);
+      sums[0] = forward_backward(share, batch_tokens) * sums[1];
+    }
+    sync_->finish();
+    world_.allreduce_sum(sums, 2);
+    HEED_CHECK(sums[1] == batch_tokens, world_.describe(), ": the ranks' shares hold ", sums[1],
+               " target tokens, the batch ", batch_tokens);
+    loss = sums[0] / batch_tokens;
+  }
   HEED_CHECK(std::isfinite(loss), "step ", state_.step + 1, ": the training loss is ", loss,
              "; lower training.lr or set training.clip_norm");
   if (t_.clip_norm > 0) clip_grad_norm(params_, t_.clip_norm);
@@ -362,7 +418,32 @@ double Run::train_step(const Batch& batch) {
   return loss;
 }
 
-void Run::validate(Progress& progress, double train_loss) {
+void Run::agree(bool& interrupted, bool& out_of_time) {
+  if (!world_.distributed()) return;
+  double any[2] = {interrupted ? 1.0 : 0.0, out_of_time ? 1.0 : 0.0};
+  world_.allreduce_sum(any, 2);
+  interrupted = any[0] > 0.0;
+  out_of_time = any[1] > 0.0;
+}
+
+std::string Run::parameter_checksum() const {
+  Checksum sum;
+  for (const Var& p : params_)
+    sum.update(p.value().raw(), static_cast<std::size_t>(p.value().numel()) * dtype_size(p.dtype()));
+  return sum.str();
+}
+
+void Run::check_same_parameters(const char* when) const {
+  if (!world_.distributed()) return;
+  const std::string mine = parameter_checksum();
+  std::string leaders = mine;
+  world_.broadcast(leaders);
+  HEED_CHECK(mine == leaders, world_.describe(), ": the parameters differ from rank 0's ", when,
+             " (", mine, " against ", leaders,
+             "); every rank must see the same output directory and the same heed");
+}
+
+double Run::dev_score(nlohmann::json& entry, std::string& shown, double train_loss) {
   double loss_sum = 0.0;
   std::int64_t count = 0;
   const bool decode = t_.metric != DevMetric::loss;
@@ -396,14 +477,13 @@ void Run::validate(Progress& progress, double train_loss) {
     model_->train();
   }
   const double loss = count ? loss_sum / static_cast<double>(count) : 0.0;
-  nlohmann::json entry;
   entry["step"] = state_.step;
   entry["epoch"] = epoch_ + 1;  // counted from 1, like the log and heed info
   entry["train_loss"] = train_loss;
   entry["dev_loss"] = loss;
   entry["perplexity"] = std::exp(loss);
   double score = loss;
-  std::string shown = "loss " + fmt("%.4f", loss) + ", ppl " + fmt("%.2f", std::exp(loss));
+  shown = "loss " + fmt("%.4f", loss) + ", ppl " + fmt("%.2f", std::exp(loss));
   if (t_.metric == DevMetric::bleu) {
     score = metrics::corpus_bleu(hyps, dev_refs_).score;
     entry["bleu"] = score;
@@ -421,6 +501,16 @@ void Run::validate(Progress& progress, double train_loss) {
     entry["per"] = g.per;
     shown += ", WER " + fmt("%.2f", g.wer) + ", PER " + fmt("%.2f", g.per);
   }
+  return score;
+}
+
+void Run::validate(Progress& progress, double train_loss) {
+  // Rank 0 decodes the dev set; every rank takes its score, so that early stopping and the
+  // learning rate schedule stay the same on all of them.
+  nlohmann::json entry;
+  std::string shown;
+  double score = leader_ ? dev_score(entry, shown, train_loss) : 0.0;
+  world_.broadcast(&score, sizeof score);
   const bool higher = metric_higher_is_better(t_.metric);
   const bool better = !state_.has_best || (higher ? score > state_.best_score : score < state_.best_score);
   if (better) {
@@ -428,12 +518,15 @@ void Run::validate(Progress& progress, double train_loss) {
     state_.best_score = score;
     state_.best_step = state_.step;
     state_.bad_validations = 0;
-    mark_unsaved();
-    save_module(*model_, path_in(dir_, model_files::kBest), weights_metadata());
+    if (leader_) {
+      mark_unsaved();
+      save_module(*model_, path_in(dir_, model_files::kBest), weights_metadata());
+    }
   } else {
     ++state_.bad_validations;
   }
   const bool reduced = schedule_.on_validation(score);
+  if (!leader_) return;
   entry["lr"] = schedule_.lr(state_.step + 1, seconds());
   entry["best"] = better;
   entry["seconds"] = seconds();
@@ -463,6 +556,11 @@ void Run::mark_unsaved() {
 }
 
 void Run::save(bool step_checkpoint) {
+  check_same_parameters("at a save");
+  if (!leader_) {
+    last_saved_step_ = state_.step;
+    return;
+  }
   const Metadata meta = weights_metadata();
   mark_unsaved();
   if (step_checkpoint && t_.keep_checkpoints > 0 &&
@@ -499,9 +597,7 @@ void Run::save(bool step_checkpoint) {
   }
 }
 
-TrainResult Run::run() {
-  if (t_.threads > 0) kernels::set_num_threads(static_cast<int>(t_.threads));
-  prepare_directory();
+void Run::set_up() {
   load_data();
 
   ModelConfig& mc = c_.model;
@@ -530,12 +626,11 @@ TrainResult Run::run() {
   bo.max_sentences = static_cast<std::size_t>(t_.max_sentences);
   bo.seed = t_.seed;
   sampler_ = std::make_unique<BatchSampler>(corpus_, bo);
-  if (!resume_) {  // every check has passed: now the directory is written
+  if (!resume_ && leader_) {  // every check has passed: now the directory is written
     src_vocab_.save(path_in(dir_, model_files::kSrcVocab));
     tgt_vocab_.save(path_in(dir_, model_files::kTgtVocab));
   }
 
-  const std::string log_path = path_in(dir_, model_files::kLog);
   if (resume_) {
     state_ = load_training_state(path_in(dir_, model_files::kState), *model_, *optimizer_);
     sampler_->set_position(state_.position);
@@ -553,11 +648,51 @@ TrainResult Run::run() {
       state_.has_window = true;
     }
     baseline_ = {state_.has_baseline, state_.baseline};
+    if (!leader_) return;
     std::string history;
     for (const auto& h : state_.history) history += h + "\n";
     write_file_atomically(path_in(dir_, model_files::kHistory), history);
   }
-  write_file_atomically(path_in(dir_, model_files::kConfig), to_yaml(c_));
+  if (leader_) write_file_atomically(path_in(dir_, model_files::kConfig), to_yaml(c_));
+}
+
+
+TrainResult Run::run() {
+  if (t_.threads > 0) kernels::set_num_threads(static_cast<int>(t_.threads));
+  HEED_CHECK(!world_.distributed() || c_.model.attention_mode != AttentionMode::hard,
+             "model.attention_mode hard trains one process only: its REINFORCE baseline is not "
+             "data-parallel yet; run it without mpirun");
+  // Rank 0 prepares the directory (lock, tokenizers, vocabularies, config) and tells the
+  // others whether it could; they then read what it wrote, as a resumed run would.
+  int ready = 0;
+  if (leader_) {
+    try {
+      prepare_directory();
+      set_up();
+    } catch (...) {
+      world_.broadcast(&ready, sizeof ready);
+      throw;
+    }
+    ready = 1;
+    world_.broadcast(&ready, sizeof ready);
+  } else {
+    world_.broadcast(&ready, sizeof ready);
+    HEED_CHECK(ready == 1, world_.describe(),
+               ": rank 0 could not start the run (its message above says why)");
+    follower_ = true;
+    resume_ = fs::exists(path_in(dir_, model_files::kState));
+    set_up();
+  }
+  if (world_.distributed()) {
+    sync_ = std::make_unique<dist::GradientSync>(world_, params_);
+    // Each rank its own dropout masks (the same initialisation came from the same seed).
+    if (!leader_)
+      rng_ = Rng(t_.seed ^ (0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(world_.rank())) ^
+                 static_cast<std::uint64_t>(state_.step));
+  }
+  check_same_parameters(resume_ ? "after loading the training state" : "after initialisation");
+  const ModelConfig& mc = c_.model;
+  const std::string log_path = path_in(dir_, model_files::kLog);
 
   std::int64_t total = t_.max_steps;
   const auto epoch_steps =
@@ -568,7 +703,7 @@ TrainResult Run::run() {
   po.log_every = t_.log_every;
   po.total_steps = total;
   if (t_.max_seconds > 0) po.seconds_left = std::max(0.0, t_.max_seconds - seconds());
-  po.log_path = log_path;
+  if (leader_) po.log_path = log_path;
   Progress progress(console_, po);
   progress.message(corpus_.stats.summary() + "; vocabularies: source " +
                    std::to_string(src_vocab_.size()) + ", target " +
@@ -577,6 +712,11 @@ TrainResult Run::run() {
   if (restarted_)
     progress.message(dir_ + " held the files of an earlier run that saved no step; removed them "
                      "and started afresh");
+  if (world_.distributed())
+    progress.message("data-parallel over " + std::to_string(world_.size()) + " ranks (" +
+                     std::to_string(sync_->stats().buckets) + " gradient buckets, " +
+                     fmt("%.2f", static_cast<double>(sync_->stats().bytes) / 1048576.0) +
+                     " MiB summed per step)");
   if (resume_)
     progress.message("resuming " + dir_ + " at step " + std::to_string(state_.step) + " (epoch " +
                      std::to_string(state_.position.epoch + 1) + ")");
@@ -586,7 +726,10 @@ TrainResult Run::run() {
   TrainOutcome outcome = TrainOutcome::finished;
   std::string reason;
   for (;;) {
-    if (stop_requested()) {
+    bool interrupted = stop_requested();
+    bool out_of_time = t_.max_seconds > 0 && seconds() >= t_.max_seconds;
+    agree(interrupted, out_of_time);  // data-parallel: all ranks stop at the same step
+    if (interrupted) {
       outcome = TrainOutcome::interrupted;
       reason = "interrupted";
       break;
@@ -599,7 +742,7 @@ TrainResult Run::run() {
       reason = "reached max_epochs " + std::to_string(t_.max_epochs);
       break;
     }
-    if (t_.max_seconds > 0 && seconds() >= t_.max_seconds) {
+    if (out_of_time) {
       reason = "reached max_seconds " + fmt("%g", t_.max_seconds);
       break;
     }
@@ -644,6 +787,15 @@ TrainResult Run::run() {
                                   : "; nothing was saved (no step was made), run the same command "
                                     "to start again";
   progress.message("stopped at step " + std::to_string(state_.step) + ": " + reason + after);
+  if (sync_ && sync_->stats().steps > 0) {
+    const dist::SyncStats& st = sync_->stats();
+    const double per_step = static_cast<double>(st.steps);
+    progress.message(
+        "data-parallel: " + fmt("%.1f", 1e3 * st.wait_seconds / per_step) +
+        " ms per step waiting for the gradient sums after the backward pass; " +
+        fmt("%.1f", static_cast<double>(st.started_in_backward) / per_step) + " of " +
+        std::to_string(st.buckets) + " buckets started during it");
+  }
   TrainResult r;
   r.outcome = outcome;
   r.step = state_.step;

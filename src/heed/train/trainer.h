@@ -15,6 +15,9 @@
 #include "heed/config/train_config.h"
 
 namespace heed {
+namespace dist {
+class World;
+}
 
 enum class TrainOutcome {
   finished,       // max_steps or max_epochs reached
@@ -36,6 +39,10 @@ struct TrainerOptions {
   std::ostream* console = nullptr;  // progress and messages; nullptr = std::cerr
   bool tty = false;                 // redraw the progress line in place
   ModelFactory factory;             // empty = build_model (make_model)
+  // The ranks of a data-parallel run (`mpirun -np N heed train`, docs/DISTRIBUTED.md):
+  // every rank calls train() with the same config; rank 0 prepares the directory, validates,
+  // logs and saves. nullptr or a world of one rank: this process trains alone.
+  const dist::World* world = nullptr;
 };
 
 // Trains as config says; resumes when config.output holds a training state. heed::Error
