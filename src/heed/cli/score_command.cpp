@@ -18,6 +18,7 @@
 #include "heed/cli/validators.h"
 #include "heed/base/utf8.h"
 #include "heed/cli/enum_option.h"
+#include "heed/cli/stdin_lines.h"
 #include "heed/data/text_file.h"
 #include "heed/metrics/aer.h"
 #include "heed/metrics/bleu.h"
@@ -32,21 +33,6 @@ namespace heed::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Standard input as lines, validated like a file.
-std::vector<std::string> read_stdin_lines() {
-  std::vector<std::string> lines;
-  std::string line;
-  std::size_t n = 0;
-  while (std::getline(std::cin, line)) {
-    ++n;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    std::size_t bad = find_invalid_utf8(line);
-    HEED_CHECK(bad == std::string::npos, "<stdin>:", n, ":", bad + 1, ": invalid UTF-8");
-    lines.push_back(std::move(line));
-  }
-  return lines;
-}
 
 // A number for the JSON output: 4 decimals (beyond any meaningful precision of a
 // bootstrap), NaN (an empty bucket) as null.

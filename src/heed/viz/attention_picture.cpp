@@ -13,22 +13,15 @@
 #include "heed/base/utf8.h"
 #include "heed/viz/colormap.h"
 #include "heed/viz/heatmap_svg.h"
+#include "heed/viz/heatmap_style.h"
 #include "heed/viz/svg_text.h"
 
 namespace heed::viz {
 namespace {
 
-constexpr double kMargin = 16.0;
-constexpr double kTitleFont = 15.0;
-constexpr double kSubtitleFont = 11.5;
-constexpr double kPanelTitleFont = 13.0;
-constexpr double kTickFont = 10.0;
-constexpr double kBarWidth = 14.0;
-constexpr double kBarMinHeight = 110.0;
-constexpr double kPanelGap = 36.0;
+using namespace heatmap_style;
+
 constexpr double kMaxSideBySide = 1400.0;  // wider maps go one above the other
-constexpr std::size_t kMaxLabel = 24;   // code points in a token label
-constexpr std::size_t kMaxTitle = 140;  // code points in the title and subtitle
 constexpr char kFont[] = "DejaVu Sans";
 constexpr double kPi = 3.14159265358979323846;
 
@@ -44,12 +37,6 @@ std::string drawable(std::string_view text) {
     i += n;
   }
   return out;
-}
-
-std::string tick_value(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", std::abs(v) < 1e-12 ? 0.0 : v);
-  return buf;
 }
 
 struct CairoDeleter {

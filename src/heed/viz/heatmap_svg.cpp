@@ -7,22 +7,15 @@
 
 #include "heed/base/error.h"
 #include "heed/viz/colormap.h"
+#include "heed/viz/heatmap_style.h"
 #include "heed/viz/svg_text.h"
 
 namespace heed::viz {
 namespace {
 
-constexpr double kMargin = 16.0;
-constexpr double kTitleFont = 15.0;
-constexpr double kSubtitleFont = 11.5;
-constexpr double kPanelTitleFont = 13.0;
-constexpr double kTickFont = 10.0;
-constexpr double kBarWidth = 14.0;
-constexpr double kBarMinHeight = 110.0;
-constexpr double kPanelGap = 36.0;
+using namespace heatmap_style;
+
 constexpr double kSin45 = 0.70710678118654752;
-constexpr std::size_t kMaxLabel = 24;   // code points in a token label
-constexpr std::size_t kMaxTitle = 140;  // code points in the title and subtitle
 constexpr char kGradientId[] = "heed-viridis";
 
 // "0.42" -> ".42" so that two decimals fit small cells.
@@ -34,12 +27,6 @@ std::string cell_value(double v) {
   if (s.rfind("-0.", 0) == 0) s.erase(1, 1);
   if (s == "-.00") s = ".00";
   return s;
-}
-
-std::string tick_value(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", std::abs(v) < 1e-12 ? 0.0 : v);
-  return buf;
 }
 
 struct PanelLayout {

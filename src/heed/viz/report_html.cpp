@@ -136,7 +136,7 @@ function largest(matrix) {
   for (const row of matrix) for (const w of row) top = Math.max(top, w);
   return top || 1;
 }
-function fmt(w) { return w >= 0.001 || w === 0 ? w.toFixed(3) : w.toPrecision(3); }
+function fmt(w) { return w === 0 ? "0" : w < 0.001 ? "<0.001" : w.toFixed(3); }
 
 // One map: a row per output token, a column per source token.
 function mapTable(kind, caption, source, output, matrix, scale, onSelect) {
