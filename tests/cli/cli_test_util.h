@@ -23,10 +23,10 @@ struct CommandResult {
   std::string output;  // stdout and stderr together
 };
 
-// Runs `heed <args>` through the shell (args are shell words; quote as needed).
-inline CommandResult run_heed(const std::string& args) {
+// Runs a shell command line, stderr joined to stdout.
+inline CommandResult run_shell(const std::string& command) {
   CommandResult r;
-  std::string cmd = heed_binary() + " " + args + " 2>&1";
+  const std::string cmd = command + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
   std::array<char, 4096> buf;
@@ -35,6 +35,11 @@ inline CommandResult run_heed(const std::string& args) {
   int status = pclose(p);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+// Runs `heed <args>` through the shell (args are shell words; quote as needed).
+inline CommandResult run_heed(const std::string& args) {
+  return run_shell(heed_binary() + " " + args);
 }
 
 // A fresh directory under the system temp dir, removed when the object dies.
