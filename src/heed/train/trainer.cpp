@@ -193,7 +193,6 @@ class Run {
   std::unique_ptr<BatchSampler> sampler_;
   LrSchedule schedule_;
   TrainingState state_;
-  double base_seconds_ = 0.0;
   std::chrono::steady_clock::time_point session_start_ = std::chrono::steady_clock::now();
   std::int64_t last_saved_step_ = -1;
   bool marked_unsaved_ = false;  // wrote kUnsavedMarker, to be removed after the first save
