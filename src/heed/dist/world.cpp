@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <vector>
@@ -27,6 +28,13 @@ World::World() {
   int len = 0;
   MPI_Get_processor_name(name, &len);
   host_.assign(name, static_cast<std::size_t>(len));
+  std::vector<char> all(static_cast<std::size_t>(size_) * MPI_MAX_PROCESSOR_NAME, '\0');
+  std::vector<char> mine(MPI_MAX_PROCESSOR_NAME, '\0');
+  std::copy(host_.begin(), host_.end(), mine.begin());
+  MPI_Allgather(mine.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
+                MPI_CHAR, MPI_COMM_WORLD);
+  for (int r = 0; r < size_; ++r)
+    hosts_.emplace_back(all.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME);
 }
 
 World::~World() {

@@ -5,6 +5,7 @@
 // thread that created the World calls MPI (MPI_THREAD_FUNNELED).
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace heed::dist {
 
@@ -25,6 +26,8 @@ class World {
   bool distributed() const { return size_ > 1; }
   // "rank 1 of 4 on host" for messages.
   std::string describe() const;
+  // Each rank's host name (MPI_Get_processor_name), by rank.
+  const std::vector<std::string>& hosts() const { return hosts_; }
 
   // Every rank passes its n values and gets the sums; blocking.
   void allreduce_sum(double* values, std::size_t n) const;
@@ -38,6 +41,7 @@ class World {
   int rank_ = 0;
   int size_ = 1;
   std::string host_;
+  std::vector<std::string> hosts_;
 };
 
 }  // namespace heed::dist

@@ -118,6 +118,20 @@ std::string fmt(const char* format, double v) {
   return buf;
 }
 
+// "on a, 2 on b": each host once, in rank order, with its rank count when above one.
+std::string join_hosts(const std::vector<std::string>& hosts) {
+  std::vector<std::pair<std::string, int>> counts;
+  for (const std::string& h : hosts) {
+    auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == h; });
+    if (it == counts.end()) counts.emplace_back(h, 1);
+    else ++it->second;
+  }
+  std::string out;
+  for (const auto& [h, n] : counts)
+    out += (out.empty() ? "" : ", ") + (n > 1 ? std::to_string(n) + " on " : "on ") + h;
+  return out;
+}
+
 const dist::World& single_process() {
   static const dist::World one;  // never initialises MPI: no mpirun variables are read here
   return one;
@@ -713,9 +727,11 @@ TrainResult Run::run() {
                      "and started afresh");
   if (world_.distributed())
     progress.message("data-parallel over " + std::to_string(world_.size()) + " ranks (" +
-                     std::to_string(sync_->stats().buckets) + " gradient buckets, " +
+                     join_hosts(world_.hosts()) + "); " +
+                     std::to_string(sync_->stats().buckets) +
+                     (sync_->stats().buckets == 1 ? " gradient bucket, " : " gradient buckets, ") +
                      fmt("%.2f", static_cast<double>(sync_->stats().bytes) / 1048576.0) +
-                     " MiB summed per step)");
+                     " MiB summed per step");
   if (resume_)
     progress.message("resuming " + dir_ + " at step " + std::to_string(state_.step) + " (epoch " +
                      std::to_string(state_.position.epoch + 1) + ")");
