@@ -37,6 +37,15 @@ T row_max(const T* x, std::int64_t cols, const std::uint8_t* m) {
       mx = v > mx ? v : mx;
     }
   }
+  // OpenMP starts each lane of a max reduction at the type's least value: -inf under GCC,
+  // the lowest finite number under clang, where a row with nothing kept comes out as
+  // lowest(). Put -inf back unless lowest() really is the row's maximum.
+  if (mx == std::numeric_limits<T>::lowest()) {
+    bool present = false;
+    for (std::int64_t c = 0; c < cols && !present; ++c)
+      present = (!m || m[c]) && x[c] == std::numeric_limits<T>::lowest();
+    if (!present) mx = kNegInf<T>;
+  }
   return mx;
 }
 
