@@ -343,6 +343,9 @@ void read_training(Section s, TrainingConfig& c) {
   s.read("seed", c.seed);
   s.read("threads", c.threads);
   s.check("threads", c.threads >= 0, "must be 0 (the default) or more");
+  s.read("allreduce_bucket_mb", c.allreduce_bucket_mb);
+  s.check("allreduce_bucket_mb", c.allreduce_bucket_mb >= 0 && c.allreduce_bucket_mb <= 1024,
+          "must be in [0, 1024] (MiB; 0 = one bucket per parameter)");
   s.read("reinforce_weight", c.reinforce_weight);
   s.check("reinforce_weight", c.reinforce_weight >= 0, "must be 0 or more");
   s.read("entropy_weight", c.entropy_weight);
@@ -528,6 +531,7 @@ std::string to_yaml(const TrainConfig& c) {
   e << YAML::Key << "log_every" << YAML::Value << t.log_every;
   e << YAML::Key << "seed" << YAML::Value << t.seed;
   e << YAML::Key << "threads" << YAML::Value << t.threads;
+  e << YAML::Key << "allreduce_bucket_mb" << YAML::Value << t.allreduce_bucket_mb;
   e << YAML::Key << "reinforce_weight" << YAML::Value << t.reinforce_weight;
   e << YAML::Key << "entropy_weight" << YAML::Value << t.entropy_weight;
   e << YAML::Key << "baseline_decay" << YAML::Value << t.baseline_decay;

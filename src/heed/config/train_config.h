@@ -64,6 +64,9 @@ struct TrainingConfig {
   std::int64_t keep_checkpoints = 5;  // step checkpoints kept; 0 = none written
   std::int64_t log_every = 100;       // plain log lines (and train.log) every N steps
   std::uint64_t seed = 1234;
+  // Data-parallel runs (mpirun): gradients are summed in buckets of about this many MiB,
+  // each started as soon as its gradients are final; 0 = one bucket per parameter.
+  double allreduce_bucket_mb = 1.0;
   // Hard attention (model.attention.mode: hard) only: the REINFORCE term's weight lambda_r,
   // the entropy bonus lambda_e and the decay of the reward baseline's moving average
   // (docs/MODELS.md#hard-attention).

@@ -28,6 +28,7 @@ struct SyncStats {
 class GradientSync : public TapeObserver {
  public:
   static constexpr std::size_t kDefaultBucketBytes = 1 << 20;
+  // bucket_bytes 0: one bucket per parameter.
 
   GradientSync(const World& world, std::vector<Var> params,
                std::size_t bucket_bytes = kDefaultBucketBytes);

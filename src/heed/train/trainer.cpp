@@ -697,7 +697,8 @@ TrainResult Run::run() {
     set_up();
   }
   if (world_.distributed()) {
-    sync_ = std::make_unique<dist::GradientSync>(world_, params_);
+    sync_ = std::make_unique<dist::GradientSync>(
+        world_, params_, static_cast<std::size_t>(t_.allreduce_bucket_mb * 1048576.0));
     // Each rank its own dropout masks (the same initialisation came from the same seed).
     if (!leader_)
       rng_ = Rng(t_.seed ^ (0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(world_.rank())) ^
