@@ -312,23 +312,29 @@ TEST_F(DataParallel, AKilledRankStopsTheRunAndTheSavedStateResumes) {
   EXPECT_NE(r.output.find("resuming"), std::string::npos) << r.output;
 }
 
-// SIGTERM to mpirun reaches every rank; they agree on the step to stop at, rank 0 saves the
-// state, and a later run resumes from it.
-TEST_F(DataParallel, SigtermToMpirunSavesTheStateOnce) {
-  const std::string out = dir_.path("term");
-  Background run(mpirun_line(2, "term",
-                             "--set training.max_steps=1000000 "
-                             "--set training.validate_every=100"),
-                 dir_.path("term.log"));
-  ASSERT_TRUE(wait_for_state(out, 60)) << read_text(run.log);
-  ASSERT_EQ(::kill(run.pid, SIGTERM), 0);
-  const int code = run.wait(30);
-  const std::string log = read_text(run.log);
-  ASSERT_NE(code, -1) << log;
-  EXPECT_NE(log.find("interrupted; the training state is saved"), std::string::npos) << log;
-  const CommandResult r = alone("term", "--set training.max_seconds=1");
-  EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("resuming"), std::string::npos) << r.output;
+// SIGTERM or SIGINT (Ctrl-C) to mpirun reaches every rank; they agree on the step to stop
+// at, rank 0 saves the state once, and a later run resumes from it.
+TEST_F(DataParallel, SigtermOrSigintToMpirunSavesTheState) {
+  for (const int sig : {SIGTERM, SIGINT}) {
+    SCOPED_TRACE(sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    const std::string name = "signal" + std::to_string(sig), out = dir_.path(name);
+    Background run(mpirun_line(2, name,
+                               "--set training.max_steps=1000000 "
+                               "--set training.validate_every=100"),
+                   dir_.path(name + ".log"));
+    ASSERT_TRUE(wait_for_state(out, 60)) << read_text(run.log);
+    ASSERT_EQ(::kill(run.pid, sig), 0);
+    const int code = run.wait(30);
+    const std::string log = read_text(run.log);
+    ASSERT_NE(code, -1) << log;
+    const std::string saved = "interrupted; the training state is saved";
+    const auto first = log.find(saved);
+    EXPECT_NE(first, std::string::npos) << log;
+    EXPECT_EQ(log.find(saved, first + 1), std::string::npos) << "rank 0 alone reports\n" << log;
+    const CommandResult r = alone(name, "--set training.max_seconds=1");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("resuming"), std::string::npos) << r.output;
+  }
 }
 
 TEST_F(DataParallel, HardAttentionIsRefusedWithAReason) {
