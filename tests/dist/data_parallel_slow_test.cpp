@@ -1,6 +1,7 @@
 // Data-parallel training over Open MPI on this machine (loopback): `mpirun -np 2 heed train`
 // against one process with the same global batches, step by step; resuming with another
-// rank count; a rank killed with SIGKILL; SIGTERM to mpirun (docs/DISTRIBUTED.md).
+// rank count; a rank killed with SIGKILL; SIGTERM and SIGINT to mpirun; hard attention
+// (docs/DISTRIBUTED.md).
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -337,12 +338,18 @@ TEST_F(DataParallel, SigtermOrSigintToMpirunSavesTheState) {
   }
 }
 
-TEST_F(DataParallel, HardAttentionIsRefusedWithAReason) {
-  const CommandResult r = ranks(2, "hard", "--set model.attention.mode=hard");
-  EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.output.find("REINFORCE baseline is not data-parallel"), std::string::npos)
-      << r.output;
-  EXPECT_FALSE(fs::exists(dir_.path("hard/training_state.safetensors")));
+// Hard attention samples on every rank (each its own random stream), so the curve is not one
+// process's; it must still learn, with one REINFORCE baseline for the whole batch
+// (Reinforce.ShardsWithTheWholeBatchMeanAddUpToTheWholeBatch checks the arithmetic).
+TEST_F(DataParallel, HardAttentionTrainsOnTwoRanks) {
+  const CommandResult r = ranks(2, "hard",
+                                "--set model.attention.mode=hard --set training.entropy_weight=0.01 "
+                                "--set training.max_steps=150 --set training.validate_every=50");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto h = history(dir_.path("hard"));
+  ASSERT_EQ(h.size(), 3u);
+  EXPECT_LT(h.back().dev_loss, 0.8 * h.front().dev_loss) << r.output;
+  EXPECT_TRUE(fs::exists(dir_.path("hard/training_state.safetensors")));
 }
 
 }  // namespace

@@ -162,6 +162,62 @@ TEST(Reinforce, BaselineStartsAtTheFirstBatchThenMovesSlowly) {
   EXPECT_DOUBLE_EQ(b.per_token, 0.75 * 2.0 + 0.25 * 4.0);
 }
 
+// Data-parallel training gives each rank some of a batch's sentences: with the whole batch's
+// token count as normaliser and its mean NLL for the baseline, the ranks' terms add up to the
+// one-process term, value and gradient, and every rank's baseline moves the same way.
+TEST(Reinforce, ShardsWithTheWholeBatchMeanAddUpToTheWholeBatch) {
+  const std::vector<double> nll{2.5, 0.7, 4.0};
+  const std::vector<std::int64_t> len{3, 1, 2};
+  const double N = 6.0, mean = (2.5 + 0.7 + 4.0) / 6.0;
+  ReinforceOptions o;
+  o.weight = 0.8;
+  o.entropy_weight = 0.3;
+  // Two steps; log pi and H of each (step, sentence) as leaves.
+  const std::vector<std::vector<double>> lp{{-0.3, -1.2, -0.7}, {-2.0, -0.1, -0.4}};
+  const std::vector<std::vector<double>> ent{{0.9, 0.2, 0.5}, {0.4, 1.1, 0.6}};
+  auto trace_of = [&](const std::vector<std::size_t>& rows, std::vector<Var>& leaves) {
+    HardAttentionTrace t;
+    for (std::size_t s = 0; s < lp.size(); ++s) {
+      std::vector<double> a, e;
+      for (std::size_t r : rows) {
+        a.push_back(lp[s][r]);
+        e.push_back(ent[s][r]);
+      }
+      const auto n = static_cast<std::int64_t>(rows.size());
+      t.log_prob.emplace_back(Tensor::from({n}, a, DType::f64), true);
+      t.entropy.emplace_back(Tensor::from({n}, e, DType::f64), true);
+      leaves.push_back(t.log_prob.back());
+      leaves.push_back(t.entropy.back());
+    }
+    return t;
+  };
+  for (const bool has_baseline : {false, true}) {
+    SCOPED_TRACE(has_baseline ? "with a baseline" : "first batch");
+    std::vector<Var> whole_leaves;
+    ReinforceBaseline whole_b{has_baseline, 0.4};
+    Var whole = reinforce_loss(trace_of({0, 1, 2}, whole_leaves), nll, len, N, o, whole_b);
+    Tape::current().backward(whole);
+    // Rank 0: sentences 0 and 2; rank 1: sentence 1.
+    std::vector<Var> l0, l1;
+    ReinforceBaseline b0{has_baseline, 0.4}, b1{has_baseline, 0.4};
+    Var r0 = reinforce_loss(trace_of({0, 2}, l0), std::vector<double>{nll[0], nll[2]},
+                            std::vector<std::int64_t>{len[0], len[2]}, N, o, b0, mean);
+    Tape::current().backward(r0);
+    Var r1 = reinforce_loss(trace_of({1}, l1), std::vector<double>{nll[1]},
+                            std::vector<std::int64_t>{len[1]}, N, o, b1, mean);
+    Tape::current().backward(r1);
+    EXPECT_NEAR(r0.value().item() + r1.value().item(), whole.value().item(), 1e-12);
+    EXPECT_DOUBLE_EQ(b0.per_token, whole_b.per_token);
+    EXPECT_DOUBLE_EQ(b1.per_token, whole_b.per_token);
+    for (std::size_t k = 0; k < whole_leaves.size(); ++k) {
+      const Tensor& g = whole_leaves[k].grad();
+      EXPECT_NEAR(l0[k].grad().at({0}), g.at({0}), 1e-12) << "leaf " << k;
+      EXPECT_NEAR(l0[k].grad().at({1}), g.at({2}), 1e-12) << "leaf " << k;
+      EXPECT_NEAR(l1[k].grad().at({0}), g.at({1}), 1e-12) << "leaf " << k;
+    }
+  }
+}
+
 TEST(Reinforce, SentenceNllSumsTheCrossEntropyRows) {
   Var logits = random_var({5, 6}, 4, -2.0, 2.0);
   const std::vector<std::int32_t> targets{1, 5, 0, 3, 2};

@@ -39,7 +39,8 @@ std::vector<double> sentence_nll(const Tensor& logits, std::span<const std::int3
 
 Var reinforce_loss(const HardAttentionTrace& trace, std::span<const double> nll,
                    std::span<const std::int64_t> lengths, double normaliser,
-                   const ReinforceOptions& options, ReinforceBaseline& baseline) {
+                   const ReinforceOptions& options, ReinforceBaseline& baseline,
+                   std::optional<double> whole_batch_mean) {
   HEED_CHECK(!trace.log_prob.empty() && trace.log_prob.size() == trace.entropy.size(),
              "reinforce_loss: the forward pass left no hard-attention samples (is the model's "
              "attention hard, in training mode, with a trace set?)");
@@ -53,7 +54,8 @@ Var reinforce_loss(const HardAttentionTrace& trace, std::span<const double> nll,
     nll_sum += nll[static_cast<std::size_t>(b)];
     tokens += static_cast<double>(lengths[static_cast<std::size_t>(b)]);
   }
-  const double batch_mean = tokens > 0 ? nll_sum / tokens : 0.0;
+  const double batch_mean =
+      whole_batch_mean ? *whole_batch_mean : (tokens > 0 ? nll_sum / tokens : 0.0);
   const double beta = baseline.has_value ? baseline.per_token : batch_mean;
   // Per-(b, t) coefficients with the target mask: lambda_r * advantage_b / N and -lambda_e / N.
   std::vector<double> a(static_cast<std::size_t>(B * n), 0.0), e(a.size(), 0.0);
@@ -72,12 +74,14 @@ Var reinforce_loss(const HardAttentionTrace& trace, std::span<const double> nll,
   Var loss = sum(mul(log_prob, Var(Tensor::from({B, n}, a, dtype))));
   if (options.entropy_weight > 0)
     loss = add(loss, sum(mul(stack(trace.entropy, 1), Var(Tensor::from({B, n}, e, dtype)))));
-  baseline.per_token = baseline.has_value
-                           ? options.baseline_decay * baseline.per_token +
-                                 (1.0 - options.baseline_decay) * batch_mean
-                           : batch_mean;
-  baseline.has_value = true;
+  update_baseline(baseline, batch_mean, options.baseline_decay);
   return loss;
+}
+
+void update_baseline(ReinforceBaseline& baseline, double batch_mean, double decay) {
+  baseline.per_token =
+      baseline.has_value ? decay * baseline.per_token + (1.0 - decay) * batch_mean : batch_mean;
+  baseline.has_value = true;
 }
 
 }  // namespace heed

@@ -14,6 +14,7 @@
 // exponential moving average of the per-token NLL of earlier batches (the first batch uses
 // its own mean), so longer sentences get a proportionally larger baseline.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -34,6 +35,10 @@ struct ReinforceBaseline {
   double per_token = 0.0;
 };
 
+// beta <- decay * beta + (1 - decay) * batch_mean (the batch's per-token NLL); the first
+// batch sets beta to its mean.
+void update_baseline(ReinforceBaseline& baseline, double batch_mean, double decay);
+
 // NLL_b = -sum_t log softmax(logits)[row, target] over sentence b's rows, from logits (R, V)
 // holding the real positions only in (b, t) order (Seq2Seq::forward_packed) and their
 // targets; lengths[b] rows belong to sentence b. No gradient (the reward).
@@ -43,8 +48,11 @@ std::vector<double> sentence_nll(const Tensor& logits, std::span<const std::int3
 // The REINFORCE term above for one batch (add it to the cross-entropy mean before backward),
 // then baseline updated with the batch's per-token NLL. trace holds one (B) entry per teacher-
 // forced step (t = 0..n-1); steps t >= lengths[b] are masked out. normaliser is N.
+// batch_mean: the whole batch's per-token NLL when these sentences are one rank's share of a
+// data-parallel batch (every rank then updates the same baseline); by default their own.
 Var reinforce_loss(const HardAttentionTrace& trace, std::span<const double> nll,
                    std::span<const std::int64_t> lengths, double normaliser,
-                   const ReinforceOptions& options, ReinforceBaseline& baseline);
+                   const ReinforceOptions& options, ReinforceBaseline& baseline,
+                   std::optional<double> batch_mean = std::nullopt);
 
 }  // namespace heed

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <span>
 #include <sstream>
 
 #include "heed/autograd/cross_entropy_op.h"
@@ -166,6 +167,9 @@ class Run {
   // Data-parallel: whether any rank was asked to stop or ran out of time (every rank gets
   // the same answer); alone, this process's own.
   void agree(bool& interrupted, bool& out_of_time);
+  // Hard attention, data-parallel: the whole batch's per-token NLL from every rank's share
+  // (a collective: every rank calls it once per step).
+  double whole_batch_nll_mean(std::span<const double> nll, double tokens);
   std::string parameter_checksum() const;
   void check_same_parameters(const char* when) const;
   double dev_score(nlohmann::json& entry, std::string& shown, double train_loss);
@@ -386,10 +390,15 @@ double Run::forward_backward(const Batch& batch, double batch_tokens) {
     Var total = batch_tokens > 0 ? scale(ce.loss, count / batch_tokens) : ce.loss;
     if (hard_) {
       // REINFORCE for the sampled attention positions (docs/MODELS.md#hard-attention); the
-      // reported loss stays the cross-entropy.
+      // reported loss stays the cross-entropy. A rank's share divides by the whole batch's
+      // tokens and updates the baseline with the whole batch's mean NLL, as one process would.
       const std::vector<double> nll = sentence_nll(logits.value(), targets, tgt_in_.lengths);
       ReinforceOptions ro{t_.reinforce_weight, t_.entropy_weight, t_.baseline_decay};
-      total = add(total, reinforce_loss(trace_, nll, tgt_in_.lengths, count, ro, baseline_));
+      std::optional<double> mean;
+      if (batch_tokens > 0) mean = whole_batch_nll_mean(nll, count);
+      total = add(total, reinforce_loss(trace_, nll, tgt_in_.lengths,
+                                        batch_tokens > 0 ? batch_tokens : count, ro, baseline_,
+                                        mean));
       trace_.clear();
     }
     Tape::current().backward(total);
@@ -417,6 +426,8 @@ double Run::train_step(const Batch& batch) {
       const Batch share = make_batch(corpus_, mine);
       sums[1] = static_cast<double>(share.tgt_tokens);
       sums[0] = forward_backward(share, batch_tokens) * sums[1];
+    } else if (hard_) {  // no sentence here: still in the sum, and the same baseline
+      update_baseline(baseline_, whole_batch_nll_mean({}, 0.0), t_.baseline_decay);
     }
     sync_->finish();
     world_.allreduce_sum(sums, 2);
@@ -429,6 +440,13 @@ double Run::train_step(const Batch& batch) {
   if (t_.clip_norm > 0) clip_grad_norm(params_, t_.clip_norm);
   optimizer_->step();
   return loss;
+}
+
+double Run::whole_batch_nll_mean(std::span<const double> nll, double tokens) {
+  double sums[2] = {0.0, tokens};
+  for (double v : nll) sums[0] += v;
+  world_.allreduce_sum(sums, 2);
+  return sums[1] > 0 ? sums[0] / sums[1] : 0.0;
 }
 
 void Run::agree(bool& interrupted, bool& out_of_time) {
@@ -672,9 +690,6 @@ void Run::set_up() {
 
 TrainResult Run::run() {
   if (t_.threads > 0) kernels::set_num_threads(static_cast<int>(t_.threads));
-  HEED_CHECK(!world_.distributed() || c_.model.attention_mode != AttentionMode::hard,
-             "model.attention_mode hard trains one process only: its REINFORCE baseline is not "
-             "data-parallel yet; run it without mpirun");
   // Rank 0 prepares the directory (lock, tokenizers, vocabularies, config) and tells the
   // others whether it could; they then read what it wrote, as a resumed run would.
   int ready = 0;
