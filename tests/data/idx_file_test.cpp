@@ -119,6 +119,14 @@ TEST(IdxFile, RefusesTruncatedFiles) {
               read_idx_images(dir.write("e", idx(kIdxImagesMagic, {0xffffffff, 0xffff, 9}, "")));
             }).find("more than"),
             std::string::npos);
+  // No images, but each would be 2^32 x 2^32 bytes (rows * cols overflowed where the images
+  // were used; found by the IDX fuzzer): refused too.
+  const std::string f = error_of([&] {
+    read_idx_images(dir.write("f", idx(kIdxImagesMagic, {0, 0xfeffffff, 0xffff0703}, "")));
+  });
+  EXPECT_NE(f.find("the header's sizes make items of more than"), std::string::npos) << f;
+  // An empty set of reasonable images stays readable.
+  EXPECT_EQ(read_idx_images(dir.write("g", idx(kIdxImagesMagic, {0, 28, 28}, ""))).count, 0);
 }
 
 TEST(IdxFile, RefusesTruncatedOrDamagedGzip) {

@@ -38,13 +38,19 @@ std::vector<std::uint64_t> check_idx(const std::string& path, const std::vector<
   HEED_CHECK(b.size() >= header, path, ": truncated IDX header: ", b.size(), " bytes, expected ",
              header, " (the magic number and ", ndims, " sizes)");
   std::vector<std::uint64_t> dims(ndims);
-  std::uint64_t n = 1;
+  // The product of the sizes that are not zero, saturating above the limit: a zero count
+  // must not admit items of absurd size (whose rows * cols would overflow later).
+  std::uint64_t span = 1;
+  bool empty = false;
   for (std::size_t d = 0; d < ndims; ++d) {
     dims[d] = big_endian(b.data() + 4 + 4 * d);
-    n = dims[d] == 0 ? 0 : (n > kMaxIdxBytes ? n : n * dims[d]);  // saturates above the limit
+    if (dims[d] == 0) empty = true;
+    else if (span <= kMaxIdxBytes) span *= dims[d];
   }
-  HEED_CHECK(n <= kMaxIdxBytes, path, ": the header's sizes make an array of more than ",
-             kMaxIdxBytes, " bytes, expected at most that");
+  HEED_CHECK(span <= kMaxIdxBytes, path, ": the header's sizes make ",
+             empty ? "items" : "an array", " of more than ", kMaxIdxBytes,
+             " bytes, expected at most that");
+  const std::uint64_t n = empty ? 0 : span;
   const std::uint64_t data = b.size() - header;
   HEED_CHECK(data >= n, path, ": truncated: ", data, " bytes of ", what, " data, expected ", n,
              " (the header's sizes)");
