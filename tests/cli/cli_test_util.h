@@ -83,4 +83,21 @@ inline std::pair<std::string, std::string> reversal_lines(Rng& rng, int n, std::
   return {src, tgt};
 }
 
+// The word-reversal task of the end-to-end training tests, written into dir: train.src/.tgt
+// (300 pairs) and dev.src/.tgt (20 pairs) of 3-8 letters from a-h, drawn from Rng(7). Returns
+// the config's data section naming them.
+inline std::string write_reversal_task(const std::filesystem::path& dir) {
+  Rng rng(7);
+  for (const char* split : {"train", "dev"}) {
+    const auto [src, tgt] = reversal_lines(rng, std::string(split) == "train" ? 300 : 20, 3, 6, 8);
+    std::ofstream(dir / (std::string(split) + ".src")) << src;
+    std::ofstream(dir / (std::string(split) + ".tgt")) << tgt;
+  }
+  return "data:\n"
+         "  train_source: " + (dir / "train.src").string() + "\n"
+         "  train_target: " + (dir / "train.tgt").string() + "\n"
+         "  dev_source: " + (dir / "dev.src").string() + "\n"
+         "  dev_target: " + (dir / "dev.tgt").string() + "\n";
+}
+
 }  // namespace heed::testing

@@ -109,27 +109,8 @@ class Task {
     root_ = fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()));
     fs::remove_all(root_);
     fs::create_directories(root_);
-    Rng rng(7);
-    for (const char* split : {"train", "dev"}) {
-      const auto [src, tgt] =
-          testing::reversal_lines(rng, std::string(split) == "train" ? 300 : 20, 3, 6, 8);
-      write_file(path(std::string(split) + ".src"), src);
-      write_file(path(std::string(split) + ".tgt"), tgt);
-    }
     write_file(path("config.yaml"),
-               "data:\n"
-               "  train_source: " +
-                   path("train.src") +
-                   "\n"
-                   "  train_target: " +
-                   path("train.tgt") +
-                   "\n"
-                   "  dev_source: " +
-                   path("dev.src") +
-                   "\n"
-                   "  dev_target: " +
-                   path("dev.tgt") +
-                   "\n"
+               testing::write_reversal_task(root_) +
                    "model:\n"
                    "  kind: bahdanau\n"
                    "  emb_dim: 16\n"

@@ -65,30 +65,12 @@ class DataParallel : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!have_mpirun()) GTEST_SKIP() << "mpirun (Debian's openmpi-bin) is not installed";
-    Rng rng(7);
-    for (const char* split : {"train", "dev"}) {
-      const auto [src, tgt] =
-          testing::reversal_lines(rng, std::string(split) == "train" ? 300 : 20, 3, 6, 8);
-      dir_.file(std::string(split) + ".src", src);
-      dir_.file(std::string(split) + ".tgt", tgt);
-    }
+    const std::string data = testing::write_reversal_task(dir_.path());
     // No dropout and one thread per rank: the ranks' updates differ from the single
     // process's only by the order of the sums.
     dir_.file("config.yaml",
-              "data:\n"
-              "  train_source: " +
-                  dir_.path("train.src") +
-                  "\n"
-                  "  train_target: " +
-                  dir_.path("train.tgt") +
-                  "\n"
-                  "  dev_source: " +
-                  dir_.path("dev.src") +
-                  "\n"
-                  "  dev_target: " +
-                  dir_.path("dev.tgt") +
-                  "\n"
-                  "model:\n"
+              data +
+              "model:\n"
                   "  kind: bahdanau\n"
                   "  emb_dim: 16\n"
                   "  enc_hidden: 32\n"
