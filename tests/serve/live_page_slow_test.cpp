@@ -48,7 +48,7 @@ TEST(LivePage, TypeTranslateSeeTheHeatMapAndFollowAToken) {
   const auto trained = testing::run_heed("train " + config);
   ASSERT_EQ(trained.exit_code, 0) << trained.output;
 
-  const Translator translator = Translator::load({{dir.path("model"), "best"}});
+  const LineTranslator translator = LineTranslator::load({{dir.path("model"), "best"}});
   ServerOptions options;
   options.port = 0;
   Server server(translator, "model", options);

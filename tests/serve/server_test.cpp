@@ -52,7 +52,7 @@ class ServerTest : public ::testing::Test {
 
   // A server for the model `kind` on a free port, serving on a thread until the test ends.
   struct Running {
-    std::unique_ptr<Translator> translator;
+    std::unique_ptr<LineTranslator> translator;
     std::unique_ptr<Server> server;
     std::thread thread;
     int port = 0;
@@ -68,7 +68,7 @@ class ServerTest : public ::testing::Test {
   };
   static std::unique_ptr<Running> start(const ServerOptions& options, const char* kind = "bahdanau") {
     auto r = std::make_unique<Running>();
-    r->translator = std::make_unique<Translator>(Translator::load({{dir_->path(kind), "best"}}));
+    r->translator = std::make_unique<LineTranslator>(LineTranslator::load({{dir_->path(kind), "best"}}));
     ServerOptions o = options;
     o.port = 0;
     r->server = std::make_unique<Server>(*r->translator, kind, o);

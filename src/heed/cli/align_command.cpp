@@ -13,7 +13,7 @@
 #include "heed/cli/validators.h"
 #include "heed/data/text_file.h"
 #include "heed/translate/alignment.h"
-#include "heed/translate/translator.h"
+#include "heed/translate/line_translator.h"
 #include "heed/viz/attention_record.h"
 
 namespace heed::cli {
@@ -73,7 +73,7 @@ class AlignCommand : public Command {
   int run() override {
     const ParallelText text = read_parallel(source_, target_);
     const AlignmentOptions options = alignment_.options();
-    const Translator translator = Translator::load(model_.specs());
+    const LineTranslator translator = LineTranslator::load(model_.specs());
     const bool from_saliency = from_ == "saliency";
     HEED_CHECK(attention_.empty() || translator.has_attention(), "--attention needs a model with "
                "attention (", model_.label(), " has none); --from saliency aligns without it");

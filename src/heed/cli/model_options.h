@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "heed/base/error.h"
-#include "heed/translate/translator.h"
+#include "heed/translate/line_translator.h"
 
 namespace heed::cli {
 

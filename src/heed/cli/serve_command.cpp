@@ -11,7 +11,7 @@
 #include "heed/cli/model_options.h"
 #include "heed/cli/validators.h"
 #include "heed/serve/server.h"
-#include "heed/translate/translator.h"
+#include "heed/translate/line_translator.h"
 
 namespace heed::cli {
 namespace {
@@ -74,7 +74,7 @@ class ServeCommand : public Command {
   }
 
   int run() override {
-    const Translator translator = Translator::load(model_.specs());
+    const LineTranslator translator = LineTranslator::load(model_.specs());
     serve::Server server(translator, model_.label(), options_);
     const int port = server.bind();
     running_server = &server;

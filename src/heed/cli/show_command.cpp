@@ -17,7 +17,7 @@
 #include "heed/data/text_file.h"
 #include "heed/kernels/gemm.h"
 #include "heed/translate/best_saliency.h"
-#include "heed/translate/translator.h"
+#include "heed/translate/line_translator.h"
 #include "heed/viz/attention_picture.h"
 #include "heed/viz/report_html.h"
 
@@ -121,7 +121,7 @@ class ShowCommand : public Command {
                ")");
 
     kernels::set_num_threads(1);  // parallel work is whole batches (TranslateOptions::threads)
-    const Translator translator = Translator::load(model_.specs());
+    const LineTranslator translator = LineTranslator::load(model_.specs());
     const bool attention = translator.has_attention();
     if (!attention && no_saliency_)
       throw UsageError(model_.label() + " has no attention; without the saliency maps there is "

@@ -22,7 +22,7 @@
 #include "heed/data/text_file.h"
 #include "heed/kernels/gemm.h"
 #include "heed/translate/alignment.h"
-#include "heed/translate/translator.h"
+#include "heed/translate/line_translator.h"
 #include "heed/viz/attention_record.h"
 
 namespace heed::cli {
@@ -135,7 +135,7 @@ class TranslateCommand : public Command {
     // single-threaded, which is faster for the small GEMMs of decoding steps.
     kernels::set_num_threads(1);
 
-    const Translator translator = Translator::load(model_.specs());
+    const LineTranslator translator = LineTranslator::load(model_.specs());
 
     TranslateOptions options;
     options.decode.beam = beam_;

@@ -18,7 +18,7 @@ nlohmann::json rows_json(const std::vector<float>& m, std::size_t rows, std::siz
 }  // namespace
 
 std::string translate_response(const ServiceResult& result, const TranslateRequest& request,
-                               const Translator& translator, const std::string& model,
+                               const LineTranslator& translator, const std::string& model,
                                double milliseconds) {
   const std::vector<Translation>& translations = result.translations;
   using nlohmann::json;

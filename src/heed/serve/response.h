@@ -12,12 +12,12 @@
 
 #include "heed/serve/request.h"
 #include "heed/serve/translation_service.h"
-#include "heed/translate/translator.h"
+#include "heed/translate/line_translator.h"
 
 namespace heed::serve {
 
 std::string translate_response(const ServiceResult& result, const TranslateRequest& request,
-                               const Translator& translator, const std::string& model,
+                               const LineTranslator& translator, const std::string& model,
                                double milliseconds);
 
 }  // namespace heed::serve

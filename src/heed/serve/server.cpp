@@ -21,7 +21,7 @@ void send_error(httplib::Response& res, int status, const std::string& message) 
 
 }  // namespace
 
-Server::Server(const Translator& translator, std::string model, const ServerOptions& options)
+Server::Server(const LineTranslator& translator, std::string model, const ServerOptions& options)
     : translator_(translator),
       model_(std::move(model)),
       options_(options),

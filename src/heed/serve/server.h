@@ -13,7 +13,7 @@
 
 #include "heed/serve/request.h"
 #include "heed/serve/translation_service.h"
-#include "heed/translate/translator.h"
+#include "heed/translate/line_translator.h"
 
 namespace httplib {
 class Server;
@@ -32,7 +32,7 @@ struct ServerOptions {
 
 class Server {
  public:
-  Server(const Translator& translator, std::string model, const ServerOptions& options);
+  Server(const LineTranslator& translator, std::string model, const ServerOptions& options);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
@@ -47,7 +47,7 @@ class Server {
 
  private:
   void routes();
-  const Translator& translator_;
+  const LineTranslator& translator_;
   std::string model_;
   ServerOptions options_;
   std::unique_ptr<httplib::Server> http_;

@@ -9,7 +9,7 @@
 
 namespace heed::serve {
 
-TranslationService::TranslationService(const Translator& translator,
+TranslationService::TranslationService(const LineTranslator& translator,
                                        const ServiceOptions& options)
     : translator_(translator), options_(options) {
   HEED_CHECK(options_.workers >= 1 && options_.queue >= 1 && options_.max_batch_sentences >= 1,

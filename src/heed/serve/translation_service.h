@@ -6,9 +6,9 @@
 // `queue` jobs already wait it refuses at once (ApiError 503) instead of letting latency
 // grow without bound. Each worker takes the oldest job and every other waiting job that
 // decodes the same way (beam, n-best, attention), up to max_batch_sentences sentences, and
-// translates them in one Translator::translate call: requests of several clients share
+// translates them in one LineTranslator::translate call: requests of several clients share
 // batches. stop() refuses new jobs, lets the workers finish every queued one and joins them,
-// so no accepted request is dropped. Saliency maps (Translator::align_pieces) run one at a
+// so no accepted request is dropped. Saliency maps (LineTranslator::align_pieces) run one at a
 // time: they use the parameters' gradient buffers.
 #include <condition_variable>
 #include <cstddef>
@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "heed/serve/request.h"
-#include "heed/translate/translator.h"
+#include "heed/translate/line_translator.h"
 
 namespace heed::serve {
 
@@ -42,7 +42,7 @@ struct ServiceResult {
 
 struct ServiceStats {
   std::size_t jobs = 0;      // requests translated
-  std::size_t calls = 0;     // Translator::translate calls (jobs / calls: batching across clients)
+  std::size_t calls = 0;     // LineTranslator::translate calls (jobs / calls: batching across clients)
   std::size_t sentences = 0;
   std::size_t refused = 0;   // submits refused with 503
   std::size_t waiting = 0;   // jobs in the queue now
@@ -51,7 +51,7 @@ struct ServiceStats {
 
 class TranslationService {
  public:
-  TranslationService(const Translator& translator, const ServiceOptions& options);
+  TranslationService(const LineTranslator& translator, const ServiceOptions& options);
   ~TranslationService();  // stop()
   TranslationService(const TranslationService&) = delete;
   TranslationService& operator=(const TranslationService&) = delete;
@@ -69,7 +69,7 @@ class TranslationService {
   void run(std::vector<Job>& jobs);
   std::vector<std::vector<float>> saliency(const std::vector<Translation>& translations) const;
 
-  const Translator& translator_;
+  const LineTranslator& translator_;
   ServiceOptions options_;
   mutable std::mutex mutex_;
   mutable std::mutex saliency_mutex_;

@@ -8,7 +8,7 @@
 namespace heed {
 
 std::vector<std::vector<float>> best_hypothesis_saliency(
-    const Translator& translator, const std::vector<Translation>& translations,
+    const LineTranslator& translator, const std::vector<Translation>& translations,
     std::size_t batch_size, const std::function<void(std::size_t, std::size_t)>& progress) {
   std::vector<std::string> sources;
   std::vector<std::vector<std::string>> outputs;

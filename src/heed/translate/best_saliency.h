@@ -1,12 +1,12 @@
 #pragma once
 // The saliency map of each translation's best hypothesis (what `heed serve` answers with
 // "saliency" and `heed show` draws): the hypothesis' own pieces are forced through the
-// model again (Translator::align_pieces with saliency), so nothing is lost to detokenising.
+// model again (LineTranslator::align_pieces with saliency), so nothing is lost to detokenising.
 #include <cstddef>
 #include <functional>
 #include <vector>
 
-#include "heed/translate/translator.h"
+#include "heed/translate/line_translator.h"
 
 namespace heed {
 
@@ -14,9 +14,9 @@ namespace heed {
 // (the rows of the hypothesis' own output: no EOS row when it emitted none). Empty for a
 // translation without a hypothesis or output, and where re-tokenising the rejoined source
 // pieces does not give the same pieces back. Uses the parameters' gradient buffers: not
-// concurrently with another saliency call on the same model (Translator::align).
+// concurrently with another saliency call on the same model (LineTranslator::align).
 std::vector<std::vector<float>> best_hypothesis_saliency(
-    const Translator& translator, const std::vector<Translation>& translations,
+    const LineTranslator& translator, const std::vector<Translation>& translations,
     std::size_t batch_size, const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 }  // namespace heed

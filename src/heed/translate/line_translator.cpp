@@ -1,4 +1,4 @@
-#include "heed/translate/translator.h"
+#include "heed/translate/line_translator.h"
 
 #include <algorithm>
 #include <atomic>
@@ -80,7 +80,7 @@ std::vector<std::string> with_eos(std::vector<std::string> pieces) {
 
 }  // namespace
 
-Translator Translator::load(const std::vector<ModelSpec>& specs) {
+LineTranslator LineTranslator::load(const std::vector<ModelSpec>& specs) {
   HEED_CHECK(!specs.empty(), "translate: no model given");
   std::vector<LoadedModel> models;
   std::vector<std::string> names;
@@ -88,10 +88,10 @@ Translator Translator::load(const std::vector<ModelSpec>& specs) {
     models.push_back(load_model_dir(s.dir, s.weights));
     names.push_back(s.dir);
   }
-  return Translator(std::move(models), std::move(names));
+  return LineTranslator(std::move(models), std::move(names));
 }
 
-Translator::Translator(std::vector<LoadedModel> models, std::vector<std::string> names)
+LineTranslator::LineTranslator(std::vector<LoadedModel> models, std::vector<std::string> names)
     : models_(std::move(models)), names_(std::move(names)) {
   HEED_CHECK(!models_.empty(), "translate: no model given");
   names_.resize(models_.size());
@@ -126,17 +126,17 @@ Translator::Translator(std::vector<LoadedModel> models, std::vector<std::string>
   }
 }
 
-Translator::Translator(Translator&&) noexcept = default;
-Translator& Translator::operator=(Translator&&) noexcept = default;
-Translator::~Translator() = default;
+LineTranslator::LineTranslator(LineTranslator&&) noexcept = default;
+LineTranslator& LineTranslator::operator=(LineTranslator&&) noexcept = default;
+LineTranslator::~LineTranslator() = default;
 
-bool Translator::has_attention() const {
+bool LineTranslator::has_attention() const {
   for (const auto& m : models_)
     if (m.model->has_attention()) return true;
   return false;
 }
 
-std::vector<Translation> Translator::translate(
+std::vector<Translation> LineTranslator::translate(
     const std::vector<std::string>& lines, const TranslateOptions& options,
     const std::function<void(std::size_t, std::size_t)>& progress) const {
   const DecodeOptions& dopt = options.decode;
@@ -291,7 +291,7 @@ std::vector<Translation> Translator::translate(
   return out;
 }
 
-std::vector<ForcedAlignment> Translator::align(
+std::vector<ForcedAlignment> LineTranslator::align(
     const std::vector<std::string>& sources, const std::vector<std::string>& targets,
     std::size_t batch_size, bool saliency,
     const std::function<void(std::size_t, std::size_t)>& progress) const {
@@ -303,7 +303,7 @@ std::vector<ForcedAlignment> Translator::align(
   return align_pieces(sources, pieces, batch_size, saliency, progress);
 }
 
-std::vector<ForcedAlignment> Translator::align_pieces(
+std::vector<ForcedAlignment> LineTranslator::align_pieces(
     const std::vector<std::string>& sources,
     const std::vector<std::vector<std::string>>& targets, std::size_t batch_size, bool saliency,
     const std::function<void(std::size_t, std::size_t)>& progress) const {

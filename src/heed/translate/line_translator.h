@@ -1,10 +1,10 @@
 #pragma once
-// Translator: raw sentences in, detokenised translations out (what `heed translate` runs).
+// LineTranslator: raw sentences in, detokenised translations out (what `heed translate` runs).
 // It tokenises with the model's source tokeniser, batches the sentences sorted by length,
 // decodes greedily (beam 1) or with beam search, restores the input order, and detokenises
 // with the target tokeniser, optionally replacing output UNKs by the most-attended source
 // piece. Several models are decoded as one Ensemble; they must share the vocabularies and
-// tokenisers (checked when the Translator is built).
+// tokenisers (checked when the LineTranslator is built).
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -52,7 +52,7 @@ struct Translation {
   std::size_t source_tokens = 0;
 };
 
-// A given sentence pair aligned by forced decoding (Translator::align).
+// A given sentence pair aligned by forced decoding (LineTranslator::align).
 struct ForcedAlignment {
   std::vector<std::string> source;  // source pieces, "</s>" appended; empty for an empty pair
   std::vector<std::string> target;  // target pieces, "</s>" appended; empty for an empty pair
@@ -70,16 +70,16 @@ struct ModelSpec {
   std::string weights = "best";
 };
 
-class Translator {
+class LineTranslator {
  public:
   // Loads every model (load_model_dir) and checks that they can form an ensemble.
-  static Translator load(const std::vector<ModelSpec>& specs);
+  static LineTranslator load(const std::vector<ModelSpec>& specs);
   // From models already loaded; names (e.g. their directories) label error messages and, for
   // SentencePiece tokenisers, locate the .model files compared between members.
-  Translator(std::vector<LoadedModel> models, std::vector<std::string> names);
-  Translator(Translator&&) noexcept;
-  Translator& operator=(Translator&&) noexcept;
-  ~Translator();
+  LineTranslator(std::vector<LoadedModel> models, std::vector<std::string> names);
+  LineTranslator(LineTranslator&&) noexcept;
+  LineTranslator& operator=(LineTranslator&&) noexcept;
+  ~LineTranslator();
 
   // One Translation per line, in input order. progress(done, total) is called after every
   // batch (sentences, empty lines included in both).

@@ -1,6 +1,6 @@
-// Translator (the library behind `heed translate`) over table-driven fake models: UNK
+// LineTranslator (the library behind `heed translate`) over table-driven fake models: UNK
 // replacement, empty lines, attention output, n-best, ensemble compatibility checks.
-#include "heed/translate/translator.h"
+#include "heed/translate/line_translator.h"
 
 #include <gtest/gtest.h>
 
@@ -34,14 +34,14 @@ LoadedModel fake(FakeModel::AlphaFn alpha = {}, const std::vector<std::string>& 
   return m;
 }
 
-Translator single(FakeModel::AlphaFn alpha = {}) {
+LineTranslator single(FakeModel::AlphaFn alpha = {}) {
   std::vector<LoadedModel> v;
   v.push_back(fake(std::move(alpha)));
-  return Translator(std::move(v), {"fake"});
+  return LineTranslator(std::move(v), {"fake"});
 }
 
-TEST(Translator, UnkBecomesTheMostAttendedSourcePiece) {
-  const Translator t = single();  // step t attends to source position t
+TEST(LineTranslator, UnkBecomesTheMostAttendedSourcePiece) {
+  const LineTranslator t = single();  // step t attends to source position t
   TranslateOptions o;
   o.decode.beam = 1;
   auto plain = t.translate({"hello world"}, o);
@@ -56,8 +56,8 @@ TEST(Translator, UnkBecomesTheMostAttendedSourcePiece) {
   EXPECT_EQ(replaced[0].nbest[0].output, (std::vector<std::string>{"<unk>", "x", "</s>"}));
 }
 
-TEST(Translator, UnkAttendingToTheSourceEosStays) {
-  const Translator t = single([](std::int64_t, const Prefix&, std::int64_t m) {
+TEST(LineTranslator, UnkAttendingToTheSourceEosStays) {
+  const LineTranslator t = single([](std::int64_t, const Prefix&, std::int64_t m) {
     std::vector<double> a(static_cast<std::size_t>(m), 0.0);
     a.back() = 1.0;  // one sentence per batch: the last position is its EOS
     return a;
@@ -69,8 +69,8 @@ TEST(Translator, UnkAttendingToTheSourceEosStays) {
   EXPECT_EQ(t.translate({"hello world"}, o)[0].nbest.at(0).text, "<unk> x");
 }
 
-TEST(Translator, EmptyLinesGiveEmptyResultsInPlace) {
-  const Translator t = single();
+TEST(LineTranslator, EmptyLinesGiveEmptyResultsInPlace) {
+  const LineTranslator t = single();
   TranslateOptions o;
   o.decode.beam = 3;
   o.decode.n_best = 2;
@@ -95,8 +95,8 @@ TEST(Translator, EmptyLinesGiveEmptyResultsInPlace) {
   EXPECT_TRUE(t.translate({}, o).empty());
 }
 
-TEST(Translator, AttentionMatrixMatchesTheTokens) {
-  const Translator t = single();
+TEST(LineTranslator, AttentionMatrixMatchesTheTokens) {
+  const LineTranslator t = single();
   TranslateOptions o;
   o.decode.beam = 2;
   o.keep_attention = true;
@@ -116,8 +116,8 @@ TEST(Translator, AttentionMatrixMatchesTheTokens) {
   EXPECT_TRUE(t.translate({"a"}, o)[0].nbest[0].attention.empty());
 }
 
-TEST(Translator, OptionErrors) {
-  const Translator t = single();
+TEST(LineTranslator, OptionErrors) {
+  const LineTranslator t = single();
   TranslateOptions o;
   o.decode.beam = 2;
   o.decode.n_best = 3;
@@ -127,12 +127,12 @@ TEST(Translator, OptionErrors) {
   EXPECT_THROW(t.translate({"a"}, o), Error);
 }
 
-TEST(Translator, EnsembleOfTheSameModelTwiceAgrees) {
+TEST(LineTranslator, EnsembleOfTheSameModelTwiceAgrees) {
   std::vector<LoadedModel> v;
   v.push_back(fake());
   v.push_back(fake());
-  const Translator two(std::move(v), {"a", "b"});
-  const Translator one = single();
+  const LineTranslator two(std::move(v), {"a", "b"});
+  const LineTranslator one = single();
   TranslateOptions o;
   o.decode.beam = 3;
   o.decode.n_best = 3;
@@ -144,11 +144,11 @@ TEST(Translator, EnsembleOfTheSameModelTwiceAgrees) {
     }
 }
 
-TEST(Translator, ParallelBatchesGiveTheSameResults) {
+TEST(LineTranslator, ParallelBatchesGiveTheSameResults) {
   std::vector<LoadedModel> v;
   v.push_back(fake());
   v.push_back(fake());
-  const Translator two(std::move(v), {"a", "b"});
+  const LineTranslator two(std::move(v), {"a", "b"});
   std::vector<std::string> lines;
   for (int i = 0; i < 40; ++i) lines.push_back(i % 7 == 0 ? "" : std::string(1 + i % 5, 'q'));
   TranslateOptions o;
@@ -178,13 +178,13 @@ TEST(Translator, ParallelBatchesGiveTheSameResults) {
   }
 }
 
-TEST(Translator, EnsembleMembersMustShareVocabulariesAndTokenisers) {
+TEST(LineTranslator, EnsembleMembersMustShareVocabulariesAndTokenisers) {
   auto expect_error = [](LoadedModel b, const std::string& what) {
     std::vector<LoadedModel> v;
     v.push_back(fake());
     v.push_back(std::move(b));
     try {
-      Translator(std::move(v), {"dirA", "dirB"});
+      LineTranslator(std::move(v), {"dirA", "dirB"});
       FAIL() << "no error for " << what;
     } catch (const Error& e) {
       const std::string msg = e.what();
