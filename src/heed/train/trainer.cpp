@@ -144,7 +144,8 @@ class Run {
       : c_(config), t_(config.training), dir_(config.output),
         world_(options.world ? *options.world : single_process()), leader_(world_.leader()),
         console_(leader_ ? (options.console ? *options.console : std::cerr) : null_console_),
-        tty_(options.tty && leader_), factory_(options.factory), rng_(config.training.seed),
+        tty_(options.tty && leader_), factory_(options.factory), on_step_(options.on_step),
+        options_stop_(options.stop), rng_(config.training.seed),
         schedule_(LrScheduleOptions::from(config.training)) {}
 
   TrainResult run();
@@ -191,6 +192,9 @@ class Run {
   std::ostream& console_;
   bool tty_;
   ModelFactory factory_;
+  std::function<void(const TrainProgress&)> on_step_;  // TrainerOptions::on_step
+  const std::atomic<bool>* options_stop_;             // TrainerOptions::stop
+  double last_score_ = 0.0;                            // of the latest validation
   bool resume_ = false;
   bool follower_ = false;  // a rank other than 0: reads what rank 0 wrote into the directory
   bool restarted_ = false;  // removed the leftovers of a run that saved no step
@@ -542,6 +546,7 @@ void Run::validate(Progress& progress, double train_loss) {
   std::string shown;
   double score = leader_ ? dev_score(entry, shown, train_loss) : 0.0;
   world_.broadcast(&score, sizeof score);
+  last_score_ = score;
   const bool higher = metric_higher_is_better(t_.metric);
   const bool better = !state_.has_best || (higher ? score > state_.best_score : score < state_.best_score);
   if (better) {
@@ -757,7 +762,8 @@ TrainResult Run::run() {
   TrainOutcome outcome = TrainOutcome::finished;
   std::string reason;
   for (;;) {
-    bool interrupted = stop_requested();
+    bool interrupted =
+        stop_requested() || (options_stop_ && options_stop_->load(std::memory_order_relaxed));
     bool out_of_time = t_.max_seconds > 0 && seconds() >= t_.max_seconds;
     agree(interrupted, out_of_time);  // data-parallel: all ranks stop at the same step
     if (interrupted) {
@@ -800,10 +806,23 @@ TrainResult Run::run() {
     window_loss_ += loss * static_cast<double>(tokens);
     window_tokens_ += tokens;
     progress.step(state_.step, epoch, loss, tokens, lr);
+    TrainProgress event;
+    event.step = state_.step;
+    event.total_steps = total;
+    event.epoch = epoch;
+    event.loss = loss;
+    event.lr = lr;
     if (has_dev && state_.step % t_.validate_every == 0) {
       validate(progress, window_tokens_ ? window_loss_ / static_cast<double>(window_tokens_) : 0.0);
       window_loss_ = 0.0;
       window_tokens_ = 0;
+      event.validated = true;
+      event.dev_score = last_score_;
+      event.new_best = state_.best_step == state_.step;
+    }
+    if (on_step_ && leader_) {
+      event.seconds = seconds();
+      on_step_(event);
     }
     if (state_.step % save_every == 0) save(true);
   }

@@ -5,6 +5,7 @@
 // the dev set, keeping best/last weights and step checkpoints, and saving a training state
 // from which a later run resumes bit for bit. One arena, reset per batch, holds every
 // activation; parameters, gradients and optimizer state live on the heap.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -33,6 +34,19 @@ struct TrainResult {
   std::int64_t best_step = 0;
 };
 
+// What a progress callback sees after each training step (TrainerOptions::on_step).
+struct TrainProgress {
+  std::int64_t step = 0;         // steps done, this one included
+  std::int64_t total_steps = 0;  // the run's planned steps (max_steps / max_epochs); 0 = unknown
+  std::int64_t epoch = 0;        // 0-based epoch of this step's batch
+  double loss = 0.0;             // this step's training loss per target token
+  double lr = 0.0;               // the learning rate this step used
+  double seconds = 0.0;          // wall time of the run so far (resumed runs included)
+  bool validated = false;        // the dev set was scored after this step
+  double dev_score = 0.0;        // that score (training.metric), when validated
+  bool new_best = false;         // and it was the best so far
+};
+
 using ModelFactory = std::function<std::unique_ptr<Seq2Seq>(const ModelConfig&, Rng&, DType)>;
 
 struct TrainerOptions {
@@ -43,6 +57,11 @@ struct TrainerOptions {
   // every rank calls train() with the same config; rank 0 prepares the directory, validates,
   // logs and saves. nullptr or a world of one rank: this process trains alone.
   const dist::World* world = nullptr;
+  // Called on rank 0 after every step (and its validation, if any), from the training thread.
+  std::function<void(const TrainProgress&)> on_step;
+  // A stop token: once it reads true, the run saves its state and returns `interrupted`, as
+  // on SIGINT (request_stop). nullptr = only request_stop stops it.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // Trains as config says; resumes when config.output holds a training state. heed::Error
