@@ -3,6 +3,8 @@
 #include "heed/cli/bench_command.h"
 #include "heed/cli/command.h"
 #include "heed/cli/data_command.h"
+#include "heed/cli/export_command.h"
+#include "heed/cli/import_command.h"
 #include "heed/cli/info_command.h"
 #include "heed/cli/plot_command.h"
 #include "heed/cli/score_command.h"
@@ -18,6 +20,8 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   c.push_back(make_train_command());
   c.push_back(make_info_command());
   c.push_back(make_average_command());
+  c.push_back(make_export_command());
+  c.push_back(make_import_command());
   c.push_back(make_translate_command());
   c.push_back(make_align_command());
   c.push_back(make_serve_command());

@@ -1,0 +1,237 @@
+#include "heed/store/interop.h"
+
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include "heed/base/atomic_file.h"
+#include "heed/base/enum_names.h"
+#include "heed/base/error.h"
+#include "heed/models/model_registry.h"
+#include "heed/store/checkpoint.h"
+#include "heed/store/model_dir.h"
+
+namespace fs = std::filesystem;
+
+namespace heed {
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  HEED_CHECK(in.good(), path, ": cannot read the file");
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+// A YAML scalar as config.yaml writes it, typed for JSON.
+nlohmann::json scalar_json(const std::string& s) {
+  if (s == "true" || s == "false") return s == "true";
+  if (!s.empty()) {
+    std::size_t used = 0;
+    try {
+      const long long i = std::stoll(s, &used);
+      if (used == s.size()) return i;
+      const double d = std::stod(s, &used);
+      if (used == s.size()) return d;
+    } catch (const std::exception&) {
+    }
+  }
+  return s;
+}
+
+nlohmann::json yaml_json(const YAML::Node& node) {
+  if (node.IsMap()) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& kv : node) out[kv.first.as<std::string>()] = yaml_json(kv.second);
+    return out;
+  }
+  if (node.IsSequence()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& item : node) out.push_back(yaml_json(item));
+    return out;
+  }
+  return node.IsScalar() ? scalar_json(node.Scalar()) : nlohmann::json();
+}
+
+// The dtype each tensor has in the file (load_safetensors widens F16/BF16 and turns
+// integers into f64, so only the header tells them apart). The file is already validated.
+std::map<std::string, std::string> stored_dtypes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  unsigned char len_bytes[8] = {};
+  in.read(reinterpret_cast<char*>(len_bytes), 8);
+  std::uint64_t n = 0;
+  for (int i = 7; i >= 0; --i) n = (n << 8) | len_bytes[i];
+  std::string header(n, '\0');
+  in.read(header.data(), static_cast<std::streamsize>(n));
+  HEED_CHECK(in.good(), path, ": cannot read the header");
+  std::map<std::string, std::string> out;
+  const nlohmann::json parsed = nlohmann::json::parse(header);
+  for (const auto& [name, entry] : parsed.items())
+    if (name != "__metadata__") out[name] = entry.at("dtype").get<std::string>();
+  return out;
+}
+
+// The names and shapes of the state against the model's: one error listing every missing
+// name (with the shape the model needs), every unexpected one (with its shape in the file)
+// and every wrong shape. load_into checks the same, but without the shapes a user needs to
+// see which part of the architecture differs.
+void check_names(const Module& model, const SafeTensorsFile& file, const std::string& config) {
+  std::map<std::string, Shape> expected;
+  std::vector<std::string> missing, unexpected, mismatched;
+  for (const auto& [name, v] : model.named_parameters()) {
+    expected.emplace(name, v.shape());
+    if (!file.contains(name)) missing.push_back(name + " " + v.shape().str());
+    else if (file.get(name).shape() != v.shape())
+      mismatched.push_back(name + " " + file.get(name).shape().str() + " where the model has " +
+                           v.shape().str());
+  }
+  for (const auto& [name, t] : file.tensors)
+    if (!expected.count(name)) unexpected.push_back(name + " " + t.shape().str());
+  if (missing.empty() && unexpected.empty() && mismatched.empty()) return;
+  auto list = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + v[i];
+    return out;
+  };
+  std::ostringstream os;
+  os << file.path << ": the state does not match the model that " << config << " describes;";
+  if (!missing.empty()) os << " missing: " << list(missing) << ";";
+  if (!unexpected.empty()) os << " unexpected: " << list(unexpected) << ";";
+  if (!mismatched.empty()) os << " wrong shape: " << list(mismatched) << ";";
+  os << " parameter names and shapes per model kind: docs/INTEROP.md";
+  throw Error(os.str());
+}
+
+// A side's vocabulary into dst: the file given, else the text in the state's metadata.
+Vocabulary stage_vocabulary(const std::string& given, const SafeTensorsFile& file,
+                            const char* key, const char* option, const std::string& dst) {
+  if (!given.empty()) {
+    Vocabulary v = Vocabulary::load(given);
+    fs::copy_file(given, dst);
+    return v;
+  }
+  auto it = file.metadata.find(key);
+  HEED_CHECK(it != file.metadata.end(), file.path, ": has no ", key,
+             " metadata (not a file heed export wrote); give the vocabulary with ", option);
+  std::ofstream(dst, std::ios::binary) << it->second;
+  return Vocabulary::load(dst);
+}
+
+void stage_spm(const SideConfig& side, const std::string& given, const char* option,
+               const std::string& dst) {
+  if (side.tokenizer != TokenizerKind::sentencepiece) return;
+  const std::string src = given.empty() ? side.spm_model : given;
+  HEED_CHECK(!src.empty() && fs::is_regular_file(src), "the config tokenises with SentencePiece: ",
+             src.empty() ? std::string("give its model with ") + option
+                         : src + ": no such SentencePiece model file");
+  fs::copy_file(src, dst);
+}
+
+// Checks, converts and writes everything into stage (an empty directory).
+void import_into(const ImportOptions& o, const std::string& stage) {
+  const SafeTensorsFile file = load_safetensors(o.weights);
+  for (const auto& [name, dtype] : stored_dtypes(o.weights))
+    HEED_CHECK(dtype == "F32" || dtype == "F64" || dtype == "BF16" || dtype == "F16", o.weights,
+               ": tensor '", name, "' is ", dtype,
+               "; heed imports floating-point weights only (F32, F64, BF16, F16)");
+
+  std::string config_source = o.config;
+  TrainConfig config;
+  if (!o.config.empty()) {
+    config = load_train_config(o.config);
+  } else {
+    auto it = file.metadata.find(interop_keys::kConfig);
+    HEED_CHECK(it != file.metadata.end(), o.weights, ": has no ", interop_keys::kConfig,
+               " metadata (not a file heed export wrote); give the architecture with --config "
+               "CONFIG.yaml (a heed training config)");
+    config_source = o.weights + " (" + interop_keys::kConfig + ")";
+    config = parse_train_config(it->second, config_source);
+  }
+  const Vocabulary src = stage_vocabulary(o.src_vocab, file, interop_keys::kSrcVocab,
+                                          "--src-vocab", path_in(stage, model_files::kSrcVocab));
+  const Vocabulary tgt = stage_vocabulary(o.tgt_vocab, file, interop_keys::kTgtVocab,
+                                          "--tgt-vocab", path_in(stage, model_files::kTgtVocab));
+  stage_spm(config.data.source, o.src_spm, "--src-spm", path_in(stage, model_files::kSrcSpm));
+  stage_spm(config.data.target, o.tgt_spm, "--tgt-spm", path_in(stage, model_files::kTgtSpm));
+
+  ModelConfig& mc = config.model;
+  auto set_size = [&](std::int64_t& field, std::size_t size, const char* key) {
+    const auto n = static_cast<std::int64_t>(size);
+    HEED_CHECK(field == 0 || field == n, config_source, ": model.", key, " is ", field,
+               " but the vocabulary has ", n, " tokens");
+    field = n;
+  };
+  set_size(mc.src_vocab, src.size(), "src_vocab");
+  set_size(mc.tgt_vocab, tgt.size(), "tgt_vocab");
+  validate_model_config(mc);
+  Rng rng(config.training.seed);
+  std::unique_ptr<Seq2Seq> model = build_model(mc, rng, config.training.dtype);
+  check_names(*model, file, config_source);
+  load_into(*model, file.tensors, o.weights);
+
+  config.output = fs::absolute(o.out).lexically_normal().string();
+  write_file_atomically(path_in(stage, model_files::kConfig), to_yaml(config));
+  const Metadata meta = {{"format", "pt"},
+                         {interop_keys::kKind, std::string(enum_name(mc.kind))},
+                         {interop_keys::kImportedFrom, fs::path(o.weights).filename().string()}};
+  save_module(*model, path_in(stage, model_files::kBest), meta);
+  save_module(*model, path_in(stage, model_files::kLast), meta);
+  load_model_dir(stage, "best");  // what translate and info will do: must succeed now
+}
+
+}  // namespace
+
+std::string model_config_json(const TrainConfig& config) {
+  return yaml_json(YAML::Load(to_yaml(config))["model"]).dump();
+}
+
+std::size_t export_model(const ExportOptions& o) {
+  HEED_CHECK(o.force || !fs::exists(o.out), o.out,
+             ": exists; heed export does not overwrite a file unless given --force");
+  const LoadedModel m = load_model_dir(o.dir, o.weights);
+  Metadata meta = {
+      {"format", "pt"},
+      {interop_keys::kFormat, kExportFormat},
+      {interop_keys::kVersion, kHeedVersion},
+      {interop_keys::kKind, std::string(enum_name(m.config.model.kind))},
+      {interop_keys::kModelConfig, model_config_json(m.config)},
+      {interop_keys::kConfig, to_yaml(m.config)},
+      {interop_keys::kSrcVocab, read_text(path_in(o.dir, model_files::kSrcVocab))},
+      {interop_keys::kTgtVocab, read_text(path_in(o.dir, model_files::kTgtVocab))},
+      {interop_keys::kDtype, std::string(enum_name(m.config.training.dtype))},
+      {interop_keys::kWeights, o.weights == "best" || o.weights == "last"
+                                   ? o.weights
+                                   : fs::path(o.weights).filename().string()}};
+  if (auto it = m.metadata.find("heed.step"); it != m.metadata.end()) meta.insert(*it);
+  save_module(*m.model, o.out, meta);
+  return m.model->named_parameters().size();
+}
+
+void import_model(const ImportOptions& o) {
+  std::error_code ec;
+  const bool empty_dir = fs::is_directory(o.out, ec) && fs::is_empty(o.out, ec);
+  HEED_CHECK(!fs::exists(o.out, ec) || empty_dir, o.out,
+             ": exists; heed import writes a new model directory (give a new or empty one)");
+  const std::string stage = o.out + ".import.tmp";
+  fs::remove_all(stage, ec);
+  fs::create_directories(stage, ec);
+  HEED_CHECK(!ec, stage, ": cannot create the directory (", ec.message(), ")");
+  try {
+    import_into(o, stage);
+    if (empty_dir) fs::remove(o.out);
+    fs::rename(stage, o.out, ec);
+    HEED_CHECK(!ec, o.out, ": cannot move the imported model into place (", ec.message(), ")");
+  } catch (...) {
+    fs::remove_all(stage, ec);
+    throw;
+  }
+}
+
+}  // namespace heed

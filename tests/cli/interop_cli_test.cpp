@@ -1,0 +1,141 @@
+// End-to-end tests of `heed export` and `heed import` (docs/cli/export.md, import.md): a
+// trained model goes out and back in and translates the same; a PyTorch-saved fixture
+// (tests/golden/interop_*) imports with its metadata or with --config and vocabularies
+// given; mistakes are exit 1 with a message naming the file, bad command lines exit 2.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "cli/cli_test_util.h"
+#include "heed/store/interop.h"
+#include "heed/tensor/safetensors.h"
+
+namespace heed {
+namespace {
+
+using testing::CommandResult;
+using testing::run_heed;
+using testing::ScratchDir;
+
+std::string fixture(const std::string& name) {
+  return std::string(HEED_GOLDEN_DIR) + "/" + name + ".safetensors";
+}
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+#define EXPECT_OUTPUT_HAS(result, part) \
+  EXPECT_NE((result).output.find(part), std::string::npos) << "expected '" << (part) << "' in: " << (result).output
+
+class InteropCli : public ::testing::Test {
+ protected:
+  ScratchDir dir_{"heed_cli_interop"};
+  std::string input() { return dir_.file("in.txt", "a b c\nd e f a\ng\n"); }
+  // `heed translate` of input() (whitespace-separated letters) through model directory m.
+  CommandResult translate(const std::string& m, const std::string& in) {
+    return run_heed("translate --model " + m + " --input " + in);
+  }
+};
+
+TEST_F(InteropCli, TrainedModelExportsAndImportsBack) {
+  const std::string data = testing::write_reversal_task(dir_.path());
+  const std::string config = dir_.file("config.yaml",
+                                       data +
+                                           "model:\n"
+                                           "  kind: bahdanau\n"
+                                           "  emb_dim: 8\n"
+                                           "  enc_hidden: 8\n"
+                                           "  dec_hidden: 8\n"
+                                           "training:\n"
+                                           "  max_tokens: 200\n"
+                                           "  max_steps: 5\n"
+                                           "  validate_every: 5\n"
+                                           "output: " + dir_.path("trained") + "\n");
+  ASSERT_EQ(run_heed("train " + config).exit_code, 0);
+  const std::string out = dir_.path("model.safetensors");
+  CommandResult r = run_heed("export --model " + dir_.path("trained") + " --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_OUTPUT_HAS(r, "exported 24 tensors");
+  const SafeTensorsFile f = load_safetensors(out);
+  EXPECT_EQ(f.metadata.at(interop_keys::kKind), "bahdanau");
+  EXPECT_EQ(f.metadata.at(interop_keys::kWeights), "best");
+
+  // No overwrite without --force; with it, the file is written again.
+  r = run_heed("export --model " + dir_.path("trained") + " --weights last --out " + out);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_OUTPUT_HAS(r, "model.safetensors: exists");
+  r = run_heed("export --model " + dir_.path("trained") + " --weights last --out " + out +
+               " --force");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(load_safetensors(out).metadata.at(interop_keys::kWeights), "last");
+
+  r = run_heed("import --from-pytorch " + out + " --out " + dir_.path("back"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string in = dir_.file("letters.txt", "abc\nhgfe\nda\n");
+  const CommandResult a = run_heed("translate --model " + dir_.path("trained") +
+                                   " --checkpoint last --input " + in);
+  const CommandResult b = translate(dir_.path("back"), in);
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  EXPECT_EQ(a.output, b.output);
+  EXPECT_EQ(run_heed("info --model " + dir_.path("back")).exit_code, 0);
+  EXPECT_EQ(read(dir_.path("trained/src.vocab")), read(dir_.path("back/src.vocab")));
+}
+
+TEST_F(InteropCli, PyTorchStateWithMetadataOrGivenFiles) {
+  const std::string state = fixture("interop_luong_general_feed");
+  CommandResult r = run_heed("import --from-pytorch " + state + " --out " + dir_.path("m1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_OUTPUT_HAS(r, "imported");
+
+  // The same state without relying on its metadata: config and vocabularies as files.
+  const SafeTensorsFile f = load_safetensors(state);
+  const std::string config = dir_.file("c.yaml", f.metadata.at(interop_keys::kConfig));
+  const std::string sv = dir_.file("s.vocab", f.metadata.at(interop_keys::kSrcVocab));
+  const std::string tv = dir_.file("t.vocab", f.metadata.at(interop_keys::kTgtVocab));
+  r = run_heed("import --from-pytorch " + state + " --config " + config + " --src-vocab " + sv +
+               " --tgt-vocab " + tv + " --out " + dir_.path("m2"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string in = input();
+  const CommandResult a = translate(dir_.path("m1"), in), b = translate(dir_.path("m2"), in);
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  EXPECT_EQ(a.output, b.output);
+  EXPECT_EQ(read(dir_.path("m1/best.safetensors")), read(dir_.path("m2/best.safetensors")));
+
+  // One --vocab for both sides: the source embedding has 11 rows, the target vocabulary 13.
+  r = run_heed("import --from-pytorch " + state + " --vocab " + tv + " --out " +
+               dir_.path("m3"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_OUTPUT_HAS(r, "wrong shape: src_emb.weight (11, 5) where the model has (13, 5)");
+  EXPECT_FALSE(std::filesystem::exists(dir_.path("m3")));
+
+  // Into a directory that holds something: refused, nothing touched.
+  r = run_heed("import --from-pytorch " + state + " --out " + dir_.path("m1"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_OUTPUT_HAS(r, "m1: exists");
+}
+
+TEST_F(InteropCli, BadFilesAndCommandLines) {
+  const std::string bad = dir_.file("bad.safetensors", "garbage");
+  CommandResult r = run_heed("import --from-pytorch " + bad + " --out " + dir_.path("x"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_OUTPUT_HAS(r, "bad.safetensors");
+  EXPECT_FALSE(std::filesystem::exists(dir_.path("x")));
+
+  r = run_heed("export --model " + dir_.path("none") + " --out " + dir_.path("o.safetensors"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_OUTPUT_HAS(r, "none: no such model directory");
+
+  EXPECT_EQ(run_heed("import --out " + dir_.path("x")).exit_code, 2);
+  EXPECT_EQ(run_heed("export --model " + dir_.path("x")).exit_code, 2);
+  r = run_heed("import --from-pytorch " + fixture("interop_noattn") + " --vocab a --src-vocab b" +
+               " --out " + dir_.path("x"));
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace heed

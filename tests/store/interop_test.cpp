@@ -1,0 +1,283 @@
+// heed <-> PyTorch (store/interop.h, docs/INTEROP.md). The fixtures
+// tests/golden/interop_<case>.safetensors were saved by PyTorch (tools/heed_torch.py, written
+// by tools/make_interop_fixtures.py) from the reference model of every model golden, in F32,
+// F64, BF16 or F16; importing each through import_model and running heed's forward must give
+// the reference's logits (interop_<case>.logits.safetensors). Then export -> import keeps
+// every weight bit for bit, and bad states are refused with messages that say what is wrong.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_test_util.h"
+#include "heed/autograd/tape.h"
+#include "heed/base/error.h"
+#include "heed/store/checkpoint.h"
+#include "heed/store/interop.h"
+#include "heed/store/model_dir.h"
+#include "support/golden.h"
+
+namespace heed {
+namespace {
+
+using testing::golden_names;
+using testing::ScratchDir;
+
+std::string fixture(const std::string& name) {
+  return std::string(HEED_GOLDEN_DIR) + "/" + name + ".safetensors";
+}
+
+// The state fixtures (not the .logits files), one per model golden.
+std::vector<std::string> state_fixtures() {
+  std::vector<std::string> out;
+  for (const std::string& n : golden_names("interop_"))
+    if (n.find('.') == std::string::npos) out.push_back(n);
+  return out;
+}
+
+// import_model of weights (its own metadata giving config and vocabularies) into out.
+std::string import_file(const std::string& weights, const std::string& out) {
+  ImportOptions o;
+  o.weights = weights;
+  o.out = out;
+  import_model(o);
+  return out;
+}
+
+// The message of the heed::Error that f throws ("" if none).
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+#define EXPECT_HAS(text, part) \
+  EXPECT_NE(std::string(text).find(part), std::string::npos) << "expected '" << (part) << "' in: " << (text)
+
+TEST(Interop, EveryModelGoldenHasAFixture) {
+  std::vector<std::string> expected;
+  for (const std::string& n : golden_names("models_"))
+    expected.push_back("interop_" + n.substr(std::string("models_").size()));
+  EXPECT_EQ(state_fixtures(), expected);
+}
+
+// PyTorch -> heed: the fixture's state through the import code path, then heed's forward on
+// the fixture's batch against the reference's logits.
+TEST(Interop, ImportedPyTorchStatesGiveTheReferenceLogits) {
+  ScratchDir dir("heed_interop");
+  for (const std::string& name : state_fixtures()) {
+    SCOPED_TRACE(name);
+    const LoadedModel m = load_model_dir(import_file(fixture(name), dir.path(name)), "best");
+    const SafeTensorsFile check = testing::load_golden(name + ".logits");
+    const auto src_len = testing::golden_ints(check.get("in.src_len"));
+    const TokenBatch src = testing::golden_token_batch(check.get("in.src"), src_len);
+    const TokenBatch tgt_in = testing::golden_token_batch(check.get("in.tgt_in"), {});
+    NoGradGuard no_grad;
+    const Var logits = m.model->forward(src, tgt_in);
+    const Tensor& ref = check.get("out.logits");
+    const DType dtype = m.config.training.dtype;
+    EXPECT_EQ(logits.value().dtype(), dtype);
+    testing::expect_close_to_golden(logits.value().reshape(ref.shape()), ref, "logits",
+                                    testing::golden_tolerance(dtype));
+    std::printf("[interop] %-28s heed %s  max |logits - pytorch| %.3g\n", name.c_str(),
+                std::string(enum_name(dtype)).c_str(),
+                testing::max_abs_diff(logits.value().reshape(ref.shape()), ref));
+  }
+}
+
+// heed -> file -> heed: every tensor of the imported directory equals the exported model's
+// bit for bit, and the export's metadata describes the model.
+TEST(Interop, ExportThenImportKeepsEveryBit) {
+  ScratchDir dir("heed_interop");
+  for (const std::string& name : state_fixtures()) {
+    SCOPED_TRACE(name);
+    const std::string first = import_file(fixture(name), dir.path(name + "_a"));
+    ExportOptions e;
+    e.dir = first;
+    e.out = dir.path(name + ".export.safetensors");
+    EXPECT_EQ(export_model(e), load_safetensors(path_in(first, model_files::kBest)).tensors.size());
+
+    const SafeTensorsFile exported = load_safetensors(e.out);
+    const Metadata& meta = exported.metadata;
+    EXPECT_EQ(meta.at(interop_keys::kFormat), kExportFormat);
+    const TrainConfig config = load_model_config(first);
+    EXPECT_EQ(meta.at(interop_keys::kKind), enum_name(config.model.kind));
+    EXPECT_EQ(meta.at(interop_keys::kDtype), enum_name(config.training.dtype));
+    const auto model_json = nlohmann::json::parse(meta.at(interop_keys::kModelConfig));
+    EXPECT_EQ(model_json.at("kind").get<std::string>(), enum_name(config.model.kind));
+    EXPECT_EQ(model_json.at("src_vocab").get<std::int64_t>(), config.model.src_vocab);
+    EXPECT_EQ(model_json.at("emb_dim").get<std::int64_t>(), config.model.emb_dim);
+    EXPECT_EQ(model_json.at("input_feed").get<bool>(), config.model.input_feed);
+    EXPECT_EQ(model_json.at("dropout").get<double>(), config.model.dropout);
+    EXPECT_EQ(model_json.at("attention").at("mode").get<std::string>(), "soft");
+    EXPECT_EQ(parse_train_config(meta.at(interop_keys::kConfig), "heed.config").model.score,
+              config.model.score);
+
+    const std::string second = import_file(e.out, dir.path(name + "_b"));
+    const SafeTensorsFile a = load_safetensors(path_in(first, model_files::kBest));
+    const SafeTensorsFile b = load_safetensors(path_in(second, model_files::kBest));
+    ASSERT_EQ(a.tensors.size(), b.tensors.size());
+    for (std::size_t i = 0; i < a.tensors.size(); ++i) {
+      const auto& [an, at] = a.tensors[i];
+      const Tensor& bt = b.get(an);
+      const Tensor& et = exported.get(an);
+      ASSERT_EQ(at.dtype(), bt.dtype()) << an;
+      ASSERT_EQ(at.dtype(), et.dtype()) << an;
+      ASSERT_EQ(at.shape(), bt.shape()) << an;
+      const std::size_t bytes = static_cast<std::size_t>(at.numel()) * dtype_size(at.dtype());
+      EXPECT_EQ(std::memcmp(at.raw(), bt.raw(), bytes), 0) << an << " changed";
+      EXPECT_EQ(std::memcmp(at.raw(), et.raw(), bytes), 0) << an << " changed";
+    }
+    for (const char* f : {model_files::kSrcVocab, model_files::kTgtVocab}) {
+      std::ifstream x(path_in(first, f)), y(path_in(second, f));
+      EXPECT_EQ(std::string(std::istreambuf_iterator<char>(x), {}),
+                std::string(std::istreambuf_iterator<char>(y), {}))
+          << f;
+    }
+  }
+}
+
+class InteropErrors : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    file_ = load_safetensors(fixture("interop_luong_concat"));
+    meta_ = file_.metadata;
+  }
+  // The fixture's state, changed by edit, written as a new file.
+  template <typename F>
+  std::string state(const std::string& name, F&& edit) {
+    NamedTensors t = file_.tensors;
+    edit(t);
+    const std::string path = dir_.path(name + ".safetensors");
+    save_safetensors(path, t, meta_);
+    return path;
+  }
+  std::string import_error(const std::string& weights) {
+    ImportOptions o;
+    o.weights = weights;
+    o.out = dir_.path("out");
+    const std::string e = error_of([&] { import_model(o); });
+    EXPECT_FALSE(std::filesystem::exists(o.out)) << "a failed import left " << o.out;
+    EXPECT_FALSE(std::filesystem::exists(o.out + ".import.tmp"));
+    return e;
+  }
+
+  ScratchDir dir_{"heed_interop_errors"};
+  SafeTensorsFile file_;
+  Metadata meta_;
+};
+
+TEST_F(InteropErrors, MissingNameListedWithItsShape) {
+  const std::string e = import_error(state("missing", [](NamedTensors& t) {
+    std::erase_if(t, [](const auto& p) { return p.first == "attention.v_a.weight"; });
+  }));
+  EXPECT_HAS(e, "missing.safetensors: the state does not match the model");
+  EXPECT_HAS(e, "missing: attention.v_a.weight (1, 5)");
+  EXPECT_HAS(e, "docs/INTEROP.md");
+}
+
+TEST_F(InteropErrors, UnexpectedNameListedWithItsShape) {
+  const std::string e = import_error(state("extra", [](NamedTensors& t) {
+    t.emplace_back("attention.W_q.weight", Tensor::zeros({5, 6}, DType::f32));
+  }));
+  EXPECT_HAS(e, "unexpected: attention.W_q.weight (5, 6)");
+  EXPECT_EQ(e.find("missing:"), std::string::npos) << e;
+}
+
+TEST_F(InteropErrors, WrongShapeListedWithBothShapes) {
+  const std::string e = import_error(state("shape", [](NamedTensors& t) {
+    for (auto& [n, x] : t)
+      if (n == "W_s.bias") x = Tensor::zeros({12}, DType::f32);
+  }));
+  EXPECT_HAS(e, "wrong shape: W_s.bias (12) where the model has (13)");
+}
+
+// An integer tensor (I64) loads as f64 in safetensors.h, so import reads the header's dtype.
+TEST_F(InteropErrors, IntegerDtypeRefused) {
+  const std::string path = state("ints", [](NamedTensors&) {});
+  // Rewrite W_s.bias's dtype F32 -> I32 in place: same size, same offsets.
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  std::uint64_t n = 0;
+  f.read(reinterpret_cast<char*>(&n), 8);
+  std::string header(n, '\0');
+  f.read(header.data(), static_cast<std::streamsize>(n));
+  auto j = nlohmann::json::parse(header);
+  j.erase("__metadata__");  // drops heed.checksum: the data changes meaning
+  ASSERT_EQ(j["W_s.bias"]["dtype"], "F32");
+  j["W_s.bias"]["dtype"] = "I32";
+  std::string text = j.dump();
+  ASSERT_LE(text.size(), n);
+  text.resize(n, ' ');
+  f.seekp(8);
+  f.write(text.data(), static_cast<std::streamsize>(n));
+  f.close();
+  const std::string e = import_error(path);
+  EXPECT_HAS(e, "ints.safetensors: tensor 'W_s.bias' is I32");
+  EXPECT_HAS(e, "F32, F64, BF16, F16");
+}
+
+TEST_F(InteropErrors, DamagedFileNamed) {
+  const std::string path = dir_.file("bad.safetensors", "not a safetensors file at all");
+  EXPECT_HAS(import_error(path), "bad.safetensors");
+  EXPECT_HAS(import_error(dir_.path("absent.safetensors")), "absent.safetensors");
+}
+
+TEST_F(InteropErrors, NoConfigNoVocabulary) {
+  meta_.clear();
+  const std::string bare = state("bare", [](NamedTensors&) {});
+  EXPECT_HAS(import_error(bare), "has no heed.config metadata");
+  ImportOptions o;
+  o.weights = bare;
+  o.config = dir_.file("config.yaml", file_.metadata.at(interop_keys::kConfig));
+  o.out = dir_.path("out");
+  EXPECT_HAS(error_of([&] { import_model(o); }), "has no heed.src_vocab metadata");
+  // With every part given as a file, the bare state imports.
+  o.src_vocab = dir_.file("src.vocab", file_.metadata.at(interop_keys::kSrcVocab));
+  o.tgt_vocab = dir_.file("tgt.vocab", file_.metadata.at(interop_keys::kTgtVocab));
+  EXPECT_NO_THROW(import_model(o));
+  EXPECT_NO_THROW(load_model_dir(o.out));
+}
+
+TEST_F(InteropErrors, VocabularyOfTheWrongSize) {
+  ImportOptions o;
+  o.weights = fixture("interop_luong_concat");
+  o.src_vocab = dir_.file("src.vocab", "<pad>\n<s>\n</s>\n<unk>\na\nb\n");
+  o.out = dir_.path("out");
+  const std::string e = error_of([&] { import_model(o); });
+  EXPECT_HAS(e, "wrong shape: src_emb.weight (11, 5) where the model has (6, 5)");
+  EXPECT_FALSE(std::filesystem::exists(o.out));
+}
+
+TEST_F(InteropErrors, ExistingOutputRefused) {
+  ImportOptions o;
+  o.weights = fixture("interop_luong_concat");
+  o.out = dir_.path("taken");
+  std::filesystem::create_directories(o.out);
+  dir_.file("taken/notes.txt", "mine");
+  EXPECT_HAS(error_of([&] { import_model(o); }), "taken: exists");
+  EXPECT_TRUE(std::filesystem::exists(dir_.path("taken/notes.txt")));
+  // An empty directory is taken over.
+  o.out = dir_.path("empty");
+  std::filesystem::create_directories(o.out);
+  EXPECT_NO_THROW(import_model(o));
+
+  ExportOptions e;
+  e.dir = o.out;
+  e.out = dir_.file("exists.safetensors", "old");
+  EXPECT_HAS(error_of([&] { export_model(e); }), "exists.safetensors: exists");
+  e.force = true;
+  EXPECT_NO_THROW(export_model(e));
+  EXPECT_NO_THROW(load_safetensors(e.out));
+}
+
+}  // namespace
+}  // namespace heed

@@ -1,0 +1,132 @@
+"""heed models in PyTorch without the safetensors package (docs/INTEROP.md).
+
+    import heed_torch                       # with tools/ on sys.path
+    state, meta = heed_torch.load("model.safetensors")   # written by `heed export`
+    model = heed_torch.build_reference(meta)             # tools/reference/models.py
+    model.load_state_dict(state)            # the names are the reference's state_dict keys
+    ...
+    heed_torch.save(model.state_dict(), "back.safetensors", meta)   # for `heed import`
+
+load and save are the whole file format (docs/FORMATS.md): 8 bytes of header length, a
+JSON header, then the raw little-endian tensors. Debian has no python3-safetensors; these
+lines need only torch (python3-torch). save drops heed.checksum from the metadata: it
+described the file heed wrote, not this one.
+"""
+import json
+import struct
+
+import torch
+
+DTYPES = {"F64": torch.float64, "F32": torch.float32, "F16": torch.float16,
+          "BF16": torch.bfloat16, "I64": torch.int64, "I32": torch.int32}
+
+
+def load(path):
+    """(state_dict, metadata) of a safetensors file; tensors on the CPU, in the file's dtype."""
+    data = open(path, "rb").read()
+    n = struct.unpack("<Q", data[:8])[0]
+    header = json.loads(data[8:8 + n])
+    meta = header.pop("__metadata__", {})
+    state = {}
+    for name, e in header.items():
+        b, end = e["data_offsets"]
+        raw = bytearray(data[8 + n + b:8 + n + end])
+        flat = torch.frombuffer(raw, dtype=DTYPES[e["dtype"]]) if raw else \
+            torch.empty(0, dtype=DTYPES[e["dtype"]])
+        state[name] = flat.reshape(e["shape"])
+    return state, meta
+
+
+def save(state, path, metadata=None):
+    """Writes state (name -> tensor, in its dtype) and string metadata as safetensors."""
+    names = {v: k for k, v in DTYPES.items()}
+    header = {"__metadata__": {k: str(v) for k, v in (metadata or {}).items()
+                               if k != "heed.checksum"}}
+    blobs, offset = [], 0
+    for name, t in state.items():
+        t = t.detach().cpu().contiguous().reshape(-1)
+        blob = t.view(torch.uint8).numpy().tobytes()
+        header[name] = {"dtype": names[t.dtype], "shape": list(state[name].shape),
+                        "data_offsets": [offset, offset + len(blob)]}
+        blobs.append(blob)
+        offset += len(blob)
+    text = json.dumps(header).encode()
+    text += b" " * (-len(text) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
+
+
+# ---------------------------------------------------------------- the reference model
+
+def reference_kwargs(model_config):
+    """(kind, keyword arguments of tools/reference/models.py) for heed's model: section (the
+    JSON of heed.model_config). Raises ValueError for what the reference does not implement."""
+    c = model_config
+    kind = c["kind"]
+    unsupported = []
+    if c.get("tie_embeddings"):
+        unsupported.append("tie_embeddings: true")
+    if c.get("attention", {}).get("mode", "soft") != "soft":
+        unsupported.append("attention.mode: hard (the reference attends softly)")
+    common = dict(src_vocab=c["src_vocab"], tgt_vocab=c["tgt_vocab"], emb_dim=c["emb_dim"])
+    if kind in ("bahdanau", "noattn"):
+        if c.get("encoder_cell") not in ("", None, "gru"):
+            unsupported.append(f"encoder_cell: {c['encoder_cell']}")
+        if c["enc_layers"] != 1 or not c["bidirectional"] or c["dec_layers"] != 1:
+            unsupported.append("an encoder other than one bidirectional GRU layer")
+        kw = dict(common, enc_hidden=c["enc_hidden"], dec_hidden=c["dec_hidden"],
+                  out_dim=c["out_dim"] or None)
+        if kind == "bahdanau":
+            kw["attn_dim"] = c["attn_dim"] or c["dec_hidden"]
+    elif kind == "luong":
+        if c.get("encoder_cell") not in ("", None, "lstm"):
+            unsupported.append(f"encoder_cell: {c['encoder_cell']}")
+        if c["enc_hidden"] != c["dec_hidden"] or c["enc_layers"] != c["dec_layers"]:
+            unsupported.append("encoder and decoder of different sizes or depths")
+        kw = dict(common, hidden=c["dec_hidden"], layers=c["dec_layers"], score=c["score"],
+                  input_feed=c["input_feed"], bidirectional=c["bidirectional"],
+                  attn_dim=c["attn_dim"] or None, max_src_len=c["max_src_len"],
+                  local_p=c["local_p"], window=c["window"] if c["local_p"] else None)
+    else:
+        raise ValueError(f"model kind {kind!r} has no PyTorch reference in tools/reference")
+    if unsupported:
+        raise ValueError(f"the reference {kind} model does not implement: "
+                         + "; ".join(unsupported))
+    return kind, kw
+
+
+def heed_model_config(kind, kw):
+    """The inverse of reference_kwargs: heed's model: section (a dict, YAML or JSON) for
+    reference.build_model(kind, **kw); the vocabulary sizes are left to the vocabularies."""
+    c = dict(kind=kind, emb_dim=kw.get("emb_dim", 128 if kind != "luong" else 256))
+    if kind in ("bahdanau", "noattn"):
+        c.update(encoder_cell="gru", enc_hidden=kw.get("enc_hidden", 256), enc_layers=1,
+                 bidirectional=True, dec_hidden=kw.get("dec_hidden", 256), dec_layers=1,
+                 out_dim=kw.get("out_dim") or 0)
+        if kind == "bahdanau":
+            c["attn_dim"] = kw.get("attn_dim", 256)
+    else:
+        hidden, layers = kw.get("hidden", 256), kw.get("layers", 2)
+        c.update(encoder_cell="lstm", enc_hidden=hidden, dec_hidden=hidden, enc_layers=layers,
+                 dec_layers=layers, bidirectional=kw.get("bidirectional", False),
+                 score=kw.get("score", "general"), input_feed=kw.get("input_feed", True),
+                 attn_dim=kw.get("attn_dim") or 0, max_src_len=kw.get("max_src_len", 100),
+                 local_p=kw.get("local_p", False))
+        if kw.get("window") is not None:
+            c["window"] = kw["window"]
+    return c
+
+
+def build_reference(metadata):
+    """The reference torch.nn.Module (tools/reference/models.py) a `heed export` file
+    describes, in eval mode and in the file's dtype (heed.dtype), weights not loaded."""
+    import os
+    import sys
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import reference
+
+    kind, kw = reference_kwargs(json.loads(metadata["heed.model_config"]))
+    model = reference.build_model(kind, **kw)
+    if metadata.get("heed.dtype") == "f64":
+        model = model.double()
+    return model.eval()
