@@ -94,8 +94,9 @@ TEST(Interop, ImportedPyTorchStatesGiveTheReferenceLogits) {
   }
 }
 
-// heed -> file -> heed: every tensor of the imported directory equals the exported model's
-// bit for bit, and the export's metadata describes the model.
+// PyTorch -> heed -> file -> heed: the imported weights are the state's (in the model's
+// dtype), every tensor of the re-imported directory equals the exported model's bit for bit,
+// and the export's metadata describes the model.
 TEST(Interop, ExportThenImportKeepsEveryBit) {
   ScratchDir dir("heed_interop");
   for (const std::string& name : state_fixtures()) {
@@ -123,6 +124,7 @@ TEST(Interop, ExportThenImportKeepsEveryBit) {
               config.model.score);
 
     const std::string second = import_file(e.out, dir.path(name + "_b"));
+    const SafeTensorsFile given = load_safetensors(fixture(name));
     const SafeTensorsFile a = load_safetensors(path_in(first, model_files::kBest));
     const SafeTensorsFile b = load_safetensors(path_in(second, model_files::kBest));
     ASSERT_EQ(a.tensors.size(), b.tensors.size());
@@ -134,6 +136,9 @@ TEST(Interop, ExportThenImportKeepsEveryBit) {
       ASSERT_EQ(at.dtype(), et.dtype()) << an;
       ASSERT_EQ(at.shape(), bt.shape()) << an;
       const std::size_t bytes = static_cast<std::size_t>(at.numel()) * dtype_size(at.dtype());
+      // The imported weights are the state's, converted to the model's dtype.
+      const Tensor want = given.get(an).to(at.dtype());
+      EXPECT_EQ(std::memcmp(at.raw(), want.raw(), bytes), 0) << an << " is not the state's";
       EXPECT_EQ(std::memcmp(at.raw(), bt.raw(), bytes), 0) << an << " changed";
       EXPECT_EQ(std::memcmp(at.raw(), et.raw(), bytes), 0) << an << " changed";
     }
