@@ -71,6 +71,13 @@ check weights-training-state-as-weights 1 "training_state.safetensors;unexpected
 check average-too-many-checkpoints 1 "checkpoints" '$H average -m $F/m -n 50 -o avg.safetensors'
 check average-mixed-shapes 1 "step_10.safetensors" 'cp -r $F/m m; cp $F/m2/checkpoints/step_10.safetensors m/checkpoints/; $H average -m m -n 2 -o avg.safetensors'
 check average-last-zero 2 "--last;expected an integer from 1 to 1000000, got 0" '$H average -m $F/m -n 0 -o avg.safetensors'
+check export-exists 1 "x.safetensors: exists;--force" '$H export -m $F/m -o x.safetensors && $H export -m $F/m -o x.safetensors'
+check export-no-out 2 "--out" '$H export -m $F/m'
+check import-no-from-pytorch 2 "--from-pytorch" '$H import --out d'
+check import-weights-without-metadata 1 "best.safetensors: has no heed.config metadata;--config" '$H import --from-pytorch $F/m/best.safetensors --out d; rc=$?; [ ! -e d ] && exit $rc'
+check import-training-state 1 "training_state.safetensors: the state does not match;unexpected: optimizer.state;more;this is a training state" '$H import --from-pytorch $F/m/training_state.safetensors --config $F/m/config.yaml --src-vocab $F/m/src.vocab --tgt-vocab $F/m/tgt.vocab --out d'
+check import-state-of-another-model 1 "wrong shape:;where the model has;docs/INTEROP.md" '$H export -m $F/m2 -o x.safetensors && $H import --from-pytorch x.safetensors --config $F/m/config.yaml --out d'
+check import-into-model-dir 1 "exists;new or empty" 'cp -r $F/m m; $H export -m m -o x.safetensors && $H import --from-pytorch x.safetensors --out m'
 
 # ---- training configs (exit 2) -----------------------------------------------------------
 check config-missing 2 "nope.yaml;cannot open" '$H train nope.yaml'

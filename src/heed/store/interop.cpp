@@ -95,9 +95,10 @@ void check_names(const Module& model, const SafeTensorsFile& file, const std::st
   for (const auto& [name, t] : file.tensors)
     if (!expected.count(name)) unexpected.push_back(name + " " + t.shape().str());
   if (missing.empty() && unexpected.empty() && mismatched.empty()) return;
-  auto list = [](const std::vector<std::string>& v) {
+  auto list = [](const std::vector<std::string>& v) {  // the first 20, then a count
     std::string out;
-    for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + v[i];
+    for (std::size_t i = 0; i < v.size() && i < 20; ++i) out += (i ? ", " : "") + v[i];
+    if (v.size() > 20) out += " and " + std::to_string(v.size() - 20) + " more";
     return out;
   };
   std::ostringstream os;
@@ -105,6 +106,9 @@ void check_names(const Module& model, const SafeTensorsFile& file, const std::st
   if (!missing.empty()) os << " missing: " << list(missing) << ";";
   if (!unexpected.empty()) os << " unexpected: " << list(unexpected) << ";";
   if (!mismatched.empty()) os << " wrong shape: " << list(mismatched) << ";";
+  if (!unexpected.empty() && unexpected.front().rfind("optimizer.", 0) == 0)
+    os << " this is a training state (weights and optimizer); import best.safetensors, "
+          "last.safetensors or a step checkpoint instead;";
   os << " parameter names and shapes per model kind: docs/INTEROP.md";
   throw Error(os.str());
 }
