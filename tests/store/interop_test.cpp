@@ -172,7 +172,9 @@ class InteropErrors : public ::testing::Test {
     o.out = dir_.path("out");
     const std::string e = error_of([&] { import_model(o); });
     EXPECT_FALSE(std::filesystem::exists(o.out)) << "a failed import left " << o.out;
-    EXPECT_FALSE(std::filesystem::exists(o.out + ".import.tmp"));
+    for (const auto& entry : std::filesystem::directory_iterator(dir_.path()))
+      EXPECT_EQ(entry.path().filename().string().find("out.import"), std::string::npos)
+          << "a failed import left " << entry.path();
     return e;
   }
 
@@ -270,10 +272,14 @@ TEST_F(InteropErrors, ExistingOutputRefused) {
   dir_.file("taken/notes.txt", "mine");
   EXPECT_HAS(error_of([&] { import_model(o); }), "taken: exists");
   EXPECT_TRUE(std::filesystem::exists(dir_.path("taken/notes.txt")));
-  // An empty directory is taken over.
-  o.out = dir_.path("empty");
-  std::filesystem::create_directories(o.out);
+  // An empty directory is taken over, also named with a trailing slash.
+  std::filesystem::create_directories(dir_.path("empty"));
+  o.out = dir_.path("empty") + "/";
   EXPECT_NO_THROW(import_model(o));
+  EXPECT_NO_THROW(load_model_dir(dir_.path("empty")));
+  o.out = dir_.path("fresh") + "/";
+  EXPECT_NO_THROW(import_model(o));
+  EXPECT_NO_THROW(load_model_dir(dir_.path("fresh")));
 
   ExportOptions e;
   e.dir = o.out;

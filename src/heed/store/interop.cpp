@@ -7,6 +7,8 @@
 #include <map>
 #include <sstream>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
@@ -138,8 +140,9 @@ void stage_spm(const SideConfig& side, const std::string& given, const char* opt
   fs::copy_file(src, dst);
 }
 
-// Checks, converts and writes everything into stage (an empty directory).
-void import_into(const ImportOptions& o, const std::string& stage) {
+// Checks, converts and writes everything into stage (an empty directory) for the model
+// directory target.
+void import_into(const ImportOptions& o, const std::string& stage, const std::string& target) {
   const SafeTensorsFile file = load_safetensors(o.weights);
   for (const auto& [name, dtype] : stored_dtypes(o.weights))
     HEED_CHECK(dtype == "F32" || dtype == "F64" || dtype == "BF16" || dtype == "F16", o.weights,
@@ -180,7 +183,7 @@ void import_into(const ImportOptions& o, const std::string& stage) {
   check_names(*model, file, config_source);
   load_into(*model, file.tensors, o.weights);
 
-  config.output = fs::absolute(o.out).lexically_normal().string();
+  config.output = target;
   write_file_atomically(path_in(stage, model_files::kConfig), to_yaml(config));
   const Metadata meta = {{"format", "pt"},
                          {interop_keys::kKind, std::string(enum_name(mc.kind))},
@@ -223,14 +226,18 @@ void import_model(const ImportOptions& o) {
   const bool empty_dir = fs::is_directory(o.out, ec) && fs::is_empty(o.out, ec);
   HEED_CHECK(!fs::exists(o.out, ec) || empty_dir, o.out,
              ": exists; heed import writes a new model directory (give a new or empty one)");
-  const std::string stage = o.out + ".import.tmp";
+  // The directory is written beside out ("out/" names out itself) under a name of this
+  // process, then renamed into place.
+  fs::path target = fs::absolute(o.out).lexically_normal();
+  if (!target.has_filename()) target = target.parent_path();
+  const std::string stage = target.string() + ".import.tmp." + std::to_string(::getpid());
   fs::remove_all(stage, ec);
   fs::create_directories(stage, ec);
   HEED_CHECK(!ec, stage, ": cannot create the directory (", ec.message(), ")");
   try {
-    import_into(o, stage);
-    if (empty_dir) fs::remove(o.out);
-    fs::rename(stage, o.out, ec);
+    import_into(o, stage, target.string());
+    if (empty_dir) fs::remove(target);
+    fs::rename(stage, target, ec);
     HEED_CHECK(!ec, o.out, ": cannot move the imported model into place (", ec.message(), ")");
   } catch (...) {
     fs::remove_all(stage, ec);
