@@ -8,7 +8,8 @@ For each case of tools/make_model_goldens.py (every kind and score the model gol
      sentences, the log-probability of each token heed's greedy decode emitted, checks that
      each is the argmax of PyTorch's logits, and the teacher-forced attention,
   3. PyTorch saves model.state_dict() back (nothing perturbed), `heed import` turns it into a
-     new model directory (with --config and the vocabularies given as files),
+     new model directory (with --config and the vocabularies given as files; and saved
+     once more with the export's metadata, imported without them),
   4. `heed translate --beam 1 --alpha 0 --attention` on the imported directory: its outputs
      must be those of the trained directory, every weight must be bit-identical, and its
      scores and attention must match PyTorch's.
@@ -149,6 +150,10 @@ def main():
         run([heed, "import", "--from-pytorch", back, "--config", f"{trained}/config.yaml",
              "--src-vocab", f"{trained}/src.vocab", "--tgt-vocab", f"{trained}/tgt.vocab",
              "--out", imported])
+        # The same state saved with the export's metadata imports without --config.
+        back_meta, imported_meta = f"{d}/back_meta.safetensors", f"{d}/imported_meta"
+        heed_torch.save(model.state_dict(), back_meta, meta)
+        run([heed, "import", "--from-pytorch", back_meta, "--out", imported_meta])
         outs = {}
         for tag, m in (("trained", trained), ("imported", imported)):
             cmd = [heed, "translate", "--model", m, "--alpha", "0", "--input", f"{d}/test.src",
@@ -162,7 +167,9 @@ def main():
         same_tokens = outs["trained"] == outs["imported"]
         a, _ = heed_torch.load(f"{trained}/best.safetensors")
         b, _ = heed_torch.load(f"{imported}/best.safetensors")
-        bits = a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+        c, _ = heed_torch.load(f"{imported_meta}/best.safetensors")
+        bits = a.keys() == b.keys() == c.keys() and \
+            all(torch.equal(a[k], b[k]) and torch.equal(a[k], c[k]) for k in a)
 
         attn_diff = float("nan")
         if kind == "noattn":
