@@ -124,7 +124,7 @@ TEST(TrainConfigErrors, Choices) {
   EXPECT_EQ(error_of(kMinimal + "training:\n  optimizer: rmsprop\n"),
             "cfg.yaml:6: training.optimizer: expected one of adam | adamw | sgd, got 'rmsprop'");
   EXPECT_EQ(error_of(kMinimal + "model:\n  kind: transformer\n"),
-            "cfg.yaml:6: model.kind: expected one of bahdanau | luong | noattn, got 'transformer'");
+            "cfg.yaml:6: model.kind: expected one of bahdanau | luong | noattn | ram, got 'transformer'");
   EXPECT_NE(error_of(kMinimal, {"training.schedule=cosine"}).find("constant | plateau | warmup"),
             std::string::npos);
   EXPECT_NE(error_of(kMinimal, {"training.metric=chrf"}).find("loss | bleu | wer | g2p"),
@@ -258,6 +258,56 @@ TEST(TrainConfigErrors, AttentionModeErrorsNameTheKey) {
             "--set: training.entropy_weight: must be 0 or more");
   EXPECT_EQ(error_of(kMinimal, {"training.reinforce_weight=-1"}),
             "--set: training.reinforce_weight: must be 0 or more");
+}
+
+const std::string kRam =
+    "data:\n"
+    "  train_images: d/train-images-idx3-ubyte.gz\n"
+    "  train_target: d/train.tgt\n"
+    "model:\n"
+    "  kind: ram\n"
+    "output: out\n";
+
+// model.kind ram: its keys, its data keys, its metric, and the round trip.
+TEST(TrainConfig, RamKeysRoundTrip) {
+  TrainConfig c = parse_train_config(kRam, "cfg.yaml",
+                                     {"model.glimpses=7", "model.core=lstm", "model.scales=2",
+                                      "model.location_std=0.2", "model.sample_paths=5",
+                                      "training.metric=error", "data.dev_images=d/test.gz",
+                                      "data.dev_target=d/test.tgt"});
+  EXPECT_EQ(c.model.kind, ModelKind::ram);
+  EXPECT_EQ(c.data.train_images, "d/train-images-idx3-ubyte.gz");
+  EXPECT_EQ(c.model.ram.glimpses, 7);
+  EXPECT_EQ(c.model.ram.core, RamCore::lstm);
+  EXPECT_EQ(c.model.ram.glimpse_size, 8);
+  EXPECT_EQ(c.training.metric, DevMetric::error);
+  const TrainConfig d = parse_train_config(to_yaml(c), "saved.yaml");
+  EXPECT_EQ(to_yaml(d), to_yaml(c));
+  EXPECT_DOUBLE_EQ(d.model.ram.location_std, 0.2);
+  EXPECT_EQ(d.model.ram.sample_paths, 5);
+}
+
+TEST(TrainConfigErrors, RamNamesTheKey) {
+  EXPECT_EQ(error_of("data:\n  train_target: t\nmodel:\n  kind: ram\noutput: o\n"),
+            "cfg.yaml: data.train_images: required for model.kind ram: the training images (an "
+            "IDX file of heed data images)");
+  EXPECT_NE(error_of(kRam, {"data.train_source=a.src"}).find("give data.train_images, not train_source"),
+            std::string::npos);
+  EXPECT_NE(error_of(kMinimal, {"data.train_images=x.gz"}).find("only model.kind ram reads images"),
+            std::string::npos);
+  EXPECT_NE(error_of(kRam, {"data.dev_images=x.gz"}).find("dev_images and dev_target go together"),
+            std::string::npos);
+  EXPECT_NE(error_of(kRam, {"training.metric=bleu"}).find("use loss or error"), std::string::npos);
+  EXPECT_NE(error_of(kMinimal, {"training.metric=error"}).find("classification error of model.kind ram"),
+            std::string::npos);
+  EXPECT_NE(error_of(kRam, {"model.core=gru"}).find("model.core: expected one of rnn | lstm"),
+            std::string::npos);
+  EXPECT_NE(error_of(kRam, {"model.glimpses=0"}).find("model.glimpses: must be at least 1"),
+            std::string::npos);
+  EXPECT_NE(error_of(kRam, {"model.location_std=0"}).find("model.location_std: must be in (0, 1]"),
+            std::string::npos);
+  EXPECT_NE(error_of(kRam, {"model.scales=9"}).find("model.scales: must be at most 8"),
+            std::string::npos);
 }
 
 }  // namespace

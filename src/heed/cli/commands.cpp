@@ -3,6 +3,7 @@
 #include "heed/cli/bench_command.h"
 #include "heed/cli/command.h"
 #include "heed/cli/data_command.h"
+#include "heed/cli/eval_command.h"
 #include "heed/cli/export_command.h"
 #include "heed/cli/import_command.h"
 #include "heed/cli/info_command.h"
@@ -23,6 +24,7 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   c.push_back(make_export_command());
   c.push_back(make_import_command());
   c.push_back(make_translate_command());
+  c.push_back(make_eval_command());
   c.push_back(make_align_command());
   c.push_back(make_serve_command());
   c.push_back(make_score_command());

@@ -221,15 +221,33 @@ void read_side(Section s, SideConfig& c) {
   s.finish();
 }
 
-void read_data(Section s, DataConfig& c) {
+void read_data(Section s, DataConfig& c, bool images) {
   s.read("train_source", c.train_source);
   s.read("train_target", c.train_target);
-  s.check("train_source", !c.train_source.empty(), "required: the training source file");
+  s.read("train_images", c.train_images);
+  s.read("dev_images", c.dev_images);
+  if (images) {  // model.kind ram reads images, one class name per image in the targets
+    s.check("train_images", !c.train_images.empty(),
+            "required for model.kind ram: the training images (an IDX file of heed data images)");
+    s.check("train_source", c.train_source.empty(),
+            "model.kind ram reads images: give data.train_images, not train_source");
+  } else {
+    s.check("train_source", !c.train_source.empty(), "required: the training source file");
+    s.check("train_images", c.train_images.empty() && c.dev_images.empty(),
+            "only model.kind ram reads images; text models read train_source");
+  }
   s.check("train_target", !c.train_target.empty(), "required: the training target file");
   s.read("dev_source", c.dev_source);
   s.read("dev_target", c.dev_target);
-  s.check("dev_target", c.dev_source.empty() == c.dev_target.empty(),
-          "dev_source and dev_target go together: give both or neither");
+  if (images) {
+    s.check("dev_source", c.dev_source.empty(),
+            "model.kind ram reads images: give data.dev_images, not dev_source");
+    s.check("dev_target", c.dev_images.empty() == c.dev_target.empty(),
+            "dev_images and dev_target go together: give both or neither");
+  } else {
+    s.check("dev_target", c.dev_source.empty() == c.dev_target.empty(),
+            "dev_source and dev_target go together: give both or neither");
+  }
   s.read("max_dev_sentences", c.max_dev_sentences);
   s.check("max_dev_sentences", c.max_dev_sentences >= 0, "must be 0 (all) or more");
   read_side(s.section("source"), c.source);
@@ -268,6 +286,20 @@ void read_model(Section s, ModelConfig& c) {
   s.read("dropout", c.dropout);
   s.check("dropout", c.dropout >= 0 && c.dropout < 1, "must be in [0, 1)");
   s.read("tie_embeddings", c.tie_embeddings);
+  // The recurrent attention model (kind ram); other kinds ignore these.
+  positive("glimpses", c.ram.glimpses);
+  positive("glimpse_size", c.ram.glimpse_size);
+  positive("scales", c.ram.scales);
+  s.check("scales", c.ram.scales <= 8, "must be at most 8 (the largest patch is glimpse_size x 2^(scales - 1))");
+  positive("glimpse_hidden", c.ram.glimpse_hidden);
+  positive("location_hidden", c.ram.location_hidden);
+  positive("glimpse_dim", c.ram.glimpse_dim);
+  s.read_enum("core", c.ram.core);
+  positive("core_hidden", c.ram.core_hidden);
+  s.read("location_std", c.ram.location_std);
+  s.check("location_std", c.ram.location_std > 0 && c.ram.location_std <= 1,
+          "must be in (0, 1] (locations span [-1, 1])");
+  positive("sample_paths", c.ram.sample_paths);
   {
     Section a = s.section("attention");
     a.read_enum("mode", c.attention_mode);
@@ -277,7 +309,7 @@ void read_model(Section s, ModelConfig& c) {
   s.finish();
 }
 
-void read_training(Section s, TrainingConfig& c) {
+void read_training(Section s, TrainingConfig& c, ModelKind kind) {
   s.read_enum("optimizer", c.optimizer);
   s.read("lr", c.lr);
   s.check("lr", c.lr > 0, "must be positive");
@@ -330,6 +362,14 @@ void read_training(Section s, TrainingConfig& c) {
   s.read("validate_every", c.validate_every);
   s.check("validate_every", c.validate_every >= 1, "must be at least 1");
   s.read_enum("metric", c.metric);
+  if (kind == ModelKind::ram)
+    s.check("metric", c.metric == DevMetric::loss || c.metric == DevMetric::error,
+            "model.kind ram classifies images: use loss or error, got " +
+                std::string(enum_name(c.metric)));
+  else
+    s.check("metric", c.metric != DevMetric::error,
+            "error is the classification error of model.kind ram; text models use loss, bleu, "
+            "wer or g2p");
   s.read("max_output_factor", c.max_output_factor);
   s.check("max_output_factor", c.max_output_factor >= 1, "must be at least 1");
   s.read("early_stopping", c.early_stopping);
@@ -399,9 +439,14 @@ void apply_override(YAML::Node& root, const std::string& text, Overridden& set) 
 TrainConfig parse_node(YAML::Node root, const std::string& source, const Overridden& set) {
   TrainConfig c;
   Section top(root, "", source, set);
-  read_data(top.section("data"), c.data);
+  {
+    // The kind first: it decides which data keys are required (text files or images).
+    Section model = top.section("model");
+    model.read_enum("kind", c.model.kind);
+  }
+  read_data(top.section("data"), c.data, c.model.kind == ModelKind::ram);
   read_model(top.section("model"), c.model);
-  read_training(top.section("training"), c.training);
+  read_training(top.section("training"), c.training, c.model.kind);
   top.read("output", c.output);
   top.check("output", !c.output.empty(), "required: the model directory to write");
   top.finish();
@@ -466,6 +511,8 @@ std::string to_yaml(const TrainConfig& c) {
   e << YAML::Key << "train_target" << YAML::Value << c.data.train_target;
   e << YAML::Key << "dev_source" << YAML::Value << c.data.dev_source;
   e << YAML::Key << "dev_target" << YAML::Value << c.data.dev_target;
+  e << YAML::Key << "train_images" << YAML::Value << c.data.train_images;
+  e << YAML::Key << "dev_images" << YAML::Value << c.data.dev_images;
   e << YAML::Key << "max_dev_sentences" << YAML::Value << c.data.max_dev_sentences;
   emit_side(e, "source", c.data.source);
   emit_side(e, "target", c.data.target);
@@ -493,6 +540,16 @@ std::string to_yaml(const TrainConfig& c) {
   e << YAML::Key << "max_src_len" << YAML::Value << m.max_src_len;
   e << YAML::Key << "dropout" << YAML::Value << m.dropout;
   e << YAML::Key << "tie_embeddings" << YAML::Value << m.tie_embeddings;
+  e << YAML::Key << "glimpses" << YAML::Value << m.ram.glimpses;
+  e << YAML::Key << "glimpse_size" << YAML::Value << m.ram.glimpse_size;
+  e << YAML::Key << "scales" << YAML::Value << m.ram.scales;
+  e << YAML::Key << "glimpse_hidden" << YAML::Value << m.ram.glimpse_hidden;
+  e << YAML::Key << "location_hidden" << YAML::Value << m.ram.location_hidden;
+  e << YAML::Key << "glimpse_dim" << YAML::Value << m.ram.glimpse_dim;
+  e << YAML::Key << "core" << YAML::Value << text_of(m.ram.core);
+  e << YAML::Key << "core_hidden" << YAML::Value << m.ram.core_hidden;
+  e << YAML::Key << "location_std" << YAML::Value << m.ram.location_std;
+  e << YAML::Key << "sample_paths" << YAML::Value << m.ram.sample_paths;
   e << YAML::Key << "attention" << YAML::Value << YAML::BeginMap;
   e << YAML::Key << "mode" << YAML::Value << text_of(m.attention_mode);
   e << YAML::Key << "hard_eval" << YAML::Value << text_of(m.hard_eval);

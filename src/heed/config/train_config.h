@@ -30,8 +30,11 @@ struct SideConfig {
 };
 
 struct DataConfig {
-  std::string train_source, train_target;  // required
+  std::string train_source, train_target;  // required (model.kind ram: train_images, train_target)
   std::string dev_source, dev_target;      // optional (both or neither)
+  // model.kind ram: gzipped IDX image files as `heed data images` writes them; the targets
+  // (train_target, dev_target) hold each image's class name (docs/DATA.md#generated-image-sets).
+  std::string train_images, dev_images;
   std::int64_t max_dev_sentences = 0;      // first N dev pairs; 0 = all
   SideConfig source, target;
 };

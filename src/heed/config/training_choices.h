@@ -28,13 +28,17 @@ inline constexpr EnumName<DecayKind> kDecayKindNames[] = {
     {DecayKind::inverse_sqrt, "inverse_sqrt"}, {DecayKind::linear, "linear"}, {DecayKind::none, "none"}};
 constexpr std::span<const EnumName<DecayKind>> enum_names(DecayKind) { return kDecayKindNames; }
 
-// The validation score that picks the best checkpoint.
-enum class DevMetric { loss, bleu, wer, g2p };
-inline constexpr EnumName<DevMetric> kDevMetricNames[] = {
-    {DevMetric::loss, "loss"}, {DevMetric::bleu, "bleu"}, {DevMetric::wer, "wer"}, {DevMetric::g2p, "g2p"}};
+// The validation score that picks the best checkpoint; error is the classification error of
+// an image model (model.kind ram), the others are the text models'.
+enum class DevMetric { loss, bleu, wer, g2p, error };
+inline constexpr EnumName<DevMetric> kDevMetricNames[] = {{DevMetric::loss, "loss"},
+                                                          {DevMetric::bleu, "bleu"},
+                                                          {DevMetric::wer, "wer"},
+                                                          {DevMetric::g2p, "g2p"},
+                                                          {DevMetric::error, "error"}};
 constexpr std::span<const EnumName<DevMetric>> enum_names(DevMetric) { return kDevMetricNames; }
 
-// Whether the metric is better when higher (bleu) or lower (loss, wer, g2p).
+// Whether the metric is better when higher (bleu) or lower (loss, wer, g2p, error).
 constexpr bool metric_higher_is_better(DevMetric metric) { return metric == DevMetric::bleu; }
 
 }  // namespace heed

@@ -14,11 +14,34 @@
 
 namespace heed {
 
-// The encoder–decoder compositions (docs/MODELS.md#composition): where the decoder reads its context.
-enum class ModelKind { bahdanau, luong, noattn };
-inline constexpr EnumName<ModelKind> kModelKindNames[] = {
-    {ModelKind::bahdanau, "bahdanau"}, {ModelKind::luong, "luong"}, {ModelKind::noattn, "noattn"}};
+// The encoder–decoder compositions (docs/MODELS.md#composition): where the decoder reads its
+// context; and ram, the recurrent attention model, which classifies images
+// (docs/MODELS.md#recurrent-attention-model).
+enum class ModelKind { bahdanau, luong, noattn, ram };
+inline constexpr EnumName<ModelKind> kModelKindNames[] = {{ModelKind::bahdanau, "bahdanau"},
+                                                          {ModelKind::luong, "luong"},
+                                                          {ModelKind::noattn, "noattn"},
+                                                          {ModelKind::ram, "ram"}};
 constexpr std::span<const EnumName<ModelKind>> enum_names(ModelKind) { return kModelKindNames; }
+
+// model.core of the recurrent attention model: a ReLU RNN cell or an LSTM cell.
+enum class RamCore { rnn, lstm };
+inline constexpr EnumName<RamCore> kRamCoreNames[] = {{RamCore::rnn, "rnn"}, {RamCore::lstm, "lstm"}};
+constexpr std::span<const EnumName<RamCore>> enum_names(RamCore) { return kRamCoreNames; }
+
+// The recurrent attention model's sizes (model.glimpses, ... ; docs/CONFIG.md#model).
+struct RamConfig {
+  std::int64_t glimpses = 6;          // T: glimpses per image
+  std::int64_t glimpse_size = 8;      // g: the side of every patch the sensor returns
+  std::int64_t scales = 3;            // k: patches of sides g, 2g, ..., 2^(k-1) g
+  std::int64_t glimpse_hidden = 128;  // h_g: what the patches become
+  std::int64_t location_hidden = 128; // h_l: what the location becomes
+  std::int64_t glimpse_dim = 256;     // g_t: the glimpse network's output
+  RamCore core = RamCore::rnn;
+  std::int64_t core_hidden = 256;     // h_t
+  double location_std = 0.15;         // sigma of the location policy
+  std::int64_t sample_paths = 1;      // M at test time: 1 = the mean locations, else M sampled paths
+};
 
 struct ModelConfig {
   ModelKind kind = ModelKind::bahdanau;
@@ -45,6 +68,7 @@ struct ModelConfig {
   HardEval hard_eval = HardEval::argmax;
   double dropout = 0.0;
   bool tie_embeddings = false;     // target embedding shares the output layer's weight
+  RamConfig ram;                   // kind ram only (the keys sit in model: beside the others)
 
   std::int64_t resolved_out_dim() const { return out_dim > 0 ? out_dim : dec_hidden; }
   // The annotation size: enc_hidden per direction.

@@ -12,9 +12,10 @@ namespace heed {
 extern const ModelKindSpec kBahdanauSpec;
 extern const ModelKindSpec kLuongSpec;
 extern const ModelKindSpec kNoAttentionSpec;
+extern const ModelKindSpec kRamSpec;
 
 namespace {
-const ModelKindSpec* const kSpecs[] = {&kBahdanauSpec, &kLuongSpec, &kNoAttentionSpec};
+const ModelKindSpec* const kSpecs[] = {&kBahdanauSpec, &kLuongSpec, &kNoAttentionSpec, &kRamSpec};
 }  // namespace
 
 const ModelKindSpec& model_kind_spec(ModelKind kind) {
@@ -27,7 +28,15 @@ RnnCell encoder_cell(const ModelConfig& c) {
   return c.encoder_cell ? *c.encoder_cell : model_kind_spec(c.kind).default_encoder_cell;
 }
 
+bool reads_images(ModelKind kind) { return model_kind_spec(kind).build == nullptr; }
+
 void validate_model_config(const ModelConfig& c) {
+  if (reads_images(c.kind)) {  // no source vocabulary, encoder or decoder: the kind's checks
+    HEED_CHECK(c.tgt_vocab >= 5, "model: tgt_vocab must hold the 4 special tokens and at least "
+               "one class, got ", c.tgt_vocab);
+    model_kind_spec(c.kind).validate(c);
+    return;
+  }
   HEED_CHECK(c.src_vocab >= 4 && c.tgt_vocab >= 4, "model: src_vocab and tgt_vocab must hold at "
              "least the 4 special tokens (pad, bos, eos, unk), got ", c.src_vocab, " and ",
              c.tgt_vocab);
@@ -85,6 +94,9 @@ void check_model_fits_in_memory(const ModelConfig& c) {
 
 std::unique_ptr<Seq2Seq> make_model(const ModelConfig& config, Rng& rng, DType dtype) {
   validate_model_config(config);
+  HEED_CHECK(!reads_images(config.kind), "model.kind ", enum_name(config.kind),
+             " classifies images and is no encoder-decoder; heed train and heed eval build it "
+             "(models/ram.h)");
   return model_kind_spec(config.kind).build(config, rng, dtype);
 }
 

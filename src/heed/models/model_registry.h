@@ -19,12 +19,17 @@ struct ModelKindSpec {
   // Throws heed::Error naming the field and what is expected unless the kind can be built
   // from config (called after the checks every kind shares).
   void (*validate)(const ModelConfig& config);
+  // Builds the encoder–decoder; null for a kind that reads images (ram, models/ram.h), which
+  // heed train builds itself once it knows the classes of the data.
   std::unique_ptr<Seq2Seq> (*build)(const ModelConfig& config, Rng& rng, DType dtype);
   // The longest source (tokens with EOS) the model accepts; 0 = any length.
   std::int64_t (*max_source_length)(const ModelConfig& config);
 };
 
 const ModelKindSpec& model_kind_spec(ModelKind kind);
+
+// Whether the kind classifies images (its spec builds no Seq2Seq): model.kind ram.
+bool reads_images(ModelKind kind);
 
 // The encoder's cell: the configured one, or the kind's default.
 RnnCell encoder_cell(const ModelConfig& config);

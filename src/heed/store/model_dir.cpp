@@ -5,6 +5,7 @@
 #include "heed/base/error.h"
 #include "heed/data/sentencepiece_tokenizer.h"
 #include "heed/models/model_registry.h"
+#include "heed/models/ram.h"
 #include "heed/store/checkpoint.h"
 
 
@@ -41,9 +42,29 @@ TrainConfig load_model_config(const std::string& dir) {
   return load_train_config(config_path);
 }
 
+namespace {
+
+// The weights file `which` names: best, last or a path.
+std::string weights_file(const std::string& dir, const std::string& which) {
+  if (which == "best" || which == "last") {
+    const std::string path = path_in(dir, which == "best" ? model_files::kBest : model_files::kLast);
+    HEED_CHECK(fs::exists(path), dir, ": no ", which,
+               ".safetensors (has training saved anything yet?)");
+    return path;
+  }
+  HEED_CHECK(fs::exists(which), which,
+             ": no such weights file (expected best, last or the path of a .safetensors file)");
+  return which;
+}
+
+}  // namespace
+
 LoadedModel load_model_dir(const std::string& dir, const std::string& which) {
   LoadedModel m;
   m.config = load_model_config(dir);
+  HEED_CHECK(!reads_images(m.config.model.kind), dir, ": holds a ",
+             enum_name(m.config.model.kind), " model, which classifies images (heed eval "
+             "--model ", dir, " --images FILE), not text");
   m.src_vocab = Vocabulary::load(path_in(dir, model_files::kSrcVocab));
   m.tgt_vocab = Vocabulary::load(path_in(dir, model_files::kTgtVocab));
   // config.yaml records the sizes the model was trained with: a vocabulary file that was
@@ -59,20 +80,33 @@ LoadedModel load_model_dir(const std::string& dir, const std::string& which) {
   check_size(m.tgt_vocab, m.config.model.tgt_vocab, model_files::kTgtVocab, "tgt_vocab");
   m.src_tokenizer = load_tokenizer(m.config.data.source, path_in(dir, model_files::kSrcSpm));
   m.tgt_tokenizer = load_tokenizer(m.config.data.target, path_in(dir, model_files::kTgtSpm));
-  if (which == "best" || which == "last") {
-    m.weights_path = path_in(dir, which == "best" ? model_files::kBest : model_files::kLast);
-    HEED_CHECK(fs::exists(m.weights_path), dir, ": no ", which,
-               ".safetensors (has training saved anything yet?)");
-  } else {
-    m.weights_path = which;
-    HEED_CHECK(fs::exists(m.weights_path), which,
-               ": no such weights file (expected best, last or the path of a .safetensors file)");
-  }
+  m.weights_path = weights_file(dir, which);
   ModelConfig mc = m.config.model;
   mc.src_vocab = static_cast<std::int64_t>(m.src_vocab.size());
   mc.tgt_vocab = static_cast<std::int64_t>(m.tgt_vocab.size());
   Rng rng(m.config.training.seed);
   m.model = build_model(mc, rng, m.config.training.dtype);
+  m.metadata = load_into(*m.model, m.weights_path);
+  m.model->eval();
+  return m;
+}
+
+LoadedImageModel load_image_model_dir(const std::string& dir, const std::string& which) {
+  LoadedImageModel m;
+  m.config = load_model_config(dir);
+  HEED_CHECK(reads_images(m.config.model.kind), dir, ": holds a ", enum_name(m.config.model.kind),
+             " model, which translates text (heed translate); heed eval reads image models "
+             "(model.kind ram)");
+  m.classes = Vocabulary::load(path_in(dir, model_files::kTgtVocab));
+  ModelConfig mc = m.config.model;
+  HEED_CHECK(mc.tgt_vocab == static_cast<std::int64_t>(m.classes.size()), path_in(dir, model_files::kTgtVocab),
+             " has ", m.classes.size(), " entries but the model was trained with ", mc.tgt_vocab,
+             " (model.tgt_vocab in ", path_in(dir, model_files::kConfig),
+             "); the file was changed or comes from another model directory");
+  m.weights_path = weights_file(dir, which);
+  Rng rng(m.config.training.seed);
+  m.model = std::make_unique<RecurrentAttentionModel>(mc.ram, ram_classes(mc), 1, rng,
+                                                      m.config.training.dtype);
   m.metadata = load_into(*m.model, m.weights_path);
   m.model->eval();
   return m;

@@ -11,12 +11,15 @@
 //   history.jsonl, train.log     validation results, the training log
 //
 // Weights files hold the parameters under their PyTorch names (load_into works on them).
+// An image model's directory (model.kind ram) holds tgt.vocab (its classes) but no src.vocab
+// and no tokenisers.
 #include <memory>
 #include <string>
 
 #include "heed/base/random.h"
 #include "heed/data/tokenizer.h"
 #include "heed/data/vocabulary.h"
+#include "heed/models/ram.h"
 #include "heed/models/seq2seq.h"
 #include "heed/tensor/safetensors.h"
 #include "heed/config/train_config.h"
@@ -62,6 +65,18 @@ struct LoadedModel {
 // Loads a trained model: which = "best", "last", or the path of a weights file (e.g. one
 // written by `heed average`). Every missing file is a heed::Error naming it.
 LoadedModel load_model_dir(const std::string& dir, const std::string& which = "best");
+
+// A trained image model (model.kind ram, models/ram.h): the config, the classes (tgt.vocab:
+// class c is id c + Vocabulary::kSpecials) and the model in eval mode. heed::Error for a
+// text model's directory and for every missing file, naming it.
+struct LoadedImageModel {
+  TrainConfig config;
+  std::unique_ptr<RecurrentAttentionModel> model;
+  Vocabulary classes;
+  std::string weights_path;
+  Metadata metadata;
+};
+LoadedImageModel load_image_model_dir(const std::string& dir, const std::string& which = "best");
 
 // Only config.yaml (strict parse), for tools that need no weights.
 TrainConfig load_model_config(const std::string& dir);

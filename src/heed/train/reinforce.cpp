@@ -68,14 +68,22 @@ Var reinforce_loss(const HardAttentionTrace& trace, std::span<const double> nll,
     }
   }
   const DType dtype = trace.log_prob.front().dtype();
-  Var log_prob = stack(trace.log_prob, 1);  // (B, n)
-  HEED_CHECK(log_prob.dim(0) == B, "reinforce_loss: the trace has ", log_prob.dim(0),
-             " rows, the batch ", B);
-  Var loss = sum(mul(log_prob, Var(Tensor::from({B, n}, a, dtype))));
+  HEED_CHECK(trace.log_prob.front().dim(0) == B, "reinforce_loss: the trace has ",
+             trace.log_prob.front().dim(0), " rows, the batch ", B);
+  Var loss = score_function_term(trace.log_prob, a);
   if (options.entropy_weight > 0)
     loss = add(loss, sum(mul(stack(trace.entropy, 1), Var(Tensor::from({B, n}, e, dtype)))));
   update_baseline(baseline, batch_mean, options.baseline_decay);
   return loss;
+}
+
+Var score_function_term(const std::vector<Var>& log_prob, const std::vector<double>& coefficients) {
+  HEED_CHECK(!log_prob.empty(), "score_function_term: no log-probabilities");
+  Var lp = stack(log_prob, 1);  // (B, n)
+  const std::int64_t B = lp.dim(0), n = lp.dim(1);
+  HEED_CHECK(static_cast<std::int64_t>(coefficients.size()) == B * n, "score_function_term: ",
+             coefficients.size(), " coefficients for ", B, " x ", n, " log-probabilities");
+  return sum(mul(lp, Var(Tensor::from({B, n}, coefficients, lp.dtype()))));
 }
 
 void update_baseline(ReinforceBaseline& baseline, double batch_mean, double decay) {

@@ -29,6 +29,12 @@ struct ReinforceOptions {
   double baseline_decay = 0.9;  // beta <- decay * beta + (1 - decay) * batch mean (training.baseline_decay)
 };
 
+// The score-function (REINFORCE) surrogate sum_{b,t} c_bt log pi_bt of log_prob (one (B)
+// entry per step t, n steps) and coefficients c (B, n) row-major, constants: its gradient is
+// sum c_bt grad log pi_bt. Both hard attention on text (below) and the recurrent attention
+// model's location policy (train/ram_loss.h) put their advantages into c.
+Var score_function_term(const std::vector<Var>& log_prob, const std::vector<double>& coefficients);
+
 // The moving-average baseline (per target token); part of the training state.
 struct ReinforceBaseline {
   bool has_value = false;

@@ -21,6 +21,7 @@
 #include "heed/base/utf8.h"
 #include "heed/data/batch_sampler.h"
 #include "heed/data/corpus.h"
+#include "heed/data/image_classes.h"
 #include "heed/data/sentencepiece_tokenizer.h"
 #include "heed/data/text_file.h"
 #include "heed/base/checksum.h"
@@ -35,6 +36,7 @@
 #include "heed/metrics/g2p.h"
 #include "heed/metrics/wer.h"
 #include "heed/models/model_registry.h"
+#include "heed/models/ram.h"
 #include "heed/tensor/arena.h"
 #include "heed/train/adam.h"
 #include "heed/store/checkpoint.h"
@@ -42,6 +44,7 @@
 #include "heed/train/lr_schedule.h"
 #include "heed/store/model_dir.h"
 #include "heed/train/progress.h"
+#include "heed/train/ram_loss.h"
 #include "heed/train/reinforce.h"
 #include "heed/train/sgd.h"
 #include "heed/train/training_state.h"
@@ -158,6 +161,8 @@ class Run {
   Vocabulary side_vocabulary(const SideConfig& side, const Tokenizer& tok,
                              const std::vector<std::string>& lines, const char* file);
   void load_data();
+  void load_images();  // model.kind ram
+  void plan_dev_batches();
   void set_up();
   // The update of one global batch; returns its mean target-token loss (over every rank).
   double train_step(const Batch& batch);
@@ -165,6 +170,7 @@ class Run {
   // batch's token count (0: `batch` is the whole batch); returns the mean token loss of
   // `batch`.
   double forward_backward(const Batch& batch, double batch_tokens);
+  double ram_forward_backward(const Batch& batch);
   // Data-parallel: whether any rank was asked to stop or ran out of time (every rank gets
   // the same answer); alone, this process's own.
   void agree(bool& interrupted, bool& out_of_time);
@@ -174,6 +180,7 @@ class Run {
   std::string parameter_checksum() const;
   void check_same_parameters(const char* when) const;
   double dev_score(nlohmann::json& entry, std::string& shown, double train_loss);
+  double ram_dev_score(nlohmann::json& entry, double train_loss, std::string& shown);
   void validate(Progress& progress, double train_loss);
   void save(bool step_checkpoint);
   void mark_unsaved();
@@ -210,6 +217,13 @@ class Run {
 
   Rng rng_;  // initialisation, then dropout
   std::unique_ptr<Seq2Seq> model_;
+  // model.kind ram classifies images (models/ram.h): its model, the images and their class
+  // ids; batches come from image_corpus, one entry per image. module_ is whichever model
+  // trains: what is saved, loaded and counted.
+  const bool images_ = reads_images(c_.model.kind);
+  std::unique_ptr<RecurrentAttentionModel> ram_;
+  ClassifiedImages train_images_, dev_images_;
+  Module* module_ = nullptr;
   std::vector<Var> params_;
   std::unique_ptr<Optimizer> optimizer_;
   std::unique_ptr<BatchSampler> sampler_;
@@ -329,6 +343,10 @@ Vocabulary Run::side_vocabulary(const SideConfig& side, const Tokenizer& tok,
 }
 
 void Run::load_data() {
+  if (images_) {
+    load_images();
+    return;
+  }
   ParallelText text = read_parallel(c_.data.train_source, c_.data.train_target);
   src_tok_ = side_tokenizer(c_.data.source, text.source, model_files::kSrcSpm);
   tgt_tok_ = side_tokenizer(c_.data.target, text.target, model_files::kTgtSpm);
@@ -364,6 +382,10 @@ void Run::load_data() {
     for (const std::string& ref : alternatives[dev_corpus_.index[k]])
       dev_refs_[k].push_back(c_.data.target.lowercase ? to_lower(ref) : ref);
   }
+  plan_dev_batches();
+}
+
+void Run::plan_dev_batches() {
   BatchOptions bo;
   bo.max_tokens = static_cast<std::size_t>(t_.max_tokens);
   bo.max_sentences = static_cast<std::size_t>(t_.max_sentences);
@@ -373,7 +395,23 @@ void Run::load_data() {
   dev_plan_ = plan_batches(dev_corpus_, bo, unused);
 }
 
+void Run::load_images() {
+  // The classes are the training targets' names, kept as tgt.vocab.
+  if (resume_ || follower_) tgt_vocab_ = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
+  else tgt_vocab_ = build_class_vocabulary(read_class_names(c_.data.train_target));
+  train_images_ = read_classified_images(c_.data.train_images, c_.data.train_target, tgt_vocab_);
+  corpus_ = image_corpus(train_images_);
+  if (c_.data.dev_images.empty()) return;
+  dev_images_ = read_classified_images(c_.data.dev_images, c_.data.dev_target, tgt_vocab_);
+  if (c_.data.max_dev_sentences > 0 &&
+      dev_images_.labels.size() > static_cast<std::size_t>(c_.data.max_dev_sentences))
+    dev_images_.labels.resize(static_cast<std::size_t>(c_.data.max_dev_sentences));
+  dev_corpus_ = image_corpus(dev_images_);
+  plan_dev_batches();
+}
+
 double Run::forward_backward(const Batch& batch, double batch_tokens) {
+  if (images_) return ram_forward_backward(batch);
   double loss = 0.0;
   {
     // training.precision bf16: the step's products round their inputs to bfloat16. The
@@ -406,6 +444,26 @@ double Run::forward_backward(const Batch& batch, double batch_tokens) {
       trace_.clear();
     }
     Tape::current().backward(total);
+  }
+  arena_.reset();
+  return loss;
+}
+
+double Run::ram_forward_backward(const Batch& batch) {
+  // The recurrent attention model's loss (train/ram_loss.h): cross-entropy, REINFORCE for the
+  // sampled locations with the learned baseline, and the baseline's squared error. The
+  // reported loss is the cross-entropy.
+  double loss = 0.0;
+  {
+    if (t_.precision == kernels::MatmulPrecision::bf16) kernels::require_bf16_products();
+    ArenaScope scope(&arena_);
+    const Var x(ram_images(train_images_.images, batch.members, t_.dtype));
+    std::vector<std::int32_t> labels(batch.tgt_out.begin(), batch.tgt_out.end());
+    for (std::int32_t& y : labels) y -= Vocabulary::kSpecials;
+    const RamOutput out = ram_->forward(x, RamLocations::sample, &rng_, nullptr, t_.precision);
+    RamLoss l = ram_loss(out, labels, t_.reinforce_weight);
+    loss = l.classification.value().item();
+    Tape::current().backward(l.total);
   }
   arena_.reset();
   return loss;
@@ -478,7 +536,45 @@ void Run::check_same_parameters(const char* when) const {
              "); every rank must see the same output directory and the same heed");
 }
 
+double Run::ram_dev_score(nlohmann::json& entry, double train_loss, std::string& shown) {
+  // The test-time policy on the dev images: the mean locations, or model.sample_paths paths
+  // drawn from a generator of their own (the same paths at every validation).
+  NoGradGuard no_grad;
+  ram_->eval();
+  Rng paths(t_.seed);
+  double nll = 0.0;
+  std::int64_t wrong = 0, count = 0;
+  const std::int64_t C = ram_->classes();
+  for (const auto& members : dev_plan_) {
+    {
+      ArenaScope scope(&arena_);
+      const RamPrediction p = ram_->predict(
+          Var(ram_images(dev_images_.images, members, t_.dtype)), c_.model.ram.sample_paths, paths);
+      const std::vector<double> probs = p.probabilities.to_vector();
+      for (std::size_t b = 0; b < members.size(); ++b) {
+        const std::int32_t y = dev_images_.labels[members[b]] - Vocabulary::kSpecials;
+        const double* row = probs.data() + static_cast<std::ptrdiff_t>(b) * C;
+        nll -= std::log(std::max(row[y], 1e-300));
+        wrong += std::max_element(row, row + C) - row != y;
+        ++count;
+      }
+    }
+    arena_.reset();
+  }
+  ram_->train();
+  const double loss = count ? nll / static_cast<double>(count) : 0.0;
+  const double error = count ? 100.0 * static_cast<double>(wrong) / static_cast<double>(count) : 0.0;
+  entry["step"] = state_.step;
+  entry["epoch"] = epoch_ + 1;
+  entry["train_loss"] = train_loss;
+  entry["dev_loss"] = loss;
+  entry["error"] = error;
+  shown = "loss " + fmt("%.4f", loss) + ", error " + fmt("%.2f", error) + "%";
+  return t_.metric == DevMetric::error ? error : loss;
+}
+
 double Run::dev_score(nlohmann::json& entry, std::string& shown, double train_loss) {
+  if (images_) return ram_dev_score(entry, train_loss, shown);
   double loss_sum = 0.0;
   std::int64_t count = 0;
   const bool decode = t_.metric != DevMetric::loss;
@@ -556,7 +652,7 @@ void Run::validate(Progress& progress, double train_loss) {
     state_.bad_validations = 0;
     if (leader_) {
       mark_unsaved();
-      save_module(*model_, path_in(dir_, model_files::kBest), weights_metadata());
+      save_module(*module_, path_in(dir_, model_files::kBest), weights_metadata());
     }
   } else {
     ++state_.bad_validations;
@@ -605,7 +701,7 @@ void Run::save(bool step_checkpoint) {
     std::error_code ec;
     fs::create_directories(checkpoints, ec);
     HEED_CHECK(!ec, checkpoints.string(), ": cannot create the directory (", ec.message(), ")");
-    save_module(*model_, step_checkpoint_path(dir_, state_.step), meta);
+    save_module(*module_, step_checkpoint_path(dir_, state_.step), meta);
     state_.checkpoints.push_back(state_.step);
     while (static_cast<std::int64_t>(state_.checkpoints.size()) > t_.keep_checkpoints) {
       std::error_code ec;
@@ -613,8 +709,8 @@ void Run::save(bool step_checkpoint) {
       state_.checkpoints.erase(state_.checkpoints.begin());
     }
   }
-  save_module(*model_, path_in(dir_, model_files::kLast), meta);
-  if (dev_plan_.empty()) save_module(*model_, path_in(dir_, model_files::kBest), meta);
+  save_module(*module_, path_in(dir_, model_files::kLast), meta);
+  if (dev_plan_.empty()) save_module(*module_, path_in(dir_, model_files::kBest), meta);
   state_.position = sampler_->position();
   state_.rng_state = rng_.state();
   state_.schedule_state = schedule_.state();
@@ -624,7 +720,7 @@ void Run::save(bool step_checkpoint) {
   state_.baseline = baseline_.per_token;
   TrainingState s = state_;
   s.train_seconds = seconds();
-  save_training_state(path_in(dir_, model_files::kState), *model_, *optimizer_, s);
+  save_training_state(path_in(dir_, model_files::kState), *module_, *optimizer_, s);
   last_saved_step_ = state_.step;
   if (marked_unsaved_) {
     std::error_code ec;
@@ -643,16 +739,24 @@ void Run::set_up() {
                n, " entries; leave it 0 (it is set from the vocabulary)");
     field = n;
   };
-  set_size(mc.src_vocab, src_vocab_.size(), "src_vocab");
+  if (!images_) set_size(mc.src_vocab, src_vocab_.size(), "src_vocab");
   set_size(mc.tgt_vocab, tgt_vocab_.size(), "tgt_vocab");
   validate_model_config(mc);  // sizes against memory too, before anything is allocated
   const DType dtype = t_.dtype;
-  model_ = factory_ ? factory_(mc, rng_, dtype) : build_model(mc, rng_, dtype);
-  model_->set_rng(&rng_);
-  hard_ = mc.attention_mode == AttentionMode::hard;
-  if (hard_) model_->set_hard_attention_trace(&trace_);
-  model_->train();
-  params_ = model_->parameters();
+  if (images_) {
+    HEED_CHECK(!world_.distributed(), "model.kind ram trains in one process; run heed train "
+               "without mpirun");
+    ram_ = std::make_unique<RecurrentAttentionModel>(mc.ram, ram_classes(mc), 1, rng_, dtype);
+    module_ = ram_.get();
+  } else {
+    model_ = factory_ ? factory_(mc, rng_, dtype) : build_model(mc, rng_, dtype);
+    model_->set_rng(&rng_);
+    hard_ = mc.attention_mode == AttentionMode::hard;
+    if (hard_) model_->set_hard_attention_trace(&trace_);
+    module_ = model_.get();
+  }
+  module_->train();
+  params_ = module_->parameters();
   {
     ArenaScope heap(nullptr);  // optimizer state must outlive every batch
     optimizer_ = make_optimizer(t_, params_);
@@ -663,12 +767,12 @@ void Run::set_up() {
   bo.seed = t_.seed;
   sampler_ = std::make_unique<BatchSampler>(corpus_, bo);
   if (!resume_ && leader_) {  // every check has passed: now the directory is written
-    src_vocab_.save(path_in(dir_, model_files::kSrcVocab));
+    if (!images_) src_vocab_.save(path_in(dir_, model_files::kSrcVocab));
     tgt_vocab_.save(path_in(dir_, model_files::kTgtVocab));
   }
 
   if (resume_) {
-    state_ = load_training_state(path_in(dir_, model_files::kState), *model_, *optimizer_);
+    state_ = load_training_state(path_in(dir_, model_files::kState), *module_, *optimizer_);
     sampler_->set_position(state_.position);
     rng_.set_state(state_.rng_state);
     schedule_.set_state(state_.schedule_state);
@@ -739,10 +843,16 @@ TrainResult Run::run() {
   if (t_.max_seconds > 0) po.seconds_left = std::max(0.0, t_.max_seconds - seconds());
   if (leader_) po.log_path = log_path;
   Progress progress(console_, po);
-  progress.message(corpus_.stats.summary() + "; vocabularies: source " +
-                   std::to_string(src_vocab_.size()) + ", target " +
-                   std::to_string(tgt_vocab_.size()) + "; " + std::string(enum_name(mc.kind)) + " model with " +
-                   std::to_string(model_->num_parameters()) + " parameters");
+  const std::string data =
+      images_ ? std::to_string(train_images_.images.count) + " training images of " +
+                    std::to_string(train_images_.images.rows) + "x" +
+                    std::to_string(train_images_.images.cols) + ", " +
+                    std::to_string(ram_->classes()) + " classes"
+              : corpus_.stats.summary() + "; vocabularies: source " +
+                    std::to_string(src_vocab_.size()) + ", target " +
+                    std::to_string(tgt_vocab_.size());
+  progress.message(data + "; " + std::string(enum_name(mc.kind)) + " model with " +
+                   std::to_string(module_->num_parameters()) + " parameters");
   if (restarted_)
     progress.message(dir_ + " held the files of an earlier run that saved no step; removed them "
                      "and started afresh");
@@ -856,6 +966,13 @@ TrainResult Run::run() {
 }
 
 }  // namespace
+
+void check_before_training(const TrainConfig& config) {
+  ModelConfig mc = config.model;
+  mc.src_vocab = std::max<std::int64_t>(mc.src_vocab, 5);
+  mc.tgt_vocab = std::max<std::int64_t>(mc.tgt_vocab, 5);
+  validate_model_config(mc);
+}
 
 TrainResult train(const TrainConfig& config, const TrainerOptions& options) {
   Run run(config, options);

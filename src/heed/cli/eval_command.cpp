@@ -1,0 +1,182 @@
+#include "heed/cli/eval_command.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "heed/base/atomic_file.h"
+#include "heed/base/error.h"
+#include "heed/cli/validators.h"
+#include "heed/data/image_classes.h"
+#include "heed/kernels/gemm.h"
+#include "heed/metrics/bootstrap.h"
+#include "heed/models/ram.h"
+#include "heed/store/model_dir.h"
+#include "heed/tensor/arena.h"
+
+namespace heed::cli {
+namespace {
+
+// <dir>/<split>-images-idx3-ubyte.gz -> <dir>/<split>.tgt, the names `heed data images` writes.
+std::string default_targets(const std::string& images) {
+  const std::string suffix = "-images-idx3-ubyte.gz";
+  HEED_CHECK(images.size() > suffix.size() &&
+                 images.compare(images.size() - suffix.size(), suffix.size(), suffix) == 0,
+             images, ": cannot tell its targets file (heed data images writes <split>-images-",
+             "idx3-ubyte.gz beside <split>.tgt); give --targets FILE");
+  return images.substr(0, images.size() - suffix.size()) + ".tgt";
+}
+
+std::string percent(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+class EvalCommand : public Command {
+ public:
+  std::string name() const override { return "eval"; }
+  std::string description() const override {
+    return "Test error of an image model (model.kind ram) with a 95% bootstrap interval";
+  }
+
+  void setup(CLI::App& app) override {
+    app.add_option("--model,-m", dir_, "model directory written by heed train")->required();
+    app.add_option("--images,-i", images_, "gzipped IDX images (heed data images)")->required();
+    app.add_option("--targets,-t", targets_,
+                   "class name per image (default: <split>.tgt beside <split>-images-idx3-ubyte.gz)");
+    app.add_option("--weights", weights_, "best, last or a .safetensors file")
+        ->capture_default_str();
+    app.add_option("--paths", paths_,
+                   "test-time paths: 1 follows the mean locations, M > 1 averages M sampled paths "
+                   "(default: the model's model.sample_paths)")
+        ->check(int_range(1, 1000));
+    app.add_option("--locations", locations_,
+                   "write every image's glimpse locations as JSON lines to this file");
+    app.add_option("--batch", batch_, "images per batch")->check(int_range(1, 1000000))
+        ->capture_default_str();
+    app.add_option("--seed", seed_, "seed of the sampled paths and of the bootstrap")
+        ->capture_default_str();
+    app.add_option("--bootstrap", samples_, "bootstrap resamples")->check(int_range(10, 1000000))
+        ->capture_default_str();
+    app.add_option("--threads", threads_, "threads (0 = the OpenMP default)")
+        ->check(int_range(0, 4096));
+  }
+
+  int run() override {
+    if (threads_ > 0) kernels::set_num_threads(static_cast<int>(threads_));
+    LoadedImageModel m = load_image_model_dir(dir_, weights_);
+    const std::string targets = targets_.empty() ? default_targets(images_) : targets_;
+    const ClassifiedImages set = read_classified_images(images_, targets, m.classes);
+    const std::int64_t paths = paths_ > 0 ? paths_ : m.config.model.ram.sample_paths;
+    const std::int64_t C = m.model->classes(), N = set.images.count;
+    HEED_CHECK(N > 0, images_, ": holds no images");
+
+    std::vector<std::int32_t> predicted(static_cast<std::size_t>(N));
+    std::string jsonl;
+    Rng rng(seed_);
+    Arena arena;
+    for (std::int64_t start = 0; start < N; start += batch_) {
+      const std::int64_t end = std::min(N, start + batch_);
+      std::vector<std::size_t> members(static_cast<std::size_t>(end - start));
+      std::iota(members.begin(), members.end(), static_cast<std::size_t>(start));
+      {
+        ArenaScope scope(&arena);
+        const RamPrediction p = m.model->predict(
+            Var(ram_images(set.images, members, m.config.training.dtype)), paths, rng);
+        const std::vector<double> probs = p.probabilities.to_vector();
+        std::vector<std::vector<double>> where;
+        if (!locations_.empty())
+          for (const auto& path : p.paths) {
+            where.emplace_back();
+            for (const Tensor& l : path) {
+              const std::vector<double> v = l.to_vector();
+              where.back().insert(where.back().end(), v.begin(), v.end());
+            }
+          }
+        for (std::size_t b = 0; b < members.size(); ++b) {
+          const double* row = probs.data() + static_cast<std::ptrdiff_t>(b) * C;
+          const auto guess = static_cast<std::int32_t>(std::max_element(row, row + C) - row);
+          const std::size_t i = members[b];
+          predicted[i] = guess;
+          if (locations_.empty()) continue;
+          nlohmann::json j;
+          j["image"] = i;
+          j["label"] = m.classes.token(set.labels[i]);
+          j["predicted"] = m.classes.token(guess + Vocabulary::kSpecials);
+          j["correct"] = guess + Vocabulary::kSpecials == set.labels[i];
+          nlohmann::json all = nlohmann::json::array();
+          const std::size_t T = p.paths.front().size();
+          for (const auto& w : where) {
+            nlohmann::json path = nlohmann::json::array();
+            for (std::size_t t = 0; t < T; ++t)
+              path.push_back({w[(t * members.size() + b) * 2], w[(t * members.size() + b) * 2 + 1]});
+            all.push_back(path);
+          }
+          j["paths"] = all;
+          jsonl += j.dump() + "\n";
+        }
+      }
+      arena.reset();
+    }
+    if (!locations_.empty()) write_file_atomically(locations_, jsonl);
+
+    // The error with its bootstrap interval: one row (wrong, 1) per image.
+    metrics::StatsTable table("error", 2, [](std::span<const double> s) {
+      return s[1] > 0 ? 100.0 * s[0] / s[1] : 0.0;
+    });
+    std::vector<std::int64_t> right(static_cast<std::size_t>(C), 0), count(right.size(), 0);
+    for (std::int64_t i = 0; i < N; ++i) {
+      const std::int32_t y = set.labels[static_cast<std::size_t>(i)] - Vocabulary::kSpecials;
+      const bool ok = predicted[static_cast<std::size_t>(i)] == y;
+      const double row[2] = {ok ? 0.0 : 1.0, 1.0};
+      table.add_row(row);
+      ++count[static_cast<std::size_t>(y)];
+      right[static_cast<std::size_t>(y)] += ok;
+    }
+    const metrics::ConfidenceInterval ci =
+        metrics::bootstrap_ci(table, static_cast<std::size_t>(samples_), seed_);
+    std::cout << "test error " << percent(ci.score) << "% (95% bootstrap interval "
+              << percent(ci.lower) << "-" << percent(ci.upper) << "%, " << ci.samples
+              << " resamples) on " << N << " images of " << set.images.rows << "x"
+              << set.images.cols << "; "
+              << (paths == 1 ? std::string("the mean locations")
+                             : std::to_string(paths) + " sampled paths averaged")
+              << ", " << m.config.model.ram.glimpses << " glimpses\n";
+    std::size_t width = 5;
+    for (std::int64_t c = 0; c < C; ++c)
+      width = std::max(width, m.classes.token(static_cast<std::int32_t>(c) + Vocabulary::kSpecials).size());
+    std::printf("%-*s %8s %9s\n", static_cast<int>(width), "class", "images", "accuracy");
+    std::fflush(stdout);
+    for (std::int64_t c = 0; c < C; ++c) {
+      const auto k = static_cast<std::size_t>(c);
+      const std::string name = m.classes.token(static_cast<std::int32_t>(c) + Vocabulary::kSpecials);
+      std::printf("%-*s %8lld %8s%%\n", static_cast<int>(width), name.c_str(),
+                  static_cast<long long>(count[k]),
+                  count[k] ? percent(100.0 * static_cast<double>(right[k]) /
+                                     static_cast<double>(count[k])).c_str()
+                           : "-");
+    }
+    std::fflush(stdout);
+    if (!locations_.empty()) std::cout << "glimpse locations: " << locations_ << "\n";
+    return 0;
+  }
+
+ private:
+  std::string dir_, images_, targets_, weights_ = "best", locations_;
+  std::int64_t paths_ = 0, batch_ = 256, samples_ = 1000, threads_ = 0;
+  std::uint64_t seed_ = 1234;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_eval_command() { return std::make_unique<EvalCommand>(); }
+
+}  // namespace heed::cli

@@ -1,0 +1,114 @@
+#pragma once
+// The recurrent attention model (docs/MODELS.md#recurrent-attention-model; Mnih et al. 2014,
+// "Recurrent Models of Visual Attention"): a classifier that looks at an image through T
+// glimpses, each centred where the previous core state's location policy chose.
+//
+//   glimpse network  h_g = ReLU(W_rho rho(x, l_{t-1}) + b_rho),  h_l = ReLU(W_loc l_{t-1} + b_loc),
+//                    g_t = ReLU(W_what h_g + b_what + W_where h_l + b_where)
+//   core             h_t = ReLU(W_ih g_t + b_ih + W_hh h_{t-1} + b_hh)   (core: rnn)
+//                    or an LSTM cell over g_t                            (core: lstm)
+//   location policy  mu_t = tanh(W_mu stopgrad(h_t) + b_mu),  l_t ~ N(mu_t, sigma^2 I)
+//   baseline         b_t = w_b . stopgrad(h_t) + c_b
+//   classifier       p(y | x) = softmax(W_c h_T + b_c)
+//
+// l_0 = (0, 0), the image's centre; l_1..l_{T-1} are drawn (training) or taken at the mean
+// (test), and clamped to [-1, 1] before the sensor reads them. The draws are plain tensors:
+// no gradient flows through a location into the glimpse network or the core, and the policy
+// and the baseline read the core state detached, so each is trained by its own term of the
+// loss only (train/ram_loss.h).
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "heed/autograd/var.h"
+#include "heed/base/random.h"
+#include "heed/data/idx_file.h"
+#include "heed/kernels/precision.h"
+#include "heed/models/model_config.h"
+#include "heed/nn/linear.h"
+#include "heed/nn/module.h"
+
+namespace heed {
+
+// How a forward pass picks l_1..l_{T-1}.
+enum class RamLocations {
+  sample,  // l_t ~ N(mu_t, sigma^2 I) from the generator passed in (training; test paths)
+  mean,    // l_t = mu_t (test time with one path)
+  given,   // the locations passed in (gradient checks: the sample fixed)
+};
+
+// What one forward pass leaves: the classifier's logits, and per chosen location l_t
+// (t = 1..T-1) its log-probability under the policy and the baseline's prediction.
+struct RamOutput {
+  Var logits;                      // (B, classes)
+  std::vector<Var> log_prob;       // T - 1 entries, each (B); only with RamLocations::sample/given
+  std::vector<Var> baseline;       // T - 1 entries, each (B)
+  std::vector<Tensor> locations;   // T entries l_0..l_{T-1}, each (B, 2): where each glimpse looked
+  std::vector<Tensor> samples;     // T - 1 entries: l_1..l_{T-1} as drawn, before the clamp
+};
+
+// What the model predicts at test time: the classifier's softmax, averaged over the paths, and
+// where each path looked.
+struct RamPrediction {
+  Tensor probabilities;                    // (B, classes)
+  std::vector<std::vector<Tensor>> paths;  // per path, l_0..l_{T-1}, each (B, 2)
+};
+
+class RecurrentAttentionModel : public Module {
+ public:
+  // classes: the classifier's outputs. Throws heed::Error unless the sizes are valid
+  // (validate_ram_config).
+  RecurrentAttentionModel(const RamConfig& config, std::int64_t classes, std::int64_t channels,
+                          Rng& rng, DType dtype = DType::f32);
+
+  // images (B, C, H, W), values in [0, 1]. rng: required for RamLocations::sample;
+  // given: l_1..l_{T-1} for RamLocations::given (T - 1 tensors of (B, 2)).
+  RamOutput forward(const Var& images, RamLocations how, Rng* rng = nullptr,
+                    const std::vector<Tensor>* given = nullptr,
+                    kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32) const;
+
+  // Test time, without gradients: paths = 1 follows the mean locations mu_t (rng unused);
+  // paths = M > 1 draws M paths from rng and averages their class probabilities.
+  RamPrediction predict(const Var& images, std::int64_t paths, Rng& rng) const;
+
+  const RamConfig& config() const { return config_; }
+  std::int64_t classes() const { return classes_; }
+  std::int64_t channels() const { return channels_; }
+
+  // The parts, by the names the checkpoint uses (glimpse.*, core.*, location.*, baseline.*,
+  // classifier.*), for the tests that check which part a loss term trains.
+  std::vector<Var> glimpse_parameters() const;
+  std::vector<Var> core_parameters() const;
+  std::vector<Var> location_parameters() const;
+  std::vector<Var> baseline_parameters() const;
+  std::vector<Var> classifier_parameters() const;
+
+ private:
+  struct GlimpseNetwork : Module {
+    GlimpseNetwork(const RamConfig& c, std::int64_t channels, Rng& rng, DType dtype);
+    Linear patches, location, what, where;
+  };
+  struct Core : Module {
+    Core(const RamConfig& c, Rng& rng, DType dtype);
+    Var weight_ih, weight_hh, bias_ih, bias_hh;  // PyTorch's RNNCell / LSTMCell names
+  };
+
+  RamConfig config_;
+  std::int64_t classes_, channels_;
+  GlimpseNetwork glimpse_;
+  Core core_;
+  Linear location_, baseline_, classifier_;
+};
+
+// Throws heed::Error naming the model key unless a model can be built (positive sizes, the
+// largest patch no wider than 4096 pixels, location_std in (0, 1], at least one class).
+void validate_ram_config(const RamConfig& config, std::int64_t classes);
+
+// The images members of a set as the model reads them: (B, 1, rows, cols), pixel / 255.
+Tensor ram_images(const IdxImages& images, std::span<const std::size_t> members, DType dtype);
+
+// The classes of model.kind ram: its target vocabulary (the class names of the training
+// targets) without the vocabulary's special tokens; class c is target id c + kSpecials.
+std::int64_t ram_classes(const ModelConfig& config);
+
+}  // namespace heed

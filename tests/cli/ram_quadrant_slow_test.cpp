@@ -1,0 +1,127 @@
+// The recurrent attention model learns a tiny task end to end, through `heed train` and
+// `heed eval` (docs/MODELS.md#recurrent-attention-model): which quadrant of a blank 16x16
+// canvas holds a bright 4x4 square. The data is made here; training, evaluation and the
+// glimpse locations file must come out right in under a minute on two cores.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "cli/cli_test_util.h"
+#include "heed/base/random.h"
+#include "heed/data/idx_file.h"
+#include "heed/data/text_file.h"
+
+namespace heed {
+namespace {
+
+using testing::run_heed;
+using testing::ScratchDir;
+
+constexpr const char* kQuadrants[] = {"top-left", "top-right", "bottom-left", "bottom-right"};
+
+// n canvases of 16x16, each with a 4x4 square of 255 anywhere inside a uniform quadrant.
+void write_quadrants(const ScratchDir& dir, const std::string& split, std::int64_t n, Rng& rng) {
+  IdxImages im;
+  im.count = n;
+  im.rows = im.cols = 16;
+  im.pixels.assign(static_cast<std::size_t>(n * 256), 0);
+  std::vector<std::string> names;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto q = static_cast<int>(rng.below(4));
+    const auto row = static_cast<std::int64_t>((q / 2) * 8 + rng.below(5));
+    const auto col = static_cast<std::int64_t>((q % 2) * 8 + rng.below(5));
+    for (std::int64_t r = row; r < row + 4; ++r)
+      for (std::int64_t c = col; c < col + 4; ++c) im.image(i)[r * 16 + c] = 255;
+    names.push_back(kQuadrants[q]);
+  }
+  write_idx_images(dir.path(split + "-images-idx3-ubyte.gz"), im);
+  write_lines(dir.path(split + ".tgt"), names);
+}
+
+TEST(RamQuadrant, LearnsWhichQuadrantHoldsTheSquareInUnderAMinute) {
+  ScratchDir dir("heed_ram_quadrant");
+  Rng rng(7);
+  write_quadrants(dir, "train", 2000, rng);
+  write_quadrants(dir, "test", 400, rng);
+  const std::string config = dir.file("ram.yaml", R"(data:
+  train_images: )" + dir.path("train-images-idx3-ubyte.gz") + R"(
+  train_target: )" + dir.path("train.tgt") + R"(
+  dev_images: )" + dir.path("test-images-idx3-ubyte.gz") + R"(
+  dev_target: )" + dir.path("test.tgt") + R"(
+model:
+  kind: ram
+  glimpses: 3
+  glimpse_size: 4
+  scales: 3
+  glimpse_hidden: 32
+  location_hidden: 16
+  glimpse_dim: 32
+  core_hidden: 32
+  location_std: 0.2
+training:
+  lr: 0.003
+  max_sentences: 32
+  max_steps: 500
+  max_epochs: 0
+  validate_every: 250
+  metric: error
+  log_every: 100
+  threads: 2
+output: )" + dir.path("model") + "\n");
+  const auto start = std::chrono::steady_clock::now();
+  const auto trained = run_heed("train " + config);
+  ASSERT_EQ(trained.exit_code, 0) << trained.output;
+  EXPECT_NE(trained.output.find("2000 training images of 16x16, 4 classes"), std::string::npos)
+      << trained.output;
+  const auto evaluated = run_heed("eval --model " + dir.path("model") + " --images " +
+                                  dir.path("test-images-idx3-ubyte.gz") + " --locations " +
+                                  dir.path("locations.jsonl"));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(evaluated.exit_code, 0) << evaluated.output;
+  std::smatch m;
+  const std::string out = evaluated.output;
+  ASSERT_TRUE(std::regex_search(out, m, std::regex(R"(test error ([0-9.]+)% \(95% bootstrap interval ([0-9.]+)-([0-9.]+)%)")))
+      << out;
+  const double error = std::stod(m[1]), lower = std::stod(m[2]), upper = std::stod(m[3]);
+  std::cout << "quadrant task: test error " << error << "% [" << lower << ", " << upper << "] after "
+            << seconds << " s of training and evaluation\n";
+  EXPECT_LT(error, 5.0) << trained.output << out;
+  EXPECT_LE(lower, error);
+  EXPECT_GE(upper, error);
+  EXPECT_LT(seconds, 60.0);
+  for (const char* q : kQuadrants) EXPECT_NE(out.find(q), std::string::npos) << out;
+
+  // One JSON line per test image, each with one path of three locations inside [-1, 1]^2,
+  // the first the centre.
+  std::ifstream in(dir.path("locations.jsonl"));
+  std::string line;
+  int lines = 0;
+  while (std::getline(in, line)) {
+    const auto j = nlohmann::json::parse(line);
+    EXPECT_EQ(j["image"].get<int>(), lines);
+    ASSERT_EQ(j["paths"].size(), 1u);
+    ASSERT_EQ(j["paths"][0].size(), 3u);
+    EXPECT_EQ(j["paths"][0][0][0].get<double>(), 0.0);
+    for (const auto& l : j["paths"][0])
+      for (const auto& v : l) EXPECT_LE(std::abs(v.get<double>()), 1.0);
+    ++lines;
+  }
+  EXPECT_EQ(lines, 400);
+
+  // M sampled paths: as many paths per image.
+  const auto sampled = run_heed("eval --model " + dir.path("model") + " --images " +
+                                dir.path("test-images-idx3-ubyte.gz") + " --paths 4 --locations " +
+                                dir.path("sampled.jsonl"));
+  ASSERT_EQ(sampled.exit_code, 0) << sampled.output;
+  EXPECT_NE(sampled.output.find("4 sampled paths averaged"), std::string::npos) << sampled.output;
+  std::ifstream s(dir.path("sampled.jsonl"));
+  ASSERT_TRUE(std::getline(s, line));
+  EXPECT_EQ(nlohmann::json::parse(line)["paths"].size(), 4u);
+}
+
+}  // namespace
+}  // namespace heed
