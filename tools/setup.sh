@@ -14,6 +14,7 @@ packages=(
   libsentencepiece-dev libxxhash-dev zlib1g-dev libcpp-httplib-dev libcairo2-dev fonts-dejavu-core
   libopenmpi-dev openmpi-bin
   dataset-fashion-mnist
+  help2man dpkg-dev file
 )
 
 "$(dirname "${BASH_SOURCE[0]}")/install-missing.sh" setup "${packages[@]}"

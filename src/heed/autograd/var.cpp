@@ -1,5 +1,7 @@
 #include "heed/autograd/var.h"
 
+#include "heed/autograd/tape.h"
+
 #include "heed/kernels/packed_weight.h"
 
 namespace heed {
@@ -22,6 +24,10 @@ Tensor& Var::mutable_value() const {
 void Var::set_requires_grad(bool on) const {
   HEED_CHECK(impl_, "use of an undefined Var");
   impl_->requires_grad = on;
+}
+
+const kernels::PackedWeight* Var::packed() const {
+  return impl_ && !grad_enabled() ? impl_->packed.get() : nullptr;
 }
 
 const std::shared_ptr<kernels::PackedWeight>& Var::packed_handle() const {

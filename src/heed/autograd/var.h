@@ -41,8 +41,11 @@ class Var {
 
   // The weight's packed copy while the model is frozen for decoding (decode/frozen_model.h),
   // null otherwise: kept with the parameter it packs, and handed by the ops that multiply by
-  // this weight to kernels::gemm (GemmOptions::packed_b). Only FrozenModel sets it.
-  const kernels::PackedWeight* packed() const { return impl_ ? impl_->packed.get() : nullptr; }
+  // this weight to kernels::gemm (GemmOptions::packed_b). Only FrozenModel sets it. Null
+  // while gradients are recorded on this thread: a pass that differentiates through the
+  // weights (saliency, training) computes with them, not with a copy that a decoding on
+  // another thread may have attached and may detach at any moment.
+  const kernels::PackedWeight* packed() const;
   const std::shared_ptr<kernels::PackedWeight>& packed_handle() const;
   void set_packed(std::shared_ptr<kernels::PackedWeight> packed) const;
 

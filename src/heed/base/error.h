@@ -1,25 +1,15 @@
 #pragma once
 // heed::Error: the one exception type for user mistakes and runtime failures
-// (bad files, bad configs, shape mismatches). The CLI prints what() and exits non-zero.
+// (bad files, bad configs, shape mismatches), and UsageError, a mistake on the command line
+// or in a config found after parsing (the CLI exits with code 2 for it). Both are part of the
+// public API (include/heed/error.h); this header adds HEED_CHECK for heed's own code.
 #include <sstream>
-#include <stdexcept>
 #include <string>
 #include <utility>
 
+#include "heed/error.h"
+
 namespace heed {
-
-class Error : public std::runtime_error {
- public:
-  explicit Error(const std::string& what) : std::runtime_error(what) {}
-};
-
-// A mistake on the command line or in a config that is found after parsing (an option
-// against another, a config key against the model kind): the CLI exits with code 2 for it,
-// as for the errors its parser finds.
-class UsageError : public Error {
- public:
-  explicit UsageError(const std::string& what) : Error(what) {}
-};
 
 namespace detail {
 template <typename... Args>

@@ -50,12 +50,7 @@ class TrainCommand : public Command {
     TrainConfig config;
     try {
       config = load_train_config(config_, overrides_);
-      // The model section against the model kind and the machine's memory, before anything
-      // is read or written (the vocabulary sizes, set from the data later, count as small).
-      ModelConfig mc = config.model;
-      mc.src_vocab = std::max<std::int64_t>(mc.src_vocab, 5);
-      mc.tgt_vocab = std::max<std::int64_t>(mc.tgt_vocab, 5);
-      validate_model_config(mc);
+      check_before_training(config);
     } catch (const Error& e) {
       std::cerr << "heed train: error: " << e.what() << "\n";
       return 2;

@@ -64,6 +64,11 @@ struct TrainerOptions {
   const std::atomic<bool>* stop = nullptr;
 };
 
+// What `heed train` and heed::Trainer check before anything is read or written: the model
+// section against its kind and the machine's memory (the vocabulary sizes, known only from
+// the data, count as small). heed::Error naming the key otherwise.
+void check_before_training(const TrainConfig& config);
+
 // Trains as config says; resumes when config.output holds a training state. heed::Error
 // for bad data, a directory that holds something else, or a resume with a changed model
 // or data section.
