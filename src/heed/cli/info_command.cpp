@@ -6,11 +6,13 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "heed/base/error.h"
 #include "heed/data/vocabulary.h"
+#include "heed/models/ram.h"
 #include "heed/models/model_registry.h"
 #include "heed/store/model_dir.h"
 #include "heed/train/training_state.h"
@@ -46,29 +48,44 @@ class InfoCommand : public Command {
 
   int run() override {
     const TrainConfig config = load_model_config(dir_);
-    const Vocabulary src = Vocabulary::load(path_in(dir_, model_files::kSrcVocab));
-    const Vocabulary tgt = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
     ModelConfig mc = config.model;
-    mc.src_vocab = static_cast<std::int64_t>(src.size());
-    mc.tgt_vocab = static_cast<std::int64_t>(tgt.size());
     Rng rng(config.training.seed);
-    auto model = build_model(mc, rng, config.training.dtype);
-
+    std::unique_ptr<Module> model;
     std::cout << "model directory: " << dir_ << "\n";
     std::cout << "architecture: " << mc.kind << "\n";
-    std::cout << "  emb_dim " << mc.emb_dim << ", encoder "
-              << encoder_cell(mc) << " x" << mc.enc_layers
-              << (mc.bidirectional ? " bidirectional" : "") << " hidden " << mc.enc_hidden
-              << ", decoder hidden " << mc.dec_hidden << " x" << mc.dec_layers;
-    if (mc.kind == ModelKind::luong)
-      std::cout << ", score " << mc.score << (mc.input_feed ? ", input feeding" : "")
-                << (mc.local_p ? ", local-p window " + std::to_string(mc.window) : "");
-    if (mc.attention_mode == AttentionMode::hard)
-      std::cout << ", hard attention (decoding: " << mc.hard_eval << ")";
-    std::cout << ", dropout " << mc.dropout << (mc.tie_embeddings ? ", tied embeddings" : "")
-              << "\n";
-    std::cout << "vocabularies: source " << src.size() << " (" << config.data.source.tokenizer
-              << "), target " << tgt.size() << " (" << config.data.target.tokenizer << ")\n";
+    if (reads_images(mc.kind)) {  // the recurrent attention model: classes, no source side
+      const Vocabulary classes = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
+      mc.tgt_vocab = static_cast<std::int64_t>(classes.size());
+      const RamConfig& r = mc.ram;
+      std::cout << "  " << r.glimpses << " glimpses of " << r.scales << " scale"
+                << (r.scales == 1 ? "" : "s") << " (" << r.glimpse_size << "x" << r.glimpse_size
+                << "), glimpse_hidden " << r.glimpse_hidden << ", location_hidden "
+                << r.location_hidden << ", glimpse_dim " << r.glimpse_dim << ", core " << r.core
+                << " hidden " << r.core_hidden << ", location_std " << r.location_std
+                << ", test paths " << r.sample_paths << "\n";
+      std::cout << "classes: " << ram_classes(mc) << "\n";
+      model = std::make_unique<RecurrentAttentionModel>(r, ram_classes(mc), 1, rng,
+                                                        config.training.dtype);
+    } else {
+      const Vocabulary src = Vocabulary::load(path_in(dir_, model_files::kSrcVocab));
+      const Vocabulary tgt = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
+      mc.src_vocab = static_cast<std::int64_t>(src.size());
+      mc.tgt_vocab = static_cast<std::int64_t>(tgt.size());
+      model = build_model(mc, rng, config.training.dtype);
+      std::cout << "  emb_dim " << mc.emb_dim << ", encoder "
+                << encoder_cell(mc) << " x" << mc.enc_layers
+                << (mc.bidirectional ? " bidirectional" : "") << " hidden " << mc.enc_hidden
+                << ", decoder hidden " << mc.dec_hidden << " x" << mc.dec_layers;
+      if (mc.kind == ModelKind::luong)
+        std::cout << ", score " << mc.score << (mc.input_feed ? ", input feeding" : "")
+                  << (mc.local_p ? ", local-p window " + std::to_string(mc.window) : "");
+      if (mc.attention_mode == AttentionMode::hard)
+        std::cout << ", hard attention (decoding: " << mc.hard_eval << ")";
+      std::cout << ", dropout " << mc.dropout << (mc.tie_embeddings ? ", tied embeddings" : "")
+                << "\n";
+      std::cout << "vocabularies: source " << src.size() << " (" << config.data.source.tokenizer
+                << "), target " << tgt.size() << " (" << config.data.target.tokenizer << ")\n";
+    }
 
     std::map<std::string, std::int64_t> per_module;
     std::vector<std::string> order;
@@ -109,6 +126,7 @@ class InfoCommand : public Command {
                 << last.value("dev_loss", 0.0);
       if (last.contains("bleu")) std::cout << ", BLEU " << last["bleu"].get<double>();
       if (last.contains("wer")) std::cout << ", WER " << last["wer"].get<double>();
+      if (last.contains("error")) std::cout << ", error " << last["error"].get<double>() << "%";
       std::cout << "\n";
     }
     if (!s.checkpoints.empty()) {
