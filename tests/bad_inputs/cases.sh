@@ -98,6 +98,9 @@ check config-enc-hidden-huge 2 "model.enc_hidden;more than this machine" '$H tra
 check config-tgt-vocab-huge 2 "model.tgt_vocab;more than this machine" '$H train $F/c.yaml --set model.tgt_vocab=100000000000 --set output=$T/m'
 check config-enc-layers-huge 2 "model.enc_layers 100000000;more than this machine;lower model.enc_layers" '$H train $F/c.yaml --set model.enc_layers=100000000 --set output=$T/m'
 check config-location-max-src-len-huge 2 "model.max_src_len 1000000000000;more than this machine;!out of memory" '$H train $F/c.yaml --set model.kind=luong --set model.score=location --set model.max_src_len=1000000000000 --set output=$T/m'
+check config-ram-no-images 2 "data.train_images;required for model.kind ram" '$H train $F/c.yaml --set model.kind=ram --set output=$T/m'
+check config-ram-location-std-zero 2 "model.location_std;must be in (0, 1]" '$H train $F/c.yaml --set model.location_std=0 --set output=$T/m'
+check config-ram-core-gru 2 "model.core;rnn | lstm;gru" '$H train $F/c.yaml --set model.core=gru --set output=$T/m'
 check config-emb-dim-negative 2 "model.emb_dim;must be at least 1" '$H train $F/c.yaml --set model.emb_dim=-5 --set output=$T/m'
 check config-emb-dim-overflow 2 "model.emb_dim;expected an integer" '$H train $F/c.yaml --set model.emb_dim=99999999999999999999999 --set output=$T/m'
 check config-dropout-one 2 "model.dropout;[0, 1)" '$H train $F/c.yaml --set model.dropout=1 --set output=$T/m'
@@ -137,6 +140,9 @@ check score-line-counts-differ 1 "2;3" 'printf "a\nb\n" > h; printf "a\nb\nc\n" 
 check score-bucket-width-word 2 "--bucket-width;expected an integer;five" 'printf "a\n" > h; $H score --metric bleu --hyp h --ref h --by-length h --bucket-width five'
 check score-metric-unknown 2 "--metric;meteor" 'printf "a\n" > h; $H score --metric meteor --hyp h --ref h'
 check plot-attention-missing 1 "nope.jsonl: no such file" '$H plot --attention nope.jsonl --out o'
+check eval-text-model 1 "translates text;heed translate" '$H eval -m $F/m --images test-images-idx3-ubyte.gz'
+check eval-paths-zero 2 "--paths;from 1 to 1000" '$H eval -m $F/m --images x.gz --paths 0'
+check eval-no-images 2 "--images" '$H eval -m $F/m'
 
 # ---- first-hour surprises (issue 18; not bad inputs, not counted in the catalogue) -------
 check resume-train-loss-exact 0 "identical history" 'a="$H train $F/c.yaml --set training.max_steps=20 --set training.validate_every=10"; $a --set output=$T/x > /dev/null 2>&1 && $H train $F/c.yaml --set training.max_steps=13 --set training.validate_every=10 --set output=$T/y > /dev/null 2>&1 && $a --set output=$T/y > /dev/null 2>&1 && sed "s/\"seconds\":[0-9.e-]*,//" x/history.jsonl > hx && sed "s/\"seconds\":[0-9.e-]*,//" y/history.jsonl > hy && cmp hx hy && echo identical history'
