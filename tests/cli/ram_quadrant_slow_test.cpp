@@ -45,21 +45,19 @@ void write_quadrants(const ScratchDir& dir, const std::string& split, std::int64
   write_lines(dir.path(split + ".tgt"), names);
 }
 
-TEST(RamQuadrant, LearnsWhichQuadrantHoldsTheSquareInUnderAMinute) {
-  ScratchDir dir("heed_ram_quadrant");
-  Rng rng(7);
-  write_quadrants(dir, "train", 2000, rng);
-  write_quadrants(dir, "test", 400, rng);
-  const std::string config = dir.file("ram.yaml", R"(data:
-  train_images: )" + dir.path("train-images-idx3-ubyte.gz") + R"(
-  train_target: )" + dir.path("train.tgt") + R"(
-  dev_images: )" + dir.path("test-images-idx3-ubyte.gz") + R"(
-  dev_target: )" + dir.path("test.tgt") + R"(
+// A ram config over the quadrant sets of dir, small sizes; `sensor` and `training` are YAML
+// lines of the model (glimpses and scales) and training sections.
+std::string write_config(const ScratchDir& dir, const std::string& name, const std::string& sensor,
+                         const std::string& training) {
+  return dir.file(name + ".yaml", "data:\n  train_images: " +
+                                      dir.path("train-images-idx3-ubyte.gz") +
+                                      "\n  train_target: " + dir.path("train.tgt") +
+                                      "\n  dev_images: " + dir.path("test-images-idx3-ubyte.gz") +
+                                      "\n  dev_target: " + dir.path("test.tgt") + R"(
 model:
   kind: ram
-  glimpses: 3
+)" + sensor + R"(
   glimpse_size: 4
-  scales: 3
   glimpse_hidden: 32
   location_hidden: 16
   glimpse_dim: 32
@@ -68,13 +66,18 @@ model:
 training:
   lr: 0.003
   max_sentences: 32
-  max_steps: 500
   max_epochs: 0
-  validate_every: 250
-  metric: error
-  log_every: 100
-  threads: 2
-output: )" + dir.path("model") + "\n");
+)" + training + "\noutput: " + dir.path(name) + "\n");
+}
+
+TEST(RamQuadrant, LearnsWhichQuadrantHoldsTheSquareInUnderAMinute) {
+  ScratchDir dir("heed_ram_quadrant");
+  Rng rng(7);
+  write_quadrants(dir, "train", 2000, rng);
+  write_quadrants(dir, "test", 400, rng);
+  const std::string config =
+      write_config(dir, "model", "  glimpses: 3\n  scales: 3",
+                   "  max_steps: 500\n  validate_every: 250\n  metric: error\n  threads: 2");
   const auto start = std::chrono::steady_clock::now();
   const auto trained = run_heed("train " + config);
   ASSERT_EQ(trained.exit_code, 0) << trained.output;
@@ -157,28 +160,10 @@ TEST(RamQuadrant, TheLearnedPolicyFindsTheSquareWhereOneSmallGlimpseCannot) {
   write_quadrants(dir, "test", 400, rng);
   // One 4x4 patch: from the centre it sees rows and columns 6..9 only.
   auto train = [&](const std::string& out, double reinforce_weight) {
-    const std::string config = dir.file(out + ".yaml", R"(data:
-  train_images: )" + dir.path("train-images-idx3-ubyte.gz") + R"(
-  train_target: )" + dir.path("train.tgt") + R"(
-model:
-  kind: ram
-  glimpses: 4
-  glimpse_size: 4
-  scales: 1
-  glimpse_hidden: 32
-  location_hidden: 16
-  glimpse_dim: 32
-  core_hidden: 32
-  location_std: 0.2
-training:
-  lr: 0.003
-  reinforce_weight: )" + std::to_string(reinforce_weight) + R"(
-  max_sentences: 32
-  max_steps: 16000
-  max_epochs: 0
-  log_every: 16000
-  threads: 1
-output: )" + dir.path(out) + "\n");
+    const std::string config =
+        write_config(dir, out, "  glimpses: 4\n  scales: 1",
+                     "  reinforce_weight: " + std::to_string(reinforce_weight) +
+                         "\n  max_steps: 16000\n  log_every: 16000\n  threads: 1");
     const auto r = run_heed("train " + config);
     ASSERT_EQ(r.exit_code, 0) << r.output;
   };
