@@ -18,6 +18,7 @@
 #include "heed/decode/greedy.h"
 #include "heed/kernels/bf16_products.h"
 #include "heed/kernels/gemm.h"
+#include "heed/kernels/kernel_isa.h"
 #include "heed/models/model_registry.h"
 #include "heed/tensor/arena.h"
 #include "heed/train/adam.h"
@@ -128,14 +129,20 @@ Json flop_terms_json(const FlopTerms& t) {
   return j;
 }
 
+// The instruction set of heed's own kernels as chosen at start-up (kernels/kernel_isa.h), not
+// as compiled: "AVX512" or "AVX2" in a portable build ("AVX2 (HEED_CPU=avx2)" when forced),
+// "AVX512 (-march=native)" or "AVX2 (-march=native)" in a native one.
 std::string cpu_capability() {
-#if defined(__AVX512F__)
-  return "AVX512";
-#elif defined(__AVX2__)
-  return "AVX2";
-#else
-  return "DEFAULT";
-#endif
+  const std::string& isa = kernels::kernel_isa();
+  if (isa == "native") {
+    const std::vector<std::string> f = kernels::kernel_isa_features("native");
+    const bool avx512 = std::find(f.begin(), f.end(), "avx512f") != f.end();
+    const bool avx2 = std::find(f.begin(), f.end(), "avx2") != f.end();
+    return std::string(avx512 ? "AVX512" : avx2 ? "AVX2" : "DEFAULT") + " (-march=native)";
+  }
+  const std::string name = isa == "avx512" ? "AVX512" : "AVX2";
+  const bool forced = kernels::kernel_isa_description().find("HEED_CPU=") != std::string::npos;
+  return forced ? name + " (HEED_CPU=" + isa + ")" : name;
 }
 
 // ------------------------------------------------------------------ measurements

@@ -15,6 +15,7 @@
 #include "heed/base/error.h"
 #include "heed/base/stop_signals.h"
 #include "heed/cli/command.h"
+#include "heed/kernels/kernel_isa.h"
 
 namespace {
 
@@ -33,7 +34,10 @@ int main(int argc, char** argv) {
   CLI::App app{"heed: train attention-based sequence models, run them, and see what they attend to",
                "heed"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("heed 0.1.0"));
+  // The CPU was checked before main (kernels/kernel_isa.h: a CPU that cannot run this build,
+  // or a HEED_CPU it cannot honour, ends the process there with one line that says why).
+  app.set_version_flag("--version", std::string("heed 0.1.0\nkernels: ") +
+                                        heed::kernels::kernel_isa_description());
   auto commands = heed::cli::all_commands();
   std::vector<CLI::App*> subs;
   try {

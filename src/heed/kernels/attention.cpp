@@ -9,8 +9,10 @@
 #include <limits>
 
 #include "heed/kernels/fast_math.h"
+#include "heed/kernels/kernel_table.h"
 
-namespace heed::kernels {
+// Compiled once per kernel set, into that set's namespace (kernel_table.h).
+namespace heed::kernels::HEED_KERNEL_ISA {
 namespace {
 
 // Below this much per-step work (multiply-adds) threads cost more than they give.
@@ -247,4 +249,4 @@ template void attention_backward<float>(const AttentionStep<float>&, const float
 template void attention_backward<double>(const AttentionStep<double>&, const double*,
                                          const AttentionStepGrad<double>&);
 
-}  // namespace heed::kernels
+}  // namespace heed::kernels::HEED_KERNEL_ISA

@@ -9,8 +9,10 @@
 
 #include "heed/kernels/fast_math.h"
 #include "heed/kernels/gemm.h"
+#include "heed/kernels/kernel_table.h"
 
-namespace heed::kernels {
+// Compiled once per kernel set, into that set's namespace (kernel_table.h).
+namespace heed::kernels::HEED_KERNEL_ISA {
 namespace {
 constexpr std::int64_t kParallelWork = std::int64_t{1} << 15;
 }
@@ -79,4 +81,4 @@ HEED_INSTANTIATE(float)
 HEED_INSTANTIATE(double)
 #undef HEED_INSTANTIATE
 
-}  // namespace heed::kernels
+}  // namespace heed::kernels::HEED_KERNEL_ISA

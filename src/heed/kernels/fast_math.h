@@ -16,10 +16,12 @@
 //   fast_tanh     x in [-10, 10]:     absolute and relative 2.92e-7 (at |x| = 5.13);
 //                                     |x| < 1: absolute 1.60e-7
 // (the test's bounds: 8.6e-8; 9.0e-8 and 1.5e-7; 3.0e-7 and 1.7e-7)
-// Those are for a build with fused multiply-add (HEED_NATIVE on an x86-64 with FMA, where the
-// compiler contracts the Horner steps). A portable build without FMA rounds twice per step:
-// exp and sigmoid keep their bounds, tanh reaches 4.10e-7 (at |x| = 5.83), |x| < 1: 1.74e-7
-// (the test's bounds there: 4.2e-7 and 1.8e-7).
+// Those are for code compiled with fused multiply-add and optimised (-O2 and above), where
+// the compiler contracts the Horner steps: every release build, whose minimum target is
+// x86-64-v3 (AVX2 and FMA; docs/ENGINE.md#kernel-sets-and-target-cpus). Code that does not
+// contract (the sanitizer build's -O1, the tests' -O0, a target without FMA) rounds twice per
+// step: exp and sigmoid keep their bounds, tanh reaches 4.10e-7 (at |x| = 5.83), |x| < 1:
+// 1.74e-7 (the test's bounds there: 4.2e-7 and 1.8e-7).
 #include <bit>
 #include <cmath>
 #include <cstdint>

@@ -4,8 +4,10 @@
 
 #include "heed/kernels/fast_math.h"
 #include "heed/kernels/gemm.h"
+#include "heed/kernels/kernel_table.h"
 
-namespace heed::kernels {
+// Compiled once per kernel set, into that set's namespace (kernel_table.h).
+namespace heed::kernels::HEED_KERNEL_ISA {
 namespace {
 
 // Below this many state elements a step is too small to be worth waking a second thread.
@@ -147,4 +149,4 @@ HEED_INSTANTIATE(float)
 HEED_INSTANTIATE(double)
 #undef HEED_INSTANTIATE
 
-}  // namespace heed::kernels
+}  // namespace heed::kernels::HEED_KERNEL_ISA

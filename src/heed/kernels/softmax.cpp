@@ -10,8 +10,10 @@
 
 #include "heed/kernels/fast_math.h"
 #include "heed/kernels/gemm.h"
+#include "heed/kernels/kernel_table.h"
 
-namespace heed::kernels {
+// Compiled once per kernel set, into that set's namespace (kernel_table.h).
+namespace heed::kernels::HEED_KERNEL_ISA {
 namespace {
 
 // Rows are independent; threads only pay off on large blocks.
@@ -70,8 +72,8 @@ T exp_shifted(const T* x, T mx, T* y, std::int64_t cols, const std::uint8_t* m) 
 }
 
 // The first c with x[c] == v (cols when there is none). Blocks of 64 are tested with a
-// vectorised any-equal and only the block that holds v is scanned one by one: std::find is
-// a scalar loop, which over a vocabulary-wide row cost as much as the maximum itself.
+// vectorised any-equal and only the block that holds v is scanned one by one: a scalar
+// search over a vocabulary-wide row cost as much as the maximum itself.
 template <typename T>
 std::int64_t first_index_of(const T* x, std::int64_t cols, T v) {
   constexpr std::int64_t kBlock = 64;
@@ -82,7 +84,10 @@ std::int64_t first_index_of(const T* x, std::int64_t cols, T v) {
     for (std::int64_t c = c0; c < c0 + kBlock; ++c) hit |= x[c] == v ? 1 : 0;
     if (hit) break;
   }
-  return std::find(x + c0, x + cols, v) - x;
+  // A plain loop, not std::find: a library template this file instantiated could be the
+  // copy the linker keeps for the whole program (kernel_table.h).
+  while (c0 < cols && x[c0] != v) ++c0;
+  return c0;
 }
 
 // sum_c exp(x[c] - mx), read-only.
@@ -209,4 +214,4 @@ HEED_INSTANTIATE(float)
 HEED_INSTANTIATE(double)
 #undef HEED_INSTANTIATE
 
-}  // namespace heed::kernels
+}  // namespace heed::kernels::HEED_KERNEL_ISA
