@@ -82,7 +82,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/embed DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
 
 # `cpack -G DEB` (from the build directory): heed_VERSION_amd64.deb. Its dependencies are the
-# Debian packages of the libraries heed links (dpkg-shlibdeps finds them), and the fonts the
+# Debian packages of the libraries heed links (dpkg-shlibdeps finds them), OpenBLAS's OpenMP
+# variant by name (heed runs it through its RPATH, whichever variant the system's
+# alternative picks; dpkg-shlibdeps names only the virtual libopenblas0), and the fonts the
 # pictures are drawn with.
 set(CPACK_PACKAGE_NAME heed)
 set(CPACK_PACKAGE_VENDOR "the heed developers")
@@ -98,7 +100,7 @@ set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "fonts-dejavu-core")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libopenblas0-openmp, fonts-dejavu-core")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "openmpi-bin, bash-completion")
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_STRIP_FILES ON)

@@ -19,6 +19,7 @@ rm -f "$build"/heed_*.deb
 (cd "$build" && cpack -G DEB >/dev/null)
 deb=$(ls "$build"/heed_*.deb)
 dpkg-deb --info "$deb" | sed -n 's/^ *\(Package\|Version\|Depends\|Recommends\):/  \1:/p'
+dpkg-deb --field "$deb" Depends | grep -q libopenblas0-openmp || fail "$deb does not depend on libopenblas0-openmp"
 dpkg-deb --contents "$deb" | awk '{print $6}' >"$work/contents"
 for f in ./usr/bin/heed ./usr/include/heed/translator.h ./usr/include/heed/version.h \
          ./usr/share/man/man1/heed.1.gz ./usr/share/man/man1/heed-translate.1.gz \
@@ -40,22 +41,33 @@ echo "== the installed command"
 "$build/heed" translate --model "$model" --beam 5 --input "$words" >"$work/built.txt"
 cmp -s "$work/installed.txt" "$work/built.txt" || fail "the installed heed translates differently"
 paste "$words" "$work/installed.txt" | head -3 | sed 's/^/  /'
-zcat /usr/share/man/man1/heed-train.1.gz | grep -q -- '--set' || fail "heed-train.1.gz lacks the options"
-# The completion offers the commands, then a command's options.
-# shellcheck disable=SC1091
-source /usr/share/bash-completion/completions/heed
-COMP_WORDS=(heed tra) COMP_CWORD=1 _heed
-[[ " ${COMPREPLY[*]} " == *" translate "* && " ${COMPREPLY[*]} " == *" train "* ]] ||
-  fail "completion of 'heed tra' gave: ${COMPREPLY[*]}"
-COMP_WORDS=(heed translate --be) COMP_CWORD=2 _heed
-[[ " ${COMPREPLY[*]} " == *" --beam "* ]] || fail "completion of 'heed translate --be' gave: ${COMPREPLY[*]}"
+zcat /usr/share/man/man1/heed-train.1.gz | grep -qF -- '\-\-set' || fail "heed-train.1.gz lacks the options"
+# The completion offers the commands, then a command's options, then an option's choices.
+complete_line() {  # WORDS...: what the completion offers for the last word
+  (
+    set +u
+    # shellcheck disable=SC1091
+    source /usr/share/bash-completion/completions/heed
+    COMP_WORDS=("$@")
+    COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+    _heed
+    echo " ${COMPREPLY[*]} "
+  )
+}
+[[ $(complete_line heed tra) == " train translate " ]] ||
+  fail "completion of 'heed tra' gave: $(complete_line heed tra)"
+[[ $(complete_line heed translate --be) == *" --beam "* ]] ||
+  fail "completion of 'heed translate --be' gave: $(complete_line heed translate --be)"
+[[ $(complete_line heed translate --checkpoint "") == " best last " ]] ||
+  fail "completion of 'heed translate --checkpoint' gave: $(complete_line heed translate --checkpoint "")"
+echo "  man pages and bash completion in place"
 
 echo "== a program built against the installed heed"
 cmake -S "$repo/examples/embed" -B "$work/cmake-build" -G Ninja >/dev/null
 cmake --build "$work/cmake-build" >/dev/null
 g++ -std=c++20 -O2 "$repo/examples/embed/main.cpp" $(pkg-config --cflags --libs heed) -o "$work/embed-pc"
 for program in "$work/cmake-build/embed" "$work/embed-pc"; do
-  ldd "$program" | grep -q 'libheed.so.0 => /usr/lib/x86_64-linux-gnu/libheed.so.0' ||
+  ldd "$program" | grep -Eq 'libheed.so.0 => (/usr)?/lib/x86_64-linux-gnu/libheed.so.0' ||
     fail "$program does not use the installed libheed.so"
   "$program" "$model" --beam 5 <"$words" >"$work/embed.txt" 2>"$work/embed.err" ||
     fail "$program failed: $(cat "$work/embed.err")"

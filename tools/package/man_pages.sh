@@ -17,8 +17,10 @@ page() {  # NAME DESCRIPTION COMMAND...
   shift 2
   printf '#!/bin/sh\nexec %q %s "$@"\n' "$heed" "$*" >"$wrappers/$name"
   chmod +x "$wrappers/$name"
+  local others
+  others=$(sed "s/\(^\|, \)$name(1)//; s/^, //" <<<"$see_also")
   printf '[SEE ALSO]\n%s\n\nThe documentation in /usr/share/doc/heed/docs, e.g. docs/cli/%s.md.\n' \
-    "$see_also" "${name#heed-}" >"$wrappers/$name.h2m"
+    "$others" "${name#heed-}" >"$wrappers/$name.h2m"
   "$help2man" --no-info --no-discard-stderr --version-string="$version" --section=1 \
     --name="$description" --include="$wrappers/$name.h2m" --output="$out/$name.1" \
     "$wrappers/$name"

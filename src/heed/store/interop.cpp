@@ -18,6 +18,7 @@
 #include "heed/models/model_registry.h"
 #include "heed/store/checkpoint.h"
 #include "heed/store/model_dir.h"
+#include "heed/version.h"  // generated: HEED_VERSION_STRING, the project version
 
 namespace fs = std::filesystem;
 
@@ -206,7 +207,7 @@ std::size_t export_model(const ExportOptions& o) {
   Metadata meta = {
       {"format", "pt"},
       {interop_keys::kFormat, kExportFormat},
-      {interop_keys::kVersion, kHeedVersion},
+      {interop_keys::kVersion, HEED_VERSION_STRING},
       {interop_keys::kKind, std::string(enum_name(m.config.model.kind))},
       {interop_keys::kModelConfig, model_config_json(m.config)},
       {interop_keys::kConfig, to_yaml(m.config)},

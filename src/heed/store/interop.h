@@ -35,9 +35,6 @@ inline constexpr const char* kImportedFrom = "heed.imported_from";  // in an imp
 }  // namespace interop_keys
 
 inline constexpr const char* kExportFormat = "heed-export/1";
-// heed's version, as `heed --version` prints it (the project version of CMakeLists.txt).
-inline constexpr const char* kHeedVersion = "0.1.0";
-
 // The model: section of config as a JSON object, every key config.yaml writes (the nested
 // attention: map included), numbers and booleans typed.
 std::string model_config_json(const TrainConfig& config);
