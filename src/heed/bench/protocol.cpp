@@ -23,6 +23,7 @@
 #include "heed/tensor/arena.h"
 #include "heed/train/adam.h"
 #include "heed/train/clip.h"
+#include "heed/version.h"
 
 namespace heed::bench {
 namespace {
@@ -487,7 +488,7 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
     Json base;
     base["config"] = name;
     base["threads"] = kernels::num_threads();
-    base["heed"] = "0.1.0";
+    base["heed"] = HEED_VERSION_STRING;
     base["tag"] = opt.tag;
     Json info = base;
     info["measure"] = "info";

@@ -16,6 +16,7 @@
 #include "heed/base/stop_signals.h"
 #include "heed/cli/command.h"
 #include "heed/kernels/kernel_isa.h"
+#include "heed/version.h"
 
 namespace {
 
@@ -36,7 +37,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   // The CPU was checked before main (kernels/kernel_isa.h: a CPU that cannot run this build,
   // or a HEED_CPU it cannot honour, ends the process there with one line that says why).
-  app.set_version_flag("--version", std::string("heed 0.1.0\nkernels: ") +
+  app.set_version_flag("--version", std::string("heed " HEED_VERSION_STRING "\nkernels: ") +
                                         heed::kernels::kernel_isa_description());
   auto commands = heed::cli::all_commands();
   std::vector<CLI::App*> subs;
