@@ -5,6 +5,8 @@
 #include "heed/decode/frozen_model.h"
 
 #include <gtest/gtest.h>
+
+#include <thread>
 #include "support/bf16.h"
 
 #include "decode/fake_model.h"
@@ -91,6 +93,41 @@ TEST_F(FrozenModelTest, AttachesAHandleToEveryWeightWhileItLives) {
     EXPECT_EQ(attached(*model), model->weights().size());
   }
   EXPECT_EQ(attached(*model), 0u);  // detached with the last one
+}
+
+// A pass outside any FrozenModel (the forced alignment that saliency runs beside decodings
+// on other threads) must not see handles another thread holds: that thread may detach and
+// free them in the middle of the pass (found as heap corruption by the API's thread test).
+TEST_F(FrozenModelTest, OnlyAThreadThatHoldsTheWeightsSeesTheirHandles) {
+  Rng rng(3);
+  auto model = make_model(configs()[0], rng, DType::f32);
+  FrozenModel here(*model, kernels::MatmulPrecision::f32);
+  const kernels::PackedWeight* mine = nullptr;
+  {
+    NoGradGuard no_grad;
+    mine = model->weights()[0].packed();
+  }
+  ASSERT_NE(mine, nullptr);
+  std::size_t seen_outside = 0, seen_inside = 0, seen_after = 0;
+  const kernels::PackedWeight* shared = nullptr;
+  std::thread other([&] {
+    NoGradGuard no_grad;
+    for (const Var& w : model->weights()) seen_outside += w.packed() != nullptr;
+    {
+      FrozenModel there(*model, kernels::MatmulPrecision::f32);
+      for (const Var& w : model->weights()) seen_inside += w.packed() != nullptr;
+      shared = model->weights()[0].packed();
+    }
+    for (const Var& w : model->weights()) seen_after += w.packed() != nullptr;
+  });
+  other.join();
+  EXPECT_EQ(seen_outside, 0u);
+  EXPECT_EQ(seen_inside, model->weights().size());
+  EXPECT_EQ(shared, mine);  // the other thread's freeze shared this one's handles
+  EXPECT_EQ(seen_after, 0u);
+  NoGradGuard no_grad;
+  EXPECT_EQ(model->weights()[0].packed(), mine);  // still held here
+  EXPECT_EQ(attached(*model), model->weights().size());
 }
 
 TEST_F(FrozenModelTest, DecodingStepsRunOnThePackedWeightsAndAgreeWithThePlainPath) {

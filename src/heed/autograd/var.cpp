@@ -2,9 +2,18 @@
 
 #include "heed/autograd/tape.h"
 
+#include <unordered_map>
+
 #include "heed/kernels/packed_weight.h"
 
 namespace heed {
+namespace {
+
+// The weights whose packed handles the calling thread's FrozenModels hold, with how many
+// holds each (they nest).
+thread_local std::unordered_map<const void*, int> t_held;
+
+}  // namespace
 
 Var::Var(Tensor value, bool requires_grad) : impl_(std::make_shared<Impl>()) {
   impl_->value = std::move(value);
@@ -27,7 +36,19 @@ void Var::set_requires_grad(bool on) const {
 }
 
 const kernels::PackedWeight* Var::packed() const {
-  return impl_ && !grad_enabled() ? impl_->packed.get() : nullptr;
+  if (!impl_ || grad_enabled() || t_held.find(impl_.get()) == t_held.end()) return nullptr;
+  return impl_->packed.get();
+}
+
+void Var::hold_packed(bool held) const {
+  HEED_CHECK(impl_, "use of an undefined Var");
+  if (held) {
+    ++t_held[impl_.get()];
+    return;
+  }
+  const auto it = t_held.find(impl_.get());
+  HEED_CHECK(it != t_held.end(), "a packed weight released by a thread that does not hold it");
+  if (--it->second == 0) t_held.erase(it);
 }
 
 const std::shared_ptr<kernels::PackedWeight>& Var::packed_handle() const {

@@ -41,13 +41,18 @@ class Var {
 
   // The weight's packed copy while the model is frozen for decoding (decode/frozen_model.h),
   // null otherwise: kept with the parameter it packs, and handed by the ops that multiply by
-  // this weight to kernels::gemm (GemmOptions::packed_b). Only FrozenModel sets it. Null
+  // this weight to kernels::gemm (GemmOptions::packed_b). Only FrozenModel sets it.
+  // Null unless a FrozenModel of the calling thread holds the weight (hold_packed): a pass
+  // outside one (a forced alignment beside a decoding on another thread) must not read a
+  // handle that the other thread's FrozenModel may detach and free at any moment. Null, too,
   // while gradients are recorded on this thread: a pass that differentiates through the
-  // weights (saliency, training) computes with them, not with a copy that a decoding on
-  // another thread may have attached and may detach at any moment.
+  // weights (saliency, training) computes with them, not with a rounded copy.
   const kernels::PackedWeight* packed() const;
   const std::shared_ptr<kernels::PackedWeight>& packed_handle() const;
   void set_packed(std::shared_ptr<kernels::PackedWeight> packed) const;
+  // Counts a hold (held true) or its end (false) on this weight's handle by the calling
+  // thread; holds nest. FrozenModel holds its weights on the thread that made it.
+  void hold_packed(bool held) const;
 
  private:
   struct Impl {

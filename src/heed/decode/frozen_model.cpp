@@ -26,13 +26,16 @@ void release(std::vector<std::pair<Var, std::shared_ptr<kernels::PackedWeight>>>
 }  // namespace
 
 FrozenModel::FrozenModel(const Seq2Seq& model, kernels::MatmulPrecision precision) {
-  std::lock_guard<std::mutex> lock(g_attach_mutex);
-  try {
-    attach(model, precision);
-  } catch (...) {
-    release(held_);
-    throw;
+  {
+    std::lock_guard<std::mutex> lock(g_attach_mutex);
+    try {
+      attach(model, precision);
+    } catch (...) {
+      release(held_);
+      throw;
+    }
   }
+  for (const auto& [w, h] : held_) w.hold_packed(true);
 }
 
 void FrozenModel::attach(const Seq2Seq& model, kernels::MatmulPrecision precision) {
@@ -54,6 +57,7 @@ void FrozenModel::attach(const Seq2Seq& model, kernels::MatmulPrecision precisio
 }
 
 FrozenModel::~FrozenModel() {
+  for (const auto& [w, h] : held_) w.hold_packed(false);
   std::lock_guard<std::mutex> lock(g_attach_mutex);
   release(held_);
 }

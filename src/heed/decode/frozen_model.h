@@ -8,7 +8,8 @@
 // translator, validation, the benchmark) make one around all of them, so the weights are
 // packed once rather than per batch. FrozenModels of one model nest and may be made from
 // several threads at once: an inner one finds the handles attached and shares them, and the
-// last one to go detaches them. All must agree on the precision (heed::Error otherwise).
+// last one to go detaches them. The ops see a handle only on a thread whose FrozenModel
+// holds it (Var::packed). All must agree on the precision (heed::Error otherwise).
 // The weights must not change while any of them lives (training never holds one).
 #include <cstddef>
 #include <memory>
