@@ -1,16 +1,12 @@
 #include "heed/viz/attention_picture.h"
 
-#include <cairo-svg.h>
-#include <cairo.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <memory>
 #include <string_view>
 
 #include "heed/base/error.h"
-#include "heed/base/utf8.h"
+#include "heed/viz/cairo_drawing.h"
 #include "heed/viz/colormap.h"
 #include "heed/viz/heatmap_svg.h"
 #include "heed/viz/heatmap_style.h"
@@ -20,51 +16,10 @@ namespace heed::viz {
 namespace {
 
 using namespace heatmap_style;
+using namespace cairo_drawing;
 
 constexpr double kMaxSideBySide = 1400.0;  // wider maps go one above the other
-constexpr char kFont[] = "DejaVu Sans";
 constexpr double kPi = 3.14159265358979323846;
-
-// Text cairo accepts: valid UTF-8 without control characters (each invalid byte and each
-// control character becomes U+FFFD).
-std::string drawable(std::string_view text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size();) {
-    char32_t cp = 0;
-    const std::size_t n = decode_utf8_escaped_at(text, i, cp);
-    if (cp < 0x20 || cp == 0x7F || (cp >= 0xDC80 && cp <= 0xDCFF)) cp = 0xFFFD;
-    append_utf8(out, cp);
-    i += n;
-  }
-  return out;
-}
-
-struct CairoDeleter {
-  void operator()(cairo_t* cr) const { cairo_destroy(cr); }
-  void operator()(cairo_surface_t* s) const { cairo_surface_destroy(s); }
-};
-using Context = std::unique_ptr<cairo_t, CairoDeleter>;
-using Surface = std::unique_ptr<cairo_surface_t, CairoDeleter>;
-
-// Metrics must not depend on the output's resolution: unhinted, so that the layout measured
-// once fits the SVG and the PNG at any scale alike.
-void set_font(cairo_t* cr, double size, bool bold) {
-  cairo_select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL,
-                         bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size(cr, size);
-  cairo_font_options_t* fo = cairo_font_options_create();
-  cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
-  cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
-  cairo_set_font_options(cr, fo);
-  cairo_font_options_destroy(fo);
-}
-
-double advance(cairo_t* cr, const std::string& text, double size, bool bold = false) {
-  set_font(cr, size, bold);
-  cairo_text_extents_t e;
-  cairo_text_extents(cr, text.c_str(), &e);
-  return e.x_advance;
-}
 
 struct Panel {
   std::string caption;
@@ -104,8 +59,7 @@ Layout layout_of(const AttentionPicture& p) {
   HEED_CHECK(!p.attention.empty() || !p.saliency.empty(),
              "picture: neither an attention nor a saliency map to draw");
   // Measured on a scratch surface: the text's size does not depend on the target.
-  Surface scratch(cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1));
-  Context m(cairo_create(scratch.get()));
+  const Measure m;
   Layout L;
   L.title = drawable(label_text(p.title, kMaxTitle));
   L.subtitle = drawable(label_text(p.subtitle, kMaxTitle));
@@ -157,10 +111,8 @@ Layout layout_of(const AttentionPicture& p) {
   }
   double side_by_side = -kPanelGap;
   for (Panel& panel : L.panels) {
-    double tick_w = 0;
-    for (int k = 0; k <= 4; ++k)
-      tick_w = std::max(tick_w, advance(m.get(), tick_value(panel.vmax * k / 4.0), kTickFont));
-    panel.width = std::max(L.row_label_w + L.grid_w + 18.0 + kBarWidth + 9.0 + tick_w,
+    panel.width = std::max(L.row_label_w + L.grid_w + 18.0 + kBarWidth +
+                               colour_bar_labels_width(m.get(), panel.vmax),
                            L.row_label_w + advance(m.get(), panel.caption, kPanelTitleFont, true));
     side_by_side += panel.width + kPanelGap;
   }
@@ -181,14 +133,6 @@ Layout layout_of(const AttentionPicture& p) {
   L.width = std::ceil(std::max(text_w + 2 * kMargin, right + kMargin));
   L.height = std::ceil(bottom + kMargin);
   return L;
-}
-
-void set_rgb(cairo_t* cr, Rgb c) { cairo_set_source_rgb(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0); }
-
-void text_at(cairo_t* cr, double x, double y, const std::string& text, double size, bool bold = false) {
-  set_font(cr, size, bold);
-  cairo_move_to(cr, x, y);
-  cairo_show_text(cr, text.c_str());
 }
 
 void draw_panel(cairo_t* cr, const Layout& L, const Panel& panel, std::size_t cols) {
@@ -238,26 +182,7 @@ void draw_panel(cairo_t* cr, const Layout& L, const Panel& panel, std::size_t co
   }
   cairo_stroke(cr);
   // Colour bar, the largest value at the top, with five ticks.
-  const double bx = gx + L.grid_w + 18.0;
-  cairo_pattern_t* gradient = cairo_pattern_create_linear(0, gy + L.bar_h, 0, gy);
-  for (int k = 0; k <= 10; ++k) {
-    const Rgb c = viridis(k / 10.0);
-    cairo_pattern_add_color_stop_rgb(gradient, k / 10.0, c.r / 255.0, c.g / 255.0, c.b / 255.0);
-  }
-  cairo_rectangle(cr, bx, gy, kBarWidth, L.bar_h);
-  cairo_set_source(cr, gradient);
-  cairo_fill_preserve(cr);
-  cairo_pattern_destroy(gradient);
-  cairo_set_source_rgb(cr, 0.33, 0.33, 0.33);
-  cairo_set_line_width(cr, 0.5);
-  cairo_stroke(cr);
-  for (int k = 0; k <= 4; ++k) {
-    const double y = gy + L.bar_h * (1.0 - k / 4.0);
-    cairo_move_to(cr, bx + kBarWidth, y);
-    cairo_rel_line_to(cr, 4.0, 0);
-    cairo_stroke(cr);
-    text_at(cr, bx + kBarWidth + 6.0, y + kTickFont * 0.36, tick_value(panel.vmax * k / 4.0), kTickFont);
-  }
+  colour_bar(cr, gx + L.grid_w + 18.0, gy, L.bar_h, panel.vmax);
 }
 
 void draw(cairo_t* cr, const Layout& L, std::size_t cols) {
@@ -270,16 +195,6 @@ void draw(cairo_t* cr, const Layout& L, std::size_t cols) {
   cairo_set_source_rgb(cr, 0.6, 0.1, 0.1);
   if (!L.note.empty()) text_at(cr, kMargin, L.note_y, L.note, kSubtitleFont);
   for (const Panel& panel : L.panels) draw_panel(cr, L, panel, cols);
-}
-
-cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned int length) {
-  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
-  return CAIRO_STATUS_SUCCESS;
-}
-
-void check_status(cairo_status_t status, const char* what) {
-  HEED_CHECK(status == CAIRO_STATUS_SUCCESS, "picture: cairo could not draw the ", what, " (",
-             cairo_status_to_string(status), ")");
 }
 
 std::string joined(const std::vector<std::string>& tokens) {
@@ -297,43 +212,15 @@ PictureSize picture_size(const AttentionPicture& picture) {
 
 std::string picture_svg(const AttentionPicture& picture) {
   const Layout L = layout_of(picture);
-  std::string svg;
-  {
-    Surface surface(cairo_svg_surface_create_for_stream(append_bytes, &svg, L.width, L.height));
-    cairo_svg_surface_set_document_unit(surface.get(), CAIRO_SVG_UNIT_PX);
-    Context cr(cairo_create(surface.get()));
-    draw(cr.get(), L, picture.source.size());
-    check_status(cairo_status(cr.get()), "SVG");
-    cairo_surface_finish(surface.get());
-    check_status(cairo_surface_status(surface.get()), "SVG");
-  }
-  // The tokens as text, for search and screen readers (cairo writes glyph outlines only).
-  const std::size_t open = svg.find("<svg");
-  const std::size_t end = open == std::string::npos ? open : svg.find('>', open);
-  HEED_CHECK(end != std::string::npos, "picture: cairo wrote no <svg> element");
-  svg.insert(end + 1, "\n<title>" + xml_escape(picture.title) + "</title>\n<desc>source: " +
-                          xml_escape(joined(picture.source)) + "\noutput: " +
-                          xml_escape(joined(picture.output)) + "</desc>");
-  return svg;
+  return render_svg(
+      L.width, L.height, [&](cairo_t* cr) { draw(cr, L, picture.source.size()); }, picture.title,
+      "source: " + joined(picture.source) + "\noutput: " + joined(picture.output));
 }
 
 std::string picture_png(const AttentionPicture& picture, double scale) {
-  HEED_CHECK(std::isfinite(scale) && scale > 0.0 && scale <= 8.0, "picture: PNG scale ", scale,
-             " is not in (0, 8]");
   const Layout L = layout_of(picture);
-  const int w = static_cast<int>(std::ceil(L.width * scale));
-  const int h = static_cast<int>(std::ceil(L.height * scale));
-  Surface surface(cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h));
-  check_status(cairo_surface_status(surface.get()), "PNG");
-  {
-    Context cr(cairo_create(surface.get()));
-    cairo_scale(cr.get(), scale, scale);
-    draw(cr.get(), L, picture.source.size());
-    check_status(cairo_status(cr.get()), "PNG");
-  }
-  std::string png;
-  check_status(cairo_surface_write_to_png_stream(surface.get(), append_bytes, &png), "PNG");
-  return png;
+  return render_png(L.width, L.height, scale,
+                    [&](cairo_t* cr) { draw(cr, L, picture.source.size()); });
 }
 
 }  // namespace heed::viz

@@ -6,6 +6,7 @@
 
 #include "heed/base/error.h"
 #include "heed/viz/colormap.h"
+#include "heed/viz/html_page.h"
 #include "heed/viz/svg_text.h"
 
 namespace heed::viz {
@@ -69,16 +70,8 @@ std::string script_json(const Json& j) {
   return out;
 }
 
-constexpr std::string_view kHead = R"html(<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>@TITLE@</title>
-<style>
-  body { font: 15px/1.4 "DejaVu Sans", system-ui, sans-serif; margin: 1.5em auto; max-width: 90em; padding: 0 1em; color: #222; }
-  h1 { font-size: 1.35em; margin: 0 0 .2em; }
-  h2 { font-size: 1.1em; margin: 0 0 .3em; }
+// The page's style, after html_page_start's.
+constexpr std::string_view kStyle = R"css(  h2 { font-size: 1.1em; margin: 0 0 .3em; }
   .meta, .legend { color: #555; font-size: .9em; }
   nav { margin: .6em 0 1em; font-size: .9em; line-height: 1.8; }
   nav a { margin-right: .5em; white-space: nowrap; }
@@ -106,10 +99,7 @@ constexpr std::string_view kHead = R"html(<!doctype html>
   table.map th.hover { background: #ffe08a; }
   .missing { color: #777; font-style: italic; }
   #tip { position: fixed; pointer-events: none; background: #222; color: #fff; padding: 3px 7px; border-radius: 4px; font-size: 13px; display: none; z-index: 10; white-space: nowrap; }
-</style>
-</head>
-<body>
-)html";
+)css";
 
 // The page's script: draws each sentence when it comes near the screen (a long input
 // stays quick to open) from the JSON in #heed-data.
@@ -293,10 +283,7 @@ std::string report_html(const ReportInfo& info, const std::vector<ReportSentence
   std::size_t decoded = 0;
   for (const auto& s : sentences) decoded += s.nbest.empty() ? 0 : 1;
   const std::string title = "heed show: " + info.input;
-  std::string head(kHead);
-  head.replace(head.find("@TITLE@"), 7, xml_escape(title));
-
-  std::string s = head;
+  std::string s = html_page_start(title, kStyle);
   s += "<h1>" + xml_escape(title) + "</h1>\n";
   s += "<div class=\"meta\">model " + xml_escape(info.model) + " \xC2\xB7 beam " +
        std::to_string(info.beam) + " \xC2\xB7 " + std::to_string(sentences.size()) +
