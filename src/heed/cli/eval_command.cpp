@@ -24,16 +24,6 @@
 namespace heed::cli {
 namespace {
 
-// <dir>/<split>-images-idx3-ubyte.gz -> <dir>/<split>.tgt, the names `heed data images` writes.
-std::string default_targets(const std::string& images) {
-  const std::string suffix = "-images-idx3-ubyte.gz";
-  HEED_CHECK(images.size() > suffix.size() &&
-                 images.compare(images.size() - suffix.size(), suffix.size(), suffix) == 0,
-             images, ": cannot tell its targets file (heed data images writes <split>-images-",
-             "idx3-ubyte.gz beside <split>.tgt); give --targets FILE");
-  return images.substr(0, images.size() - suffix.size()) + ".tgt";
-}
-
 std::string percent(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", v);
@@ -73,7 +63,7 @@ class EvalCommand : public Command {
   int run() override {
     if (threads_ > 0) kernels::set_num_threads(static_cast<int>(threads_));
     LoadedImageModel m = load_image_model_dir(dir_, weights_);
-    const std::string targets = targets_.empty() ? default_targets(images_) : targets_;
+    const std::string targets = targets_.empty() ? default_targets_path(images_) : targets_;
     const ClassifiedImages set = read_classified_images(images_, targets, m.classes);
     const std::int64_t paths = paths_ > 0 ? paths_ : m.config.model.ram.sample_paths;
     const std::int64_t C = m.model->classes(), N = set.images.count;

@@ -27,6 +27,15 @@ Vocabulary build_class_vocabulary(const std::vector<std::string>& names) {
   return Vocabulary::build(counter);
 }
 
+std::string default_targets_path(const std::string& images) {
+  const std::string suffix = "-images-idx3-ubyte.gz";
+  HEED_CHECK(images.size() > suffix.size() &&
+                 images.compare(images.size() - suffix.size(), suffix.size(), suffix) == 0,
+             images, ": cannot tell its targets file (heed data images writes <split>-images-",
+             "idx3-ubyte.gz beside <split>.tgt); give --targets FILE");
+  return images.substr(0, images.size() - suffix.size()) + ".tgt";
+}
+
 ClassifiedImages read_classified_images(const std::string& images_path,
                                         const std::string& targets_path,
                                         const Vocabulary& classes) {

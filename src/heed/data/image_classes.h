@@ -25,6 +25,11 @@ std::vector<std::string> read_class_names(const std::string& targets_path);
 // The classes of the training targets, most frequent first (ties by name, Vocabulary::build).
 Vocabulary build_class_vocabulary(const std::vector<std::string>& names);
 
+// The targets file `heed data images` writes beside an images file:
+// <dir>/<split>-images-idx3-ubyte.gz -> <dir>/<split>.tgt. heed::Error, naming the file and
+// asking for --targets, for an images file not named so.
+std::string default_targets_path(const std::string& images_path);
+
 // Reads the images and their targets; heed::Error when the counts differ or a target names
 // a class the vocabulary lacks (naming the file, the line and the class).
 ClassifiedImages read_classified_images(const std::string& images_path,
