@@ -212,5 +212,36 @@ TEST(BenchCommand, NoAttentionHasNoAttentionShape) {
   EXPECT_TRUE(lines[1].at("attention_shape").is_null());
 }
 
+// --config ram: the recurrent attention model's images per second (bench/ram_bench.h), in the
+// lines tools/torch_ram.py prints too and bench/compare reads.
+TEST(BenchCommand, RamPrintsInfoTrainAndInferLines) {
+  const auto lines = json_lines(run_bench_command(
+      "--config ram --steps 2 --warmup 1 --threads 1 --batch 4 --decode-sents 8 --tag r1"));
+  ASSERT_EQ(lines.size(), 3u);
+  const Json& info = lines[0];
+  EXPECT_EQ(info.at("measure"), "info");
+  EXPECT_EQ(info.at("config"), "ram");
+  EXPECT_EQ(info.at("tag"), "r1");
+  EXPECT_EQ(info.at("params"), 226061);  // the paper's sizes, as tools/torch_ram.py counts them
+  EXPECT_EQ(info.at("config_detail").at("glimpses"), 6);
+  const Json& train = lines[1];
+  EXPECT_EQ(train.at("measure"), "train");
+  EXPECT_EQ(train.at("images"), 8);
+  for (const char* key : {"seconds", "images_per_s", "ms_per_step_median", "forward_ms_median",
+                          "backward_ms_median", "peak_rss_mb"}) {
+    ASSERT_TRUE(train.contains(key)) << key;
+    EXPECT_GT(train.at(key).get<double>(), 0.0) << key;
+  }
+  EXPECT_NEAR(train.at("loss_last").get<double>(), std::log(10.0), 1.0);  // untrained, 10 classes
+  const Json& infer = lines[2];
+  EXPECT_EQ(infer.at("measure"), "infer");
+  EXPECT_EQ(infer.at("images"), 8);
+  EXPECT_GT(infer.at("images_per_s").get<double>(), 0.0);
+  // --only picks the measurements; the text configs have no infer, ram no greedy or beam.
+  EXPECT_EQ(json_lines(run_bench_command("--config ram --only infer --threads 1 --batch 2 "
+                                         "--decode-sents 2")).size(), 2u);
+  EXPECT_EQ(json_lines(run_bench_command("--config ram --only greedy --threads 1")).size(), 1u);
+}
+
 }  // namespace
 }  // namespace heed

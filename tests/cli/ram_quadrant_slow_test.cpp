@@ -14,36 +14,16 @@
 #include <regex>
 
 #include "cli/cli_test_util.h"
+#include "cli/quadrant_images.h"
 #include "heed/base/random.h"
-#include "heed/data/idx_file.h"
-#include "heed/data/text_file.h"
 
 namespace heed {
 namespace {
 
 using testing::run_heed;
+using testing::kQuadrants;
 using testing::ScratchDir;
-
-constexpr const char* kQuadrants[] = {"top-left", "top-right", "bottom-left", "bottom-right"};
-
-// n canvases of 16x16, each with a 4x4 square of 255 anywhere inside a uniform quadrant.
-void write_quadrants(const ScratchDir& dir, const std::string& split, std::int64_t n, Rng& rng) {
-  IdxImages im;
-  im.count = n;
-  im.rows = im.cols = 16;
-  im.pixels.assign(static_cast<std::size_t>(n * 256), 0);
-  std::vector<std::string> names;
-  for (std::int64_t i = 0; i < n; ++i) {
-    const auto q = static_cast<int>(rng.below(4));
-    const auto row = static_cast<std::int64_t>((q / 2) * 8 + rng.below(5));
-    const auto col = static_cast<std::int64_t>((q % 2) * 8 + rng.below(5));
-    for (std::int64_t r = row; r < row + 4; ++r)
-      for (std::int64_t c = col; c < col + 4; ++c) im.image(i)[r * 16 + c] = 255;
-    names.push_back(kQuadrants[q]);
-  }
-  write_idx_images(dir.path(split + "-images-idx3-ubyte.gz"), im);
-  write_lines(dir.path(split + ".tgt"), names);
-}
+using testing::write_quadrants;
 
 // A ram config over the quadrant sets of dir, small sizes; `sensor` and `training` are YAML
 // lines of the model (glimpses and scales) and training sections.

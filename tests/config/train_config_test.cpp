@@ -124,7 +124,7 @@ TEST(TrainConfigErrors, Choices) {
   EXPECT_EQ(error_of(kMinimal + "training:\n  optimizer: rmsprop\n"),
             "cfg.yaml:6: training.optimizer: expected one of adam | adamw | sgd, got 'rmsprop'");
   EXPECT_EQ(error_of(kMinimal + "model:\n  kind: transformer\n"),
-            "cfg.yaml:6: model.kind: expected one of bahdanau | luong | noattn | ram, got 'transformer'");
+            "cfg.yaml:6: model.kind: expected one of bahdanau | luong | noattn | ram | fc | cnn, got 'transformer'");
   EXPECT_NE(error_of(kMinimal, {"training.schedule=cosine"}).find("constant | plateau | warmup"),
             std::string::npos);
   EXPECT_NE(error_of(kMinimal, {"training.metric=chrf"}).find("loss | bleu | wer | g2p"),
@@ -307,6 +307,63 @@ TEST(TrainConfigErrors, RamNamesTheKey) {
   EXPECT_NE(error_of(kRam, {"model.location_std=0"}).find("model.location_std: must be in (0, 1]"),
             std::string::npos);
   EXPECT_NE(error_of(kRam, {"model.scales=9"}).find("model.scales: must be at most 8"),
+            std::string::npos);
+}
+
+// The keys of the fully connected and convolutional image classifiers (model.kind fc, cnn) and
+// of the recurrent attention model's random-location ablation.
+std::string config_of(const char* kind) {
+  return std::string("data:\n"
+                     "  train_images: d/train-images-idx3-ubyte.gz\n"
+                     "  train_target: d/train.tgt\n"
+                     "model:\n"
+                     "  kind: ") + kind + "\noutput: out\n";
+}
+
+TEST(ImageClassifierConfig, KeysRoundTrip) {
+  const TrainConfig c = parse_train_config(
+      config_of("fc"), "cfg.yaml",
+      {"model.fc_layers=2", "model.fc_hidden=64", "training.metric=error",
+       "data.dev_images=d/test.gz", "data.dev_target=d/test.tgt"});
+  EXPECT_EQ(c.model.kind, ModelKind::fc);
+  EXPECT_EQ(c.model.classifier.fc_layers, 2);
+  EXPECT_EQ(c.model.classifier.fc_hidden, 64);
+  EXPECT_EQ(c.model.classifier.image_height, 0);  // from the training images
+  EXPECT_EQ(c.training.metric, DevMetric::error);
+  const TrainConfig d = parse_train_config(to_yaml(c), "saved.yaml");
+  EXPECT_EQ(to_yaml(d), to_yaml(c));
+  EXPECT_EQ(d.model.classifier.fc_hidden, 64);
+
+  const TrainConfig cnn = parse_train_config(config_of("cnn"), "cfg.yaml",
+                                             {"model.conv_layers=2", "model.conv_channels=8"});
+  EXPECT_EQ(cnn.model.kind, ModelKind::cnn);
+  EXPECT_EQ(cnn.model.image.conv_layers, 2);
+  EXPECT_EQ(cnn.model.image.conv_channels, 8);
+
+  const TrainConfig ram = parse_train_config(config_of("ram"), "cfg.yaml",
+                                             {"model.random_locations=true"});
+  EXPECT_TRUE(ram.model.ram.random_locations);
+  EXPECT_TRUE(parse_train_config(to_yaml(ram), "saved.yaml").model.ram.random_locations);
+  EXPECT_FALSE(parse_train_config(config_of("ram"), "cfg.yaml").model.ram.random_locations);
+}
+
+TEST(ImageClassifierConfig, ErrorsNameTheKey) {
+  EXPECT_EQ(error_of("data:\n  train_target: t\nmodel:\n  kind: fc\noutput: o\n"),
+            "cfg.yaml: data.train_images: required for model.kind fc: the training images (an "
+            "IDX file of heed data images)");
+  EXPECT_NE(error_of(config_of("cnn"), {"data.dev_source=x"}).find("model.kind cnn reads images"),
+            std::string::npos);
+  EXPECT_NE(error_of(config_of("fc"), {"model.fc_hidden=0"}).find("model.fc_hidden: must be at least 1"),
+            std::string::npos);
+  EXPECT_NE(error_of(config_of("fc"), {"model.fc_layers=-1"}).find("model.fc_layers: must be 0 or more"),
+            std::string::npos);
+  EXPECT_NE(error_of(config_of("fc"), {"model.fc_layers=17"}).find("model.fc_layers: must be at most 16"),
+            std::string::npos);
+  EXPECT_NE(error_of(config_of("fc"), {"model.image_height=-2"}).find("model.image_height: must be 0 or more"),
+            std::string::npos);
+  EXPECT_NE(error_of(config_of("ram"), {"model.random_locations=maybe"}).find("model.random_locations: expected true or false"),
+            std::string::npos);
+  EXPECT_NE(error_of(config_of("cnn"), {"training.metric=bleu"}).find("model.kind cnn classifies images: use loss or error"),
             std::string::npos);
 }
 

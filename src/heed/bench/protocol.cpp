@@ -1,8 +1,5 @@
 #include "heed/bench/protocol.h"
 
-#include <cblas.h>
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -13,6 +10,8 @@
 #include "heed/autograd/tape.h"
 #include "heed/base/error.h"
 #include "heed/base/random.h"
+#include "heed/bench/ram_bench.h"
+#include "heed/bench/record.h"
 #include "heed/decode/beam_search.h"
 #include "heed/decode/frozen_model.h"
 #include "heed/decode/greedy.h"
@@ -27,33 +26,6 @@
 
 namespace heed::bench {
 namespace {
-
-using Json = nlohmann::ordered_json;
-using Clock = std::chrono::steady_clock;
-
-// Python's round(x, digits) closely enough for printing.
-double round_to(double x, int digits) {
-  const double f = std::pow(10.0, digits);
-  return std::round(x * f) / f;
-}
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-double peak_rss_mb() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return round_to(static_cast<double>(u.ru_maxrss) / 1024.0, 1);  // ru_maxrss is in KiB
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];  // the upper median, as the reference's ms_per_step_median
-}
-
-void emit(std::ostream& out, const Json& j) { out << j.dump() << std::endl; }
 
 std::vector<BenchConfig> make_configs() {
   std::vector<BenchConfig> c;
@@ -128,22 +100,6 @@ Json flop_terms_json(const FlopTerms& t) {
   j["per_tgt_step"] = t.per_tgt_step;
   j["per_tgt_step_per_src_token"] = t.per_tgt_step_per_src_token;
   return j;
-}
-
-// The instruction set of heed's own kernels as chosen at start-up (kernels/kernel_isa.h), not
-// as compiled: "AVX512" or "AVX2" in a portable build ("AVX2 (HEED_CPU=avx2)" when forced),
-// "AVX512 (-march=native)" or "AVX2 (-march=native)" in a native one.
-std::string cpu_capability() {
-  const std::string& isa = kernels::kernel_isa();
-  if (isa == "native") {
-    const std::vector<std::string> f = kernels::kernel_isa_features("native");
-    const bool avx512 = std::find(f.begin(), f.end(), "avx512f") != f.end();
-    const bool avx2 = std::find(f.begin(), f.end(), "avx2") != f.end();
-    return std::string(avx512 ? "AVX512" : avx2 ? "AVX2" : "DEFAULT") + " (-march=native)";
-  }
-  const std::string name = isa == "avx512" ? "AVX512" : "AVX2";
-  const bool forced = kernels::kernel_isa_description().find("HEED_CPU=") != std::string::npos;
-  return forced ? name + " (HEED_CPU=" + isa + ")" : name;
 }
 
 // ------------------------------------------------------------------ measurements
@@ -311,7 +267,7 @@ const BenchConfig& bench_config(std::string_view name) {
   for (const auto& c : configs)
     if (c.name == name) return c;
   throw Error("unknown benchmark config '" + std::string(name) +
-              "' (expected g2p, mt, luong, noattn or all)");
+              "' (expected g2p, mt, luong, noattn, ram or all)");
 }
 
 std::vector<std::string> default_bench_configs() { return {"g2p", "mt", "luong"}; }
@@ -469,12 +425,16 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
     if (c == "all") {
       for (auto& d : default_bench_configs()) names.push_back(d);
     } else {
-      bench_config(c);  // validates the name before anything runs
+      if (c != "ram") bench_config(c);  // validates the name before anything runs
       names.push_back(c);
     }
   }
   kernels::set_num_threads(opt.threads);
   for (const auto& name : names) {
+    if (name == "ram") {  // an image model: its own protocol
+      run_ram_bench(opt, out);
+      continue;
+    }
     const BenchConfig& cfg = bench_config(name);
     Rng rng(opt.seed);
     std::unique_ptr<Seq2Seq> model = make_model(model_config(cfg), rng, DType::f32);
@@ -502,7 +462,7 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
     info["flops_counted"] =
         "forward matmul FLOPs x3; RNN/attention/output products at real positions; no "
         "elementwise, softmax, embedding, loss or optimiser work";
-    info["blas"] = {std::string(openblas_get_config())};
+    info["blas"] = {blas_config()};
     info["cpu_capability"] = cpu_capability();
     info["peak_rss_mb"] = peak_rss_mb();
     emit(out, info);

@@ -40,7 +40,8 @@ struct BenchConfig {
   std::int64_t lo = 0, hi = 0;                                // length range, inclusive
 };
 
-// "g2p" | "mt" | "luong" | "noattn"; anything else throws heed::Error.
+// "g2p" | "mt" | "luong" | "noattn"; anything else throws heed::Error (run_bench also knows
+// "ram", the recurrent attention model, bench/ram_bench.h).
 const BenchConfig& bench_config(std::string_view name);
 // The configurations "all" stands for (the reference's DEFAULT_SET): g2p, mt, luong.
 std::vector<std::string> default_bench_configs();
@@ -87,11 +88,13 @@ struct BenchOptions {
   // weights, gradients and optimiser).
   kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32;
   bool train = true, greedy = true, beam_search = true;
+  bool infer = true;  // config ram only: test-time inference (bench/ram_bench.h)
   std::string tag;
 };
 
 // Runs every measurement of every config, printing one JSON object per line to out: an
-// "info" line per config, then "train", "greedy", "beam". Throws heed::Error on bad options.
+// "info" line per config, then "train", "greedy", "beam" (config ram: "train", "infer").
+// Throws heed::Error on bad options.
 void run_bench(const BenchOptions& options, std::ostream& out);
 
 }  // namespace heed::bench

@@ -15,9 +15,11 @@ namespace heed::cli {
 namespace {
 
 // What --only may name.
-enum class Measurement { train, greedy, beam };
-inline constexpr EnumName<Measurement> kMeasurementNames[] = {
-    {Measurement::train, "train"}, {Measurement::greedy, "greedy"}, {Measurement::beam, "beam"}};
+enum class Measurement { train, greedy, beam, infer };
+inline constexpr EnumName<Measurement> kMeasurementNames[] = {{Measurement::train, "train"},
+                                                              {Measurement::greedy, "greedy"},
+                                                              {Measurement::beam, "beam"},
+                                                              {Measurement::infer, "infer"}};
 constexpr std::span<const EnumName<Measurement>> enum_names(Measurement) {
   return kMeasurementNames;
 }
@@ -41,18 +43,20 @@ class BenchCommand : public Command {
 
   void setup(CLI::App& app) override {
     app.add_option("--config", config_,
-                   "g2p | mt | luong | noattn | all (= g2p,mt,luong); comma list ok")
+                   "g2p | mt | luong | noattn | ram | all (= g2p,mt,luong); comma list ok")
         ->capture_default_str();
     app.add_option("--threads", opt_.threads, "threads for BLAS and heed's loops")
         ->capture_default_str();
     app.add_option("--steps", opt_.steps, "timed training steps (>= 20 for the protocol)")
         ->capture_default_str();
     app.add_option("--warmup", opt_.warmup, "untimed training steps first")->capture_default_str();
-    app.add_option("--only", only_, "comma list of train, greedy, beam")->capture_default_str();
+    app.add_option("--only", only_,
+                   "comma list of train, greedy, beam (text configs), infer (ram)")
+        ->capture_default_str();
     app.add_option("--tag", opt_.tag, "free text copied into every line (e.g. a run id)");
     // The protocol's fixed sizes, as the reference's options (for quick runs and tests).
-    app.add_option("--batch", opt_.batch, "sentences per batch")->capture_default_str();
-    app.add_option("--decode-sents", opt_.decode_sents, "greedy: timed sentences")
+    app.add_option("--batch", opt_.batch, "sentences (ram: images) per batch")->capture_default_str();
+    app.add_option("--decode-sents", opt_.decode_sents, "greedy: timed sentences; ram's infer: images")
         ->capture_default_str();
     app.add_option("--beam-sents", opt_.beam_sents, "beam: timed sentences")->capture_default_str();
     app.add_option("--decode-steps", opt_.decode_steps, "decoder steps per sentence (forced)")
@@ -64,21 +68,24 @@ class BenchCommand : public Command {
     app.footer(
         "Output: an \"info\" line per config (parameters, analytic FLOP terms), then one line per\n"
         "measurement: train (tgt_tok_per_s, src_tgt_tok_per_s, ms_per_step_median, loss_last,\n"
-        "achieved_gflop_per_s, ...), greedy and beam (sent_per_s, ...), each with peak_rss_mb.");
+        "achieved_gflop_per_s, ...), greedy and beam (sent_per_s, ...), each with peak_rss_mb;\n"
+        "config ram: train and infer (images_per_s, ...).");
   }
 
   int run() override {
     opt_.configs = split_commas(config_);
     HEED_CHECK(!opt_.configs.empty(), "--config is empty");
-    opt_.train = opt_.greedy = opt_.beam_search = false;
+    opt_.train = opt_.greedy = opt_.beam_search = opt_.infer = false;
     for (const auto& m : split_commas(only_)) {
       switch (parse_enum<Measurement>(m, "--only")) {
         case Measurement::train: opt_.train = true; break;
         case Measurement::greedy: opt_.greedy = true; break;
         case Measurement::beam: opt_.beam_search = true; break;
+        case Measurement::infer: opt_.infer = true; break;
       }
     }
-    HEED_CHECK(opt_.train || opt_.greedy || opt_.beam_search, "--only names no measurement");
+    HEED_CHECK(opt_.train || opt_.greedy || opt_.beam_search || opt_.infer,
+               "--only names no measurement");
     bench::run_bench(opt_, std::cout);
     return 0;
   }
@@ -86,7 +93,7 @@ class BenchCommand : public Command {
  private:
   bench::BenchOptions opt_;
   std::string config_ = "all";
-  std::string only_ = "train,greedy,beam";
+  std::string only_ = "train,greedy,beam,infer";
 };
 
 }  // namespace

@@ -17,7 +17,7 @@
 #include "heed/data/image_classes.h"
 #include "heed/kernels/gemm.h"
 #include "heed/metrics/bootstrap.h"
-#include "heed/models/ram.h"
+#include "heed/models/image_classifier.h"
 #include "heed/store/model_dir.h"
 #include "heed/tensor/arena.h"
 
@@ -30,11 +30,23 @@ std::string percent(double v) {
   return buf;
 }
 
+// How the model looked: ram's locations and glimpses, or the whole image.
+std::string how(const ModelConfig& mc, std::int64_t paths) {
+  if (mc.kind != ModelKind::ram) return std::string(enum_name(mc.kind)) + ", the whole image";
+  const std::string where = mc.ram.random_locations
+                                ? (paths == 1 ? std::string("random locations")
+                                              : std::to_string(paths) + " random paths averaged")
+                            : paths == 1 ? std::string("the mean locations")
+                                         : std::to_string(paths) + " sampled paths averaged";
+  return where + ", " + std::to_string(mc.ram.glimpses) + " glimpses";
+}
+
 class EvalCommand : public Command {
  public:
   std::string name() const override { return "eval"; }
   std::string description() const override {
-    return "Test error of an image model (model.kind ram) with a 95% bootstrap interval";
+    return "Test error of an image classifier (model.kind ram, fc, cnn) with a 95% bootstrap "
+           "interval";
   }
 
   void setup(CLI::App& app) override {
@@ -79,8 +91,8 @@ class EvalCommand : public Command {
       std::iota(members.begin(), members.end(), static_cast<std::size_t>(start));
       {
         ArenaScope scope(&arena);
-        const RamPrediction p = m.model->predict(
-            Var(ram_images(set.images, members, m.config.training.dtype)), paths, rng);
+        const ClassPrediction p = m.model->predict(
+            Var(classifier_images(set.images, members, m.config.training.dtype)), paths, rng);
         const std::vector<double> probs = p.probabilities.to_vector();
         std::vector<std::vector<double>> where;
         if (!locations_.empty())
@@ -103,7 +115,7 @@ class EvalCommand : public Command {
           j["predicted"] = m.classes.token(guess + Vocabulary::kSpecials);
           j["correct"] = guess + Vocabulary::kSpecials == set.labels[i];
           nlohmann::json all = nlohmann::json::array();
-          const std::size_t T = p.paths.front().size();
+          const std::size_t T = p.paths.empty() ? 0 : p.paths.front().size();
           for (const auto& w : where) {
             nlohmann::json path = nlohmann::json::array();
             for (std::size_t t = 0; t < T; ++t)
@@ -136,10 +148,7 @@ class EvalCommand : public Command {
     std::cout << "test error " << percent(ci.score) << "% (95% bootstrap interval "
               << percent(ci.lower) << "-" << percent(ci.upper) << "%, " << ci.samples
               << " resamples) on " << N << " images of " << set.images.rows << "x"
-              << set.images.cols << "; "
-              << (paths == 1 ? std::string("the mean locations")
-                             : std::to_string(paths) + " sampled paths averaged")
-              << ", " << m.config.model.ram.glimpses << " glimpses\n";
+              << set.images.cols << "; " << how(m.config.model, paths) << "\n";
     std::size_t width = 5;
     for (std::int64_t c = 0; c < C; ++c)
       width = std::max(width, m.classes.token(static_cast<std::int32_t>(c) + Vocabulary::kSpecials).size());

@@ -12,7 +12,7 @@
 
 #include "heed/base/error.h"
 #include "heed/data/vocabulary.h"
-#include "heed/models/ram.h"
+#include "heed/models/image_classifier.h"
 #include "heed/models/model_registry.h"
 #include "heed/store/model_dir.h"
 #include "heed/train/training_state.h"
@@ -53,19 +53,29 @@ class InfoCommand : public Command {
     std::unique_ptr<Module> model;
     std::cout << "model directory: " << dir_ << "\n";
     std::cout << "architecture: " << mc.kind << "\n";
-    if (reads_images(mc.kind)) {  // the recurrent attention model: classes, no source side
+    if (classifies_images(mc.kind)) {  // an image classifier: classes, no source side
       const Vocabulary classes = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
       mc.tgt_vocab = static_cast<std::int64_t>(classes.size());
       const RamConfig& r = mc.ram;
-      std::cout << "  " << r.glimpses << " glimpses of " << r.scales << " scale"
-                << (r.scales == 1 ? "" : "s") << " (" << r.glimpse_size << "x" << r.glimpse_size
-                << "), glimpse_hidden " << r.glimpse_hidden << ", location_hidden "
-                << r.location_hidden << ", glimpse_dim " << r.glimpse_dim << ", core " << r.core
-                << " hidden " << r.core_hidden << ", location_std " << r.location_std
-                << ", test paths " << r.sample_paths << "\n";
-      std::cout << "classes: " << ram_classes(mc) << "\n";
-      model = std::make_unique<RecurrentAttentionModel>(r, ram_classes(mc), 1, rng,
-                                                        config.training.dtype);
+      const ImageClassifierConfig& ic = mc.classifier;
+      if (mc.kind == ModelKind::ram)
+        std::cout << "  " << r.glimpses << " glimpses of " << r.scales << " scale"
+                  << (r.scales == 1 ? "" : "s") << " (" << r.glimpse_size << "x"
+                  << r.glimpse_size << "), glimpse_hidden " << r.glimpse_hidden
+                  << ", location_hidden " << r.location_hidden << ", glimpse_dim "
+                  << r.glimpse_dim << ", core " << r.core << " hidden " << r.core_hidden
+                  << ", location_std " << r.location_std << ", test paths " << r.sample_paths
+                  << (r.random_locations ? ", random locations" : "") << "\n";
+      else if (mc.kind == ModelKind::fc)
+        std::cout << "  " << ic.image_height << "x" << ic.image_width << " images, "
+                  << ic.fc_layers << " hidden layer" << (ic.fc_layers == 1 ? "" : "s") << " of "
+                  << ic.fc_hidden << "\n";
+      else
+        std::cout << "  " << ic.image_height << "x" << ic.image_width << " images, "
+                  << mc.image.conv_layers << " conv 3x3 + max-pool layers from "
+                  << mc.image.conv_channels << " channels\n";
+      std::cout << "classes: " << classifier_classes(mc) << "\n";
+      model = make_image_classifier(mc, 1, rng, config.training.dtype);
     } else {
       const Vocabulary src = Vocabulary::load(path_in(dir_, model_files::kSrcVocab));
       const Vocabulary tgt = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));

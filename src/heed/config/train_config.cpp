@@ -221,27 +221,36 @@ void read_side(Section s, SideConfig& c) {
   s.finish();
 }
 
-void read_data(Section s, DataConfig& c, bool images) {
+// The image classifiers (models/image_classifier.h): they read images and one class name per
+// image, and are scored by their error.
+bool classifies_images(ModelKind kind) {
+  return kind == ModelKind::ram || kind == ModelKind::fc || kind == ModelKind::cnn;
+}
+
+// images: the kind reads images (named by kind in the messages), not text.
+void read_data(Section s, DataConfig& c, bool images, ModelKind kind) {
+  const std::string reader = "model.kind " + std::string(enum_name(kind));
   s.read("train_source", c.train_source);
   s.read("train_target", c.train_target);
   s.read("train_images", c.train_images);
   s.read("dev_images", c.dev_images);
-  if (images) {  // model.kind ram reads images, one class name per image in the targets
+  if (images) {  // an image model reads images, one class name per image in the targets
     s.check("train_images", !c.train_images.empty(),
-            "required for model.kind ram: the training images (an IDX file of heed data images)");
+            "required for " + reader + ": the training images (an IDX file of heed data images)");
     s.check("train_source", c.train_source.empty(),
-            "model.kind ram reads images: give data.train_images, not train_source");
+            reader + " reads images: give data.train_images, not train_source");
   } else {
     s.check("train_source", !c.train_source.empty(), "required: the training source file");
     s.check("train_images", c.train_images.empty() && c.dev_images.empty(),
-            "only model.kind ram reads images; text models read train_source");
+            "only model.kind ram reads images (and fc and cnn, the other image classifiers); "
+            "text models read train_source");
   }
   s.check("train_target", !c.train_target.empty(), "required: the training target file");
   s.read("dev_source", c.dev_source);
   s.read("dev_target", c.dev_target);
   if (images) {
     s.check("dev_source", c.dev_source.empty(),
-            "model.kind ram reads images: give data.dev_images, not dev_source");
+            reader + " reads images: give data.dev_images, not dev_source");
     s.check("dev_target", c.dev_images.empty() == c.dev_target.empty(),
             "dev_images and dev_target go together: give both or neither");
   } else {
@@ -300,6 +309,18 @@ void read_model(Section s, ModelConfig& c) {
   s.check("location_std", c.ram.location_std > 0 && c.ram.location_std <= 1,
           "must be in (0, 1] (locations span [-1, 1])");
   positive("sample_paths", c.ram.sample_paths);
+  s.read("random_locations", c.ram.random_locations);
+  // The fully connected classifier (kind fc) and the image size fc and cnn read every pixel
+  // of; other kinds ignore these.
+  non_negative("image_height", c.classifier.image_height);
+  non_negative("image_width", c.classifier.image_width);
+  non_negative("fc_layers", c.classifier.fc_layers);
+  s.check("fc_layers", c.classifier.fc_layers <= 16, "must be at most 16");
+  positive("fc_hidden", c.classifier.fc_hidden);
+  // The convolution stack of cnn and of image2seq's encoder; other kinds ignore these.
+  positive("conv_layers", c.image.conv_layers);
+  s.check("conv_layers", c.image.conv_layers <= 8, "must be at most 8 (each layer halves the side)");
+  positive("conv_channels", c.image.conv_channels);
   {
     Section a = s.section("attention");
     a.read_enum("mode", c.attention_mode);
@@ -362,14 +383,14 @@ void read_training(Section s, TrainingConfig& c, ModelKind kind) {
   s.read("validate_every", c.validate_every);
   s.check("validate_every", c.validate_every >= 1, "must be at least 1");
   s.read_enum("metric", c.metric);
-  if (kind == ModelKind::ram)
+  if (classifies_images(kind))
     s.check("metric", c.metric == DevMetric::loss || c.metric == DevMetric::error,
-            "model.kind ram classifies images: use loss or error, got " +
-                std::string(enum_name(c.metric)));
+            "model.kind " + std::string(enum_name(kind)) + " classifies images: use loss or "
+                "error, got " + std::string(enum_name(c.metric)));
   else
     s.check("metric", c.metric != DevMetric::error,
-            "error is the classification error of model.kind ram; text models use loss, bleu, "
-            "wer or g2p");
+            "error is the classification error of model.kind ram, fc and cnn; text models use "
+            "loss, bleu, wer or g2p");
   s.read("max_output_factor", c.max_output_factor);
   s.check("max_output_factor", c.max_output_factor >= 1, "must be at least 1");
   s.read("early_stopping", c.early_stopping);
@@ -444,7 +465,7 @@ TrainConfig parse_node(YAML::Node root, const std::string& source, const Overrid
     Section model = top.section("model");
     model.read_enum("kind", c.model.kind);
   }
-  read_data(top.section("data"), c.data, c.model.kind == ModelKind::ram);
+  read_data(top.section("data"), c.data, classifies_images(c.model.kind), c.model.kind);
   read_model(top.section("model"), c.model);
   read_training(top.section("training"), c.training, c.model.kind);
   top.read("output", c.output);
@@ -550,6 +571,13 @@ std::string to_yaml(const TrainConfig& c) {
   e << YAML::Key << "core_hidden" << YAML::Value << m.ram.core_hidden;
   e << YAML::Key << "location_std" << YAML::Value << m.ram.location_std;
   e << YAML::Key << "sample_paths" << YAML::Value << m.ram.sample_paths;
+  e << YAML::Key << "random_locations" << YAML::Value << m.ram.random_locations;
+  e << YAML::Key << "image_height" << YAML::Value << m.classifier.image_height;
+  e << YAML::Key << "image_width" << YAML::Value << m.classifier.image_width;
+  e << YAML::Key << "fc_layers" << YAML::Value << m.classifier.fc_layers;
+  e << YAML::Key << "fc_hidden" << YAML::Value << m.classifier.fc_hidden;
+  e << YAML::Key << "conv_layers" << YAML::Value << m.image.conv_layers;
+  e << YAML::Key << "conv_channels" << YAML::Value << m.image.conv_channels;
   e << YAML::Key << "attention" << YAML::Value << YAML::BeginMap;
   e << YAML::Key << "mode" << YAML::Value << text_of(m.attention_mode);
   e << YAML::Key << "hard_eval" << YAML::Value << text_of(m.hard_eval);

@@ -15,13 +15,17 @@
 namespace heed {
 
 // The encoder–decoder compositions (docs/MODELS.md#composition): where the decoder reads its
-// context; and ram, the recurrent attention model, which classifies images
-// (docs/MODELS.md#recurrent-attention-model).
-enum class ModelKind { bahdanau, luong, noattn, ram };
+// context; and the image classifiers (models/image_classifier.h): ram, the recurrent attention
+// model (docs/MODELS.md#recurrent-attention-model), fc, a fully connected network over the
+// whole image (docs/MODELS.md#fully-connected-classifier), and cnn, a small convolutional
+// network (docs/MODELS.md#small-cnn).
+enum class ModelKind { bahdanau, luong, noattn, ram, fc, cnn };
 inline constexpr EnumName<ModelKind> kModelKindNames[] = {{ModelKind::bahdanau, "bahdanau"},
                                                           {ModelKind::luong, "luong"},
                                                           {ModelKind::noattn, "noattn"},
-                                                          {ModelKind::ram, "ram"}};
+                                                          {ModelKind::ram, "ram"},
+                                                          {ModelKind::fc, "fc"},
+                                                          {ModelKind::cnn, "cnn"}};
 constexpr std::span<const EnumName<ModelKind>> enum_names(ModelKind) { return kModelKindNames; }
 
 // model.core of the recurrent attention model: a ReLU RNN cell or an LSTM cell.
@@ -41,6 +45,24 @@ struct RamConfig {
   std::int64_t core_hidden = 256;     // h_t
   double location_std = 0.15;         // sigma of the location policy
   std::int64_t sample_paths = 1;      // M at test time: 1 = the mean locations, else M sampled paths
+  bool random_locations = false;      // the ablation: l_1..l_{T-1} uniform in [-1, 1]^2, no policy
+};
+
+// The fully connected and convolutional image classifiers (kinds fc and cnn;
+// docs/CONFIG.md#model); cnn's convolutions are model.conv_layers and model.conv_channels.
+struct ImageClassifierConfig {
+  std::int64_t image_height = 0;   // filled from the training images (fc and cnn read every pixel)
+  std::int64_t image_width = 0;
+  std::int64_t fc_layers = 1;      // fc: hidden layers (0: a linear classifier)
+  std::int64_t fc_hidden = 256;    // fc: the width of each hidden layer
+};
+
+// The CNN encoder of model.kind image2seq (model.conv_layers, model.conv_channels;
+// models/image_encoder.h): conv_layers conv3x3 + ReLU + maxpool 2x2 layers, the first with
+// conv_channels channels, each next one with twice as many.
+struct ImageEncoderConfig {
+  std::int64_t conv_layers = 3;
+  std::int64_t conv_channels = 16;
 };
 
 struct ModelConfig {
@@ -69,6 +91,8 @@ struct ModelConfig {
   double dropout = 0.0;
   bool tie_embeddings = false;     // target embedding shares the output layer's weight
   RamConfig ram;                   // kind ram only (the keys sit in model: beside the others)
+  ImageEncoderConfig image;        // kind image2seq only (likewise)
+  ImageClassifierConfig classifier;  // kinds fc and cnn only (model.fc_*, model.image_*)
 
   std::int64_t resolved_out_dim() const { return out_dim > 0 ? out_dim : dec_hidden; }
   // The annotation size: enc_hidden per direction.

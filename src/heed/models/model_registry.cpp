@@ -13,9 +13,12 @@ extern const ModelKindSpec kBahdanauSpec;
 extern const ModelKindSpec kLuongSpec;
 extern const ModelKindSpec kNoAttentionSpec;
 extern const ModelKindSpec kRamSpec;
+extern const ModelKindSpec kFcSpec;
+extern const ModelKindSpec kCnnSpec;
 
 namespace {
-const ModelKindSpec* const kSpecs[] = {&kBahdanauSpec, &kLuongSpec, &kNoAttentionSpec, &kRamSpec};
+const ModelKindSpec* const kSpecs[] = {&kBahdanauSpec, &kLuongSpec, &kNoAttentionSpec, &kRamSpec,
+                                       &kFcSpec, &kCnnSpec};
 }  // namespace
 
 const ModelKindSpec& model_kind_spec(ModelKind kind) {
@@ -29,6 +32,10 @@ RnnCell encoder_cell(const ModelConfig& c) {
 }
 
 bool reads_images(ModelKind kind) { return model_kind_spec(kind).build == nullptr; }
+
+bool classifies_images(ModelKind kind) {
+  return model_kind_spec(kind).build_classifier != nullptr;
+}
 
 void validate_model_config(const ModelConfig& c) {
   if (reads_images(c.kind)) {  // no source vocabulary, encoder or decoder: the kind's checks
@@ -96,8 +103,18 @@ std::unique_ptr<Seq2Seq> make_model(const ModelConfig& config, Rng& rng, DType d
   validate_model_config(config);
   HEED_CHECK(!reads_images(config.kind), "model.kind ", enum_name(config.kind),
              " classifies images and is no encoder-decoder; heed train and heed eval build it "
-             "(models/ram.h)");
+             "(models/image_classifier.h)");
   return model_kind_spec(config.kind).build(config, rng, dtype);
+}
+
+std::unique_ptr<ImageClassifier> make_image_classifier(const ModelConfig& config,
+                                                       std::int64_t channels, Rng& rng,
+                                                       DType dtype) {
+  validate_model_config(config);
+  const ModelKindSpec& spec = model_kind_spec(config.kind);
+  HEED_CHECK(spec.build_classifier != nullptr, "model.kind ", enum_name(config.kind),
+             " is no image classifier (ram, fc or cnn)");
+  return spec.build_classifier(config, channels, rng, dtype);
 }
 
 std::int64_t max_source_length(const ModelConfig& config) {

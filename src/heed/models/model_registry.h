@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "heed/base/random.h"
+#include "heed/models/image_classifier.h"
 #include "heed/models/model_config.h"
 #include "heed/models/seq2seq.h"
 #include "heed/tensor/dtype.h"
@@ -24,12 +25,20 @@ struct ModelKindSpec {
   std::unique_ptr<Seq2Seq> (*build)(const ModelConfig& config, Rng& rng, DType dtype);
   // The longest source (tokens with EOS) the model accepts; 0 = any length.
   std::int64_t (*max_source_length)(const ModelConfig& config);
+  // Builds an image classifier (ram, fc, cnn; models/image_classifier.h) for images of
+  // `channels` channels; null for every other kind.
+  std::unique_ptr<ImageClassifier> (*build_classifier)(const ModelConfig& config,
+                                                       std::int64_t channels, Rng& rng,
+                                                       DType dtype) = nullptr;
 };
 
 const ModelKindSpec& model_kind_spec(ModelKind kind);
 
-// Whether the kind classifies images (its spec builds no Seq2Seq): model.kind ram.
+// Whether the kind classifies images (its spec builds no Seq2Seq): model.kind ram, fc, cnn.
 bool reads_images(ModelKind kind);
+
+// Whether the kind is an image classifier (its spec has build_classifier): ram, fc, cnn.
+bool classifies_images(ModelKind kind);
 
 // The encoder's cell: the configured one, or the kind's default.
 RnnCell encoder_cell(const ModelConfig& config);

@@ -16,7 +16,6 @@
 #include "heed/autograd/softmax_op.h"
 #include "heed/autograd/tape.h"
 #include "heed/base/error.h"
-#include "heed/data/vocabulary.h"
 #include "heed/models/model_registry.h"
 
 namespace heed {
@@ -32,10 +31,6 @@ Tensor clamped(const Tensor& l) {
 }
 
 }  // namespace
-
-std::int64_t ram_classes(const ModelConfig& config) {
-  return config.tgt_vocab - Vocabulary::kSpecials;
-}
 
 void validate_ram_config(const RamConfig& c, std::int64_t classes) {
   HEED_CHECK(classes >= 1, "model: the recurrent attention model needs at least one class, got ",
@@ -105,7 +100,7 @@ RamOutput RecurrentAttentionModel::forward(const Var& images, RamLocations how, 
              images.shape().str());
   const std::int64_t B = images.dim(0), T = config_.glimpses, H = config_.core_hidden;
   const DType dtype = images.dtype();
-  HEED_CHECK(how != RamLocations::sample || rng != nullptr,
+  HEED_CHECK((how != RamLocations::sample && how != RamLocations::random) || rng != nullptr,
              "recurrent attention model: sampling locations needs a random generator");
   HEED_CHECK(how != RamLocations::given ||
                  (given != nullptr && static_cast<std::int64_t>(given->size()) == T - 1),
@@ -132,6 +127,13 @@ RamOutput RecurrentAttentionModel::forward(const Var& images, RamLocations how, 
                          linear(state.h, core_.weight_hh, core_.bias_hh, precision)));
     }
     if (t == T) break;
+    if (how == RamLocations::random) {  // the ablation: no policy, no baseline
+      std::vector<double> u(static_cast<std::size_t>(B * 2));
+      for (double& x : u) x = rng->uniform(-1.0, 1.0);
+      l = Tensor::from(Shape{B, 2}, u, dtype);
+      out.samples.push_back(l);
+      continue;
+    }
     // The policy and the baseline see the core state detached: their terms of the loss train
     // them alone, never the core or the glimpse network.
     const Var h = detached(state.h);
@@ -151,6 +153,12 @@ RamOutput RecurrentAttentionModel::forward(const Var& images, RamLocations how, 
   return out;
 }
 
+ClassifierOutput RecurrentAttentionModel::forward_train(const Var& images, Rng& rng,
+                                                        kernels::MatmulPrecision precision) const {
+  return forward(images, config_.random_locations ? RamLocations::random : RamLocations::sample,
+                 &rng, nullptr, precision);
+}
+
 RamPrediction RecurrentAttentionModel::predict(const Var& images, std::int64_t paths,
                                                Rng& rng) const {
   HEED_CHECK(paths >= 1, "recurrent attention model: paths must be at least 1, got ", paths);
@@ -158,7 +166,10 @@ RamPrediction RecurrentAttentionModel::predict(const Var& images, std::int64_t p
   RamPrediction p;
   std::vector<double> sum;
   for (std::int64_t m = 0; m < paths; ++m) {
-    RamOutput out = forward(images, paths == 1 ? RamLocations::mean : RamLocations::sample, &rng);
+    const RamLocations how = config_.random_locations ? RamLocations::random
+                             : paths == 1               ? RamLocations::mean
+                                                        : RamLocations::sample;
+    RamOutput out = forward(images, how, &rng);
     const std::vector<double> probs = softmax(out.logits).value().to_vector();
     if (sum.empty()) sum.assign(probs.size(), 0.0);
     for (std::size_t i = 0; i < probs.size(); ++i) sum[i] += probs[i] / static_cast<double>(paths);
@@ -166,21 +177,6 @@ RamPrediction RecurrentAttentionModel::predict(const Var& images, std::int64_t p
   }
   p.probabilities = Tensor::from(Shape{images.dim(0), classes_}, sum, DType::f64);
   return p;
-}
-
-Tensor ram_images(const IdxImages& images, std::span<const std::size_t> members, DType dtype) {
-  const auto B = static_cast<std::int64_t>(members.size());
-  const std::int64_t size = images.image_size();
-  std::vector<double> v(static_cast<std::size_t>(B * size));
-  for (std::int64_t b = 0; b < B; ++b) {
-    const std::size_t i = members[static_cast<std::size_t>(b)];
-    HEED_CHECK(static_cast<std::int64_t>(i) < images.count, "ram_images: image ", i, " of ",
-               images.count);
-    const std::uint8_t* px = images.image(static_cast<std::int64_t>(i));
-    for (std::int64_t k = 0; k < size; ++k)
-      v[static_cast<std::size_t>(b * size + k)] = static_cast<double>(px[k]) / 255.0;
-  }
-  return Tensor::from(Shape{B, 1, images.rows, images.cols}, v, dtype);
 }
 
 std::vector<Var> RecurrentAttentionModel::glimpse_parameters() const { return glimpse_.parameters(); }
@@ -197,10 +193,14 @@ void validate(const ModelConfig& c) {
   validate_ram_config(c.ram, ram_classes(c));
 }
 
-std::int64_t any_length(const ModelConfig&) { return 0; }
+std::unique_ptr<ImageClassifier> build(const ModelConfig& c, std::int64_t channels, Rng& rng,
+                                       DType dtype) {
+  return std::make_unique<RecurrentAttentionModel>(c.ram, ram_classes(c), channels, rng, dtype);
+}
 
 }  // namespace
 
-extern const ModelKindSpec kRamSpec{ModelKind::ram, RnnCell::gru, validate, nullptr, any_length};
+extern const ModelKindSpec kRamSpec{ModelKind::ram, RnnCell::gru, validate, nullptr,
+                                    no_source_length, build};
 
 }  // namespace heed

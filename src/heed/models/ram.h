@@ -12,7 +12,9 @@
 //   classifier       p(y | x) = softmax(W_c h_T + b_c)
 //
 // l_0 = (0, 0), the image's centre; l_1..l_{T-1} are drawn (training) or taken at the mean
-// (test), and clamped to [-1, 1] before the sensor reads them. The draws are plain tensors:
+// (test), and clamped to [-1, 1] before the sensor reads them. With model.random_locations
+// (the paper's ablation) they are uniform in [-1, 1]^2 in training and at test time, and the
+// policy and the baseline are not used. The draws are plain tensors:
 // no gradient flows through a location into the glimpse network or the core, and the policy
 // and the baseline read the core state detached, so each is trained by its own term of the
 // loss only (train/ram_loss.h).
@@ -24,6 +26,7 @@
 #include "heed/base/random.h"
 #include "heed/data/idx_file.h"
 #include "heed/kernels/precision.h"
+#include "heed/models/image_classifier.h"
 #include "heed/models/model_config.h"
 #include "heed/nn/linear.h"
 #include "heed/nn/module.h"
@@ -35,45 +38,41 @@ enum class RamLocations {
   sample,  // l_t ~ N(mu_t, sigma^2 I) from the generator passed in (training; test paths)
   mean,    // l_t = mu_t (test time with one path)
   given,   // the locations passed in (gradient checks: the sample fixed)
+  random,  // uniform in [-1, 1]^2 from the generator passed in, no policy (the ablation)
 };
 
-// What one forward pass leaves: the classifier's logits, and per chosen location l_t
-// (t = 1..T-1) its log-probability under the policy and the baseline's prediction.
-struct RamOutput {
-  Var logits;                      // (B, classes)
-  std::vector<Var> log_prob;       // T - 1 entries, each (B); only with RamLocations::sample/given
-  std::vector<Var> baseline;       // T - 1 entries, each (B)
-  std::vector<Tensor> locations;   // T entries l_0..l_{T-1}, each (B, 2): where each glimpse looked
-  std::vector<Tensor> samples;     // T - 1 entries: l_1..l_{T-1} as drawn, before the clamp
-};
+// One forward pass: the logits and, per chosen location l_t (t = 1..T-1), its
+// log-probability under the policy and the baseline's prediction (only with
+// RamLocations::sample or given; none with random).
+using RamOutput = ClassifierOutput;
+// Test time: the classifier's softmax, averaged over the paths, and where each path looked.
+using RamPrediction = ClassPrediction;
 
-// What the model predicts at test time: the classifier's softmax, averaged over the paths, and
-// where each path looked.
-struct RamPrediction {
-  Tensor probabilities;                    // (B, classes)
-  std::vector<std::vector<Tensor>> paths;  // per path, l_0..l_{T-1}, each (B, 2)
-};
-
-class RecurrentAttentionModel : public Module {
+class RecurrentAttentionModel : public ImageClassifier {
  public:
   // classes: the classifier's outputs. Throws heed::Error unless the sizes are valid
   // (validate_ram_config).
   RecurrentAttentionModel(const RamConfig& config, std::int64_t classes, std::int64_t channels,
                           Rng& rng, DType dtype = DType::f32);
 
-  // images (B, C, H, W), values in [0, 1]. rng: required for RamLocations::sample;
+  // images (B, C, H, W), values in [0, 1]. rng: required for RamLocations::sample and random;
   // given: l_1..l_{T-1} for RamLocations::given (T - 1 tensors of (B, 2)).
   RamOutput forward(const Var& images, RamLocations how, Rng* rng = nullptr,
                     const std::vector<Tensor>* given = nullptr,
                     kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32) const;
 
+  // Training: sampled locations, or random ones with model.random_locations.
+  ClassifierOutput forward_train(const Var& images, Rng& rng,
+                                 kernels::MatmulPrecision precision) const override;
+
   // Test time, without gradients: paths = 1 follows the mean locations mu_t (rng unused);
-  // paths = M > 1 draws M paths from rng and averages their class probabilities.
-  RamPrediction predict(const Var& images, std::int64_t paths, Rng& rng) const;
+  // paths = M > 1 draws M paths from rng and averages their class probabilities. With
+  // model.random_locations every path is random, drawn from rng.
+  RamPrediction predict(const Var& images, std::int64_t paths, Rng& rng) const override;
 
   const RamConfig& config() const { return config_; }
-  std::int64_t classes() const { return classes_; }
-  std::int64_t channels() const { return channels_; }
+  std::int64_t classes() const override { return classes_; }
+  std::int64_t channels() const override { return channels_; }
 
   // The parts, by the names the checkpoint uses (glimpse.*, core.*, location.*, baseline.*,
   // classifier.*), for the tests that check which part a loss term trains.
@@ -104,11 +103,13 @@ class RecurrentAttentionModel : public Module {
 // largest patch no wider than 4096 pixels, location_std in (0, 1], at least one class).
 void validate_ram_config(const RamConfig& config, std::int64_t classes);
 
-// The images members of a set as the model reads them: (B, 1, rows, cols), pixel / 255.
-Tensor ram_images(const IdxImages& images, std::span<const std::size_t> members, DType dtype);
+// The images members of a set as the model reads them (classifier_images).
+inline Tensor ram_images(const IdxImages& images, std::span<const std::size_t> members,
+                         DType dtype) {
+  return classifier_images(images, members, dtype);
+}
 
-// The classes of model.kind ram: its target vocabulary (the class names of the training
-// targets) without the vocabulary's special tokens; class c is target id c + kSpecials.
-std::int64_t ram_classes(const ModelConfig& config);
+// The classes of model.kind ram (classifier_classes).
+inline std::int64_t ram_classes(const ModelConfig& config) { return classifier_classes(config); }
 
 }  // namespace heed

@@ -94,9 +94,9 @@ LoadedModel load_model_dir(const std::string& dir, const std::string& which) {
 LoadedImageModel load_image_model_dir(const std::string& dir, const std::string& which) {
   LoadedImageModel m;
   m.config = load_model_config(dir);
-  HEED_CHECK(reads_images(m.config.model.kind), dir, ": holds a ", enum_name(m.config.model.kind),
-             " model, which translates text (heed translate); heed eval reads image models "
-             "(model.kind ram)");
+  HEED_CHECK(classifies_images(m.config.model.kind), dir, ": holds a ",
+             enum_name(m.config.model.kind), " model, which translates text (heed translate); "
+             "heed eval reads image models (model.kind ram, fc, cnn)");
   m.classes = Vocabulary::load(path_in(dir, model_files::kTgtVocab));
   ModelConfig mc = m.config.model;
   HEED_CHECK(mc.tgt_vocab == static_cast<std::int64_t>(m.classes.size()), path_in(dir, model_files::kTgtVocab),
@@ -105,8 +105,7 @@ LoadedImageModel load_image_model_dir(const std::string& dir, const std::string&
              "); the file was changed or comes from another model directory");
   m.weights_path = weights_file(dir, which);
   Rng rng(m.config.training.seed);
-  m.model = std::make_unique<RecurrentAttentionModel>(mc.ram, ram_classes(mc), 1, rng,
-                                                      m.config.training.dtype);
+  m.model = make_image_classifier(mc, 1, rng, m.config.training.dtype);
   m.metadata = load_into(*m.model, m.weights_path);
   m.model->eval();
   return m;

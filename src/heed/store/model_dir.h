@@ -19,7 +19,7 @@
 #include "heed/base/random.h"
 #include "heed/data/tokenizer.h"
 #include "heed/data/vocabulary.h"
-#include "heed/models/ram.h"
+#include "heed/models/image_classifier.h"
 #include "heed/models/seq2seq.h"
 #include "heed/tensor/safetensors.h"
 #include "heed/config/train_config.h"
@@ -66,12 +66,13 @@ struct LoadedModel {
 // written by `heed average`). Every missing file is a heed::Error naming it.
 LoadedModel load_model_dir(const std::string& dir, const std::string& which = "best");
 
-// A trained image model (model.kind ram, models/ram.h): the config, the classes (tgt.vocab:
+// A trained image classifier (model.kind ram, fc, cnn; models/image_classifier.h): the
+// config, the classes (tgt.vocab:
 // class c is id c + Vocabulary::kSpecials) and the model in eval mode. heed::Error for a
 // text model's directory and for every missing file, naming it.
 struct LoadedImageModel {
   TrainConfig config;
-  std::unique_ptr<RecurrentAttentionModel> model;
+  std::unique_ptr<ImageClassifier> model;
   Vocabulary classes;
   std::string weights_path;
   Metadata metadata;

@@ -12,6 +12,7 @@
 #include <set>
 #include <span>
 #include <sstream>
+#include <tuple>
 
 #include "heed/autograd/cross_entropy_op.h"
 #include "heed/autograd/elementwise_op.h"
@@ -36,7 +37,7 @@
 #include "heed/metrics/g2p.h"
 #include "heed/metrics/wer.h"
 #include "heed/models/model_registry.h"
-#include "heed/models/ram.h"
+#include "heed/models/image_classifier.h"
 #include "heed/tensor/arena.h"
 #include "heed/train/adam.h"
 #include "heed/store/checkpoint.h"
@@ -69,6 +70,7 @@ std::string identity_yaml(TrainConfig c) {
   c.training = TrainingConfig{};
   c.output.clear();
   c.model.src_vocab = c.model.tgt_vocab = 0;
+  c.model.classifier.image_height = c.model.classifier.image_width = 0;  // from the images
   return to_yaml(c);
 }
 
@@ -161,7 +163,7 @@ class Run {
   Vocabulary side_vocabulary(const SideConfig& side, const Tokenizer& tok,
                              const std::vector<std::string>& lines, const char* file);
   void load_data();
-  void load_images();  // model.kind ram
+  void load_images();  // the image classifiers (model.kind ram, fc, cnn)
   void plan_dev_batches();
   void set_up();
   // The update of one global batch; returns its mean target-token loss (over every rank).
@@ -170,7 +172,7 @@ class Run {
   // batch's token count (0: `batch` is the whole batch); returns the mean token loss of
   // `batch`.
   double forward_backward(const Batch& batch, double batch_tokens);
-  double ram_forward_backward(const Batch& batch);
+  double classifier_forward_backward(const Batch& batch);
   // Data-parallel: whether any rank was asked to stop or ran out of time (every rank gets
   // the same answer); alone, this process's own.
   void agree(bool& interrupted, bool& out_of_time);
@@ -180,7 +182,7 @@ class Run {
   std::string parameter_checksum() const;
   void check_same_parameters(const char* when) const;
   double dev_score(nlohmann::json& entry, std::string& shown, double train_loss);
-  double ram_dev_score(nlohmann::json& entry, double train_loss, std::string& shown);
+  double classifier_dev_score(nlohmann::json& entry, double train_loss, std::string& shown);
   void validate(Progress& progress, double train_loss);
   void save(bool step_checkpoint);
   void mark_unsaved();
@@ -217,11 +219,12 @@ class Run {
 
   Rng rng_;  // initialisation, then dropout
   std::unique_ptr<Seq2Seq> model_;
-  // model.kind ram classifies images (models/ram.h): its model, the images and their class
-  // ids; batches come from image_corpus, one entry per image. module_ is whichever model
+  // model.kind ram, fc and cnn classify images (models/image_classifier.h): the model, the
+  // images and their class ids; batches come from image_corpus, one entry per image. module_
+  // is whichever model
   // trains: what is saved, loaded and counted.
   const bool images_ = reads_images(c_.model.kind);
-  std::unique_ptr<RecurrentAttentionModel> ram_;
+  std::unique_ptr<ImageClassifier> classifier_;
   ClassifiedImages train_images_, dev_images_;
   Module* module_ = nullptr;
   std::vector<Var> params_;
@@ -411,7 +414,7 @@ void Run::load_images() {
 }
 
 double Run::forward_backward(const Batch& batch, double batch_tokens) {
-  if (images_) return ram_forward_backward(batch);
+  if (images_) return classifier_forward_backward(batch);
   double loss = 0.0;
   {
     // training.precision bf16: the step's products round their inputs to bfloat16. The
@@ -449,18 +452,18 @@ double Run::forward_backward(const Batch& batch, double batch_tokens) {
   return loss;
 }
 
-double Run::ram_forward_backward(const Batch& batch) {
-  // The recurrent attention model's loss (train/ram_loss.h): cross-entropy, REINFORCE for the
-  // sampled locations with the learned baseline, and the baseline's squared error. The
-  // reported loss is the cross-entropy.
+double Run::classifier_forward_backward(const Batch& batch) {
+  // An image classifier's loss (train/ram_loss.h): cross-entropy and, for the recurrent
+  // attention model's sampled locations, REINFORCE with the learned baseline and the
+  // baseline's squared error. The reported loss is the cross-entropy.
   double loss = 0.0;
   {
     if (t_.precision == kernels::MatmulPrecision::bf16) kernels::require_bf16_products();
     ArenaScope scope(&arena_);
-    const Var x(ram_images(train_images_.images, batch.members, t_.dtype));
+    const Var x(classifier_images(train_images_.images, batch.members, t_.dtype));
     std::vector<std::int32_t> labels(batch.tgt_out.begin(), batch.tgt_out.end());
     for (std::int32_t& y : labels) y -= Vocabulary::kSpecials;
-    const RamOutput out = ram_->forward(x, RamLocations::sample, &rng_, nullptr, t_.precision);
+    const ClassifierOutput out = classifier_->forward_train(x, rng_, t_.precision);
     RamLoss l = ram_loss(out, labels, t_.reinforce_weight);
     loss = l.classification.value().item();
     Tape::current().backward(l.total);
@@ -536,20 +539,22 @@ void Run::check_same_parameters(const char* when) const {
              "); every rank must see the same output directory and the same heed");
 }
 
-double Run::ram_dev_score(nlohmann::json& entry, double train_loss, std::string& shown) {
-  // The test-time policy on the dev images: the mean locations, or model.sample_paths paths
-  // drawn from a generator of their own (the same paths at every validation).
+double Run::classifier_dev_score(nlohmann::json& entry, double train_loss, std::string& shown) {
+  // The test-time prediction on the dev images; for ram the mean locations, or
+  // model.sample_paths paths (random ones with model.random_locations) drawn from a generator
+  // of their own (the same paths at every validation).
   NoGradGuard no_grad;
-  ram_->eval();
+  classifier_->eval();
   Rng paths(t_.seed);
   double nll = 0.0;
   std::int64_t wrong = 0, count = 0;
-  const std::int64_t C = ram_->classes();
+  const std::int64_t C = classifier_->classes();
   for (const auto& members : dev_plan_) {
     {
       ArenaScope scope(&arena_);
-      const RamPrediction p = ram_->predict(
-          Var(ram_images(dev_images_.images, members, t_.dtype)), c_.model.ram.sample_paths, paths);
+      const ClassPrediction p = classifier_->predict(
+          Var(classifier_images(dev_images_.images, members, t_.dtype)), c_.model.ram.sample_paths,
+          paths);
       const std::vector<double> probs = p.probabilities.to_vector();
       for (std::size_t b = 0; b < members.size(); ++b) {
         const std::int32_t y = dev_images_.labels[members[b]] - Vocabulary::kSpecials;
@@ -561,7 +566,7 @@ double Run::ram_dev_score(nlohmann::json& entry, double train_loss, std::string&
     }
     arena_.reset();
   }
-  ram_->train();
+  classifier_->train();
   const double loss = count ? nll / static_cast<double>(count) : 0.0;
   const double error = count ? 100.0 * static_cast<double>(wrong) / static_cast<double>(count) : 0.0;
   entry["step"] = state_.step;
@@ -574,7 +579,7 @@ double Run::ram_dev_score(nlohmann::json& entry, double train_loss, std::string&
 }
 
 double Run::dev_score(nlohmann::json& entry, std::string& shown, double train_loss) {
-  if (images_) return ram_dev_score(entry, train_loss, shown);
+  if (images_) return classifier_dev_score(entry, train_loss, shown);
   double loss_sum = 0.0;
   std::int64_t count = 0;
   const bool decode = t_.metric != DevMetric::loss;
@@ -741,13 +746,24 @@ void Run::set_up() {
   };
   if (!images_) set_size(mc.src_vocab, src_vocab_.size(), "src_vocab");
   set_size(mc.tgt_vocab, tgt_vocab_.size(), "tgt_vocab");
+  if (images_) {  // the image classifiers: the size of the training images
+    for (auto [field, n, key] : {std::tuple{&mc.classifier.image_height, train_images_.images.rows,
+                                            "image_height"},
+                                 std::tuple{&mc.classifier.image_width, train_images_.images.cols,
+                                            "image_width"}}) {
+      HEED_CHECK(*field == 0 || *field == n, "model.", key, " is ", *field, " but the training "
+                 "images are ", train_images_.images.rows, "x", train_images_.images.cols,
+                 "; leave it 0 (it is set from the training images)");
+      *field = n;
+    }
+  }
   validate_model_config(mc);  // sizes against memory too, before anything is allocated
   const DType dtype = t_.dtype;
   if (images_) {
-    HEED_CHECK(!world_.distributed(), "model.kind ram trains in one process; run heed train "
-               "without mpirun");
-    ram_ = std::make_unique<RecurrentAttentionModel>(mc.ram, ram_classes(mc), 1, rng_, dtype);
-    module_ = ram_.get();
+    HEED_CHECK(!world_.distributed(), "model.kind ", enum_name(mc.kind), " trains in one "
+               "process; run heed train without mpirun");
+    classifier_ = make_image_classifier(mc, 1, rng_, dtype);
+    module_ = classifier_.get();
   } else {
     model_ = factory_ ? factory_(mc, rng_, dtype) : build_model(mc, rng_, dtype);
     model_->set_rng(&rng_);
@@ -847,7 +863,7 @@ TrainResult Run::run() {
       images_ ? std::to_string(train_images_.images.count) + " training images of " +
                     std::to_string(train_images_.images.rows) + "x" +
                     std::to_string(train_images_.images.cols) + ", " +
-                    std::to_string(ram_->classes()) + " classes"
+                    std::to_string(classifier_->classes()) + " classes"
               : corpus_.stats.summary() + "; vocabularies: source " +
                     std::to_string(src_vocab_.size()) + ", target " +
                     std::to_string(tgt_vocab_.size());
@@ -971,6 +987,9 @@ void check_before_training(const TrainConfig& config) {
   ModelConfig mc = config.model;
   mc.src_vocab = std::max<std::int64_t>(mc.src_vocab, 5);
   mc.tgt_vocab = std::max<std::int64_t>(mc.tgt_vocab, 5);
+  // The image size comes with the data: unset, the largest accepted stands in for it.
+  if (mc.classifier.image_height == 0) mc.classifier.image_height = 4096;
+  if (mc.classifier.image_width == 0) mc.classifier.image_width = 4096;
   validate_model_config(mc);
 }
 
