@@ -124,7 +124,7 @@ TEST(TrainConfigErrors, Choices) {
   EXPECT_EQ(error_of(kMinimal + "training:\n  optimizer: rmsprop\n"),
             "cfg.yaml:6: training.optimizer: expected one of adam | adamw | sgd, got 'rmsprop'");
   EXPECT_EQ(error_of(kMinimal + "model:\n  kind: transformer\n"),
-            "cfg.yaml:6: model.kind: expected one of bahdanau | luong | noattn | ram | fc | cnn, got 'transformer'");
+            "cfg.yaml:6: model.kind: expected one of bahdanau | luong | noattn | ram | fc | cnn | image2seq, got 'transformer'");
   EXPECT_NE(error_of(kMinimal, {"training.schedule=cosine"}).find("constant | plateau | warmup"),
             std::string::npos);
   EXPECT_NE(error_of(kMinimal, {"training.metric=chrf"}).find("loss | bleu | wer | g2p"),
@@ -247,7 +247,7 @@ TEST(TrainConfig, AttentionModeDefaultsToSoftAndRoundTrips) {
 
 TEST(TrainConfigErrors, AttentionModeErrorsNameTheKey) {
   EXPECT_EQ(error_of(kMinimal + "model:\n  attention:\n    mode: stochastic\n"),
-            "cfg.yaml:7: model.attention.mode: expected one of soft | hard, got 'stochastic'");
+            "cfg.yaml:7: model.attention.mode: expected one of soft | hard | none, got 'stochastic'");
   EXPECT_EQ(error_of(kMinimal, {"model.attention.hard_eval=sample"}),
             "--set: model.attention.hard_eval: expected one of argmax | expectation, got 'sample'");
   EXPECT_EQ(error_of(kMinimal, {"model.attention.mod=hard"}),
@@ -364,6 +364,48 @@ TEST(ImageClassifierConfig, ErrorsNameTheKey) {
   EXPECT_NE(error_of(config_of("ram"), {"model.random_locations=maybe"}).find("model.random_locations: expected true or false"),
             std::string::npos);
   EXPECT_NE(error_of(config_of("cnn"), {"training.metric=bleu"}).find("model.kind cnn classifies images: use loss or error"),
+            std::string::npos);
+}
+
+const std::string kImage2Seq =
+    "data:\n"
+    "  train_images: d/train-images-idx3-ubyte.gz\n"
+    "  train_target: d/train.tgt\n"
+    "model:\n"
+    "  kind: image2seq\n"
+    "output: out\n";
+
+// model.kind image2seq: its encoder keys, its data keys, its metric, the doubly stochastic
+// penalty and the round trip.
+TEST(TrainConfig, Image2SeqKeysRoundTrip) {
+  const TrainConfig c = parse_train_config(
+      kImage2Seq, "cfg.yaml",
+      {"model.conv_layers=4", "model.conv_channels=8", "model.attention.mode=none",
+       "training.metric=error", "training.doubly_stochastic=0.5",
+       "data.dev_images=d/test.gz", "data.dev_target=d/test.tgt"});
+  EXPECT_EQ(c.model.kind, ModelKind::image2seq);
+  EXPECT_EQ(c.model.image.conv_layers, 4);
+  EXPECT_EQ(c.model.image.conv_channels, 8);
+  EXPECT_EQ(c.model.attention_mode, AttentionMode::none);
+  EXPECT_EQ(c.training.metric, DevMetric::error);
+  EXPECT_DOUBLE_EQ(c.training.doubly_stochastic, 0.5);
+  const TrainConfig d = parse_train_config(to_yaml(c), "saved.yaml");
+  EXPECT_EQ(to_yaml(d), to_yaml(c));
+  EXPECT_EQ(d.model.image.conv_layers, 4);
+  EXPECT_DOUBLE_EQ(d.training.doubly_stochastic, 0.5);
+}
+
+TEST(TrainConfigErrors, Image2SeqNamesTheKey) {
+  EXPECT_NE(error_of(kImage2Seq, {"training.metric=bleu"}).find("model.kind image2seq: use loss or error"),
+            std::string::npos);
+  EXPECT_NE(error_of(kImage2Seq, {"training.doubly_stochastic=-1"}).find("training.doubly_stochastic"),
+            std::string::npos);
+  EXPECT_NE(error_of(kImage2Seq, {"model.conv_layers=9"}).find("model.conv_layers"), std::string::npos);
+  EXPECT_NE(error_of(kImage2Seq, {"model.conv_channels=0"}).find("model.conv_channels"),
+            std::string::npos);
+  EXPECT_NE(error_of(kImage2Seq, {"model.attention.mode=sometimes"}).find("soft | hard | none"),
+            std::string::npos);
+  EXPECT_NE(error_of(kImage2Seq, {"data.train_source=a.src"}).find("train_source"),
             std::string::npos);
 }
 

@@ -13,10 +13,12 @@
 namespace heed {
 
 // model.attention.mode: the context is the expectation over positions (soft) or one sampled
-// position (hard, trained with REINFORCE; docs/MODELS.md#hard-attention).
-enum class AttentionMode { soft, hard };
+// position (hard, trained with REINFORCE; docs/MODELS.md#hard-attention); none: no attention,
+// every step reads a fixed context (model.kind image2seq; the text baseline is kind noattn).
+enum class AttentionMode { soft, hard, none };
 inline constexpr EnumName<AttentionMode> kAttentionModeNames[] = {{AttentionMode::soft, "soft"},
-                                                                  {AttentionMode::hard, "hard"}};
+                                                                  {AttentionMode::hard, "hard"},
+                                                                  {AttentionMode::none, "none"}};
 constexpr std::span<const EnumName<AttentionMode>> enum_names(AttentionMode) {
   return kAttentionModeNames;
 }

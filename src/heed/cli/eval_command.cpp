@@ -13,11 +13,13 @@
 
 #include "heed/base/atomic_file.h"
 #include "heed/base/error.h"
+#include "heed/cli/eval_image_sequences.h"
 #include "heed/cli/validators.h"
 #include "heed/data/image_classes.h"
 #include "heed/kernels/gemm.h"
 #include "heed/metrics/bootstrap.h"
 #include "heed/models/image_classifier.h"
+#include "heed/models/model_registry.h"
 #include "heed/store/model_dir.h"
 #include "heed/tensor/arena.h"
 
@@ -62,6 +64,13 @@ class EvalCommand : public Command {
         ->check(int_range(1, 1000));
     app.add_option("--locations", locations_,
                    "write every image's glimpse locations as JSON lines to this file");
+    app.add_option("--beam", beam_, "image2seq: beam size (1 = greedy decoding)")
+        ->check(int_range(1, 1000))->capture_default_str();
+    app.add_option("--max-len", max_len_, "image2seq: the most output words per image (EOS "
+                   "included)")->check(int_range(1, 100000))->capture_default_str();
+    app.add_option("--attention", attention_,
+                   "image2seq: write every image's output and grid attention as JSON lines to "
+                   "this file");
     app.add_option("--batch", batch_, "images per batch")->check(int_range(1, 1000000))
         ->capture_default_str();
     app.add_option("--seed", seed_, "seed of the sampled paths and of the bootstrap")
@@ -74,8 +83,26 @@ class EvalCommand : public Command {
 
   int run() override {
     if (threads_ > 0) kernels::set_num_threads(static_cast<int>(threads_));
-    LoadedImageModel m = load_image_model_dir(dir_, weights_);
     const std::string targets = targets_.empty() ? default_targets_path(images_) : targets_;
+    if (reads_image_sources(load_model_config(dir_).model.kind)) {
+      HEED_CHECK(locations_.empty() && paths_ == 0, "--locations and --paths are for model.kind "
+                 "ram; an image2seq model takes --beam, --max-len and --attention");
+      ImageSequenceEval o;
+      o.model_dir = dir_;
+      o.weights = weights_;
+      o.images = images_;
+      o.targets = targets;
+      o.attention = attention_;
+      o.beam = beam_;
+      o.max_len = max_len_;
+      o.batch = batch_;
+      o.samples = samples_;
+      o.seed = seed_;
+      return eval_image_sequences(o);
+    }
+    HEED_CHECK(attention_.empty() && beam_ == 1, "--beam and --attention are for model.kind "
+               "image2seq; an image classifier takes --paths and --locations");
+    LoadedImageModel m = load_image_model_dir(dir_, weights_);
     const ClassifiedImages set = read_classified_images(images_, targets, m.classes);
     const std::int64_t paths = paths_ > 0 ? paths_ : m.config.model.ram.sample_paths;
     const std::int64_t C = m.model->classes(), N = set.images.count;
@@ -169,8 +196,8 @@ class EvalCommand : public Command {
   }
 
  private:
-  std::string dir_, images_, targets_, weights_ = "best", locations_;
-  std::int64_t paths_ = 0, batch_ = 256, samples_ = 1000, threads_ = 0;
+  std::string dir_, images_, targets_, weights_ = "best", locations_, attention_;
+  std::int64_t paths_ = 0, batch_ = 256, samples_ = 1000, threads_ = 0, beam_ = 1, max_len_ = 20;
   std::uint64_t seed_ = 1234;
 };
 

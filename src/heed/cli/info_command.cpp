@@ -76,6 +76,18 @@ class InfoCommand : public Command {
                   << mc.image.conv_channels << " channels\n";
       std::cout << "classes: " << classifier_classes(mc) << "\n";
       model = make_image_classifier(mc, 1, rng, config.training.dtype);
+    } else if (reads_image_sources(mc.kind)) {  // image2seq: class names, no source side
+      const Vocabulary tgt = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
+      mc.tgt_vocab = static_cast<std::int64_t>(tgt.size());
+      model = build_model(mc, rng, config.training.dtype);
+      std::cout << "  " << mc.image.conv_layers << " conv 3x3 + max-pool layers from "
+                << mc.image.conv_channels << " channels, emb_dim " << mc.emb_dim
+                << ", decoder hidden " << mc.dec_hidden << ", attention " << mc.attention_mode
+                << (mc.attention_mode == AttentionMode::hard
+                        ? " (decoding: " + std::string(enum_name(mc.hard_eval)) + ")"
+                        : std::string())
+                << ", dropout " << mc.dropout << "\n";
+      std::cout << "target vocabulary: " << tgt.size() << " (the class names and 4 specials)\n";
     } else {
       const Vocabulary src = Vocabulary::load(path_in(dir_, model_files::kSrcVocab));
       const Vocabulary tgt = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));

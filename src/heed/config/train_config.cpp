@@ -383,7 +383,11 @@ void read_training(Section s, TrainingConfig& c, ModelKind kind) {
   s.read("validate_every", c.validate_every);
   s.check("validate_every", c.validate_every >= 1, "must be at least 1");
   s.read_enum("metric", c.metric);
-  if (classifies_images(kind))
+  if (kind == ModelKind::image2seq)
+    s.check("metric", c.metric == DevMetric::loss || c.metric == DevMetric::error,
+            "model.kind image2seq: use loss or error (the dev images whose decoded class names "
+            "differ from the target, in %), got " + std::string(enum_name(c.metric)));
+  else if (classifies_images(kind))
     s.check("metric", c.metric == DevMetric::loss || c.metric == DevMetric::error,
             "model.kind " + std::string(enum_name(kind)) + " classifies images: use loss or "
                 "error, got " + std::string(enum_name(c.metric)));
@@ -411,6 +415,8 @@ void read_training(Section s, TrainingConfig& c, ModelKind kind) {
   s.check("reinforce_weight", c.reinforce_weight >= 0, "must be 0 or more");
   s.read("entropy_weight", c.entropy_weight);
   s.check("entropy_weight", c.entropy_weight >= 0, "must be 0 or more");
+  s.read("doubly_stochastic", c.doubly_stochastic);
+  s.check("doubly_stochastic", c.doubly_stochastic >= 0, "must be 0 (off) or more");
   s.read("baseline_decay", c.baseline_decay);
   s.check("baseline_decay", c.baseline_decay >= 0 && c.baseline_decay < 1, "must be in [0, 1)");
   s.read_enum("dtype", c.dtype);
@@ -465,7 +471,8 @@ TrainConfig parse_node(YAML::Node root, const std::string& source, const Overrid
     Section model = top.section("model");
     model.read_enum("kind", c.model.kind);
   }
-  read_data(top.section("data"), c.data, classifies_images(c.model.kind), c.model.kind);
+  read_data(top.section("data"), c.data,
+            classifies_images(c.model.kind) || c.model.kind == ModelKind::image2seq, c.model.kind);
   read_model(top.section("model"), c.model);
   read_training(top.section("training"), c.training, c.model.kind);
   top.read("output", c.output);
@@ -619,6 +626,7 @@ std::string to_yaml(const TrainConfig& c) {
   e << YAML::Key << "allreduce_bucket_mb" << YAML::Value << t.allreduce_bucket_mb;
   e << YAML::Key << "reinforce_weight" << YAML::Value << t.reinforce_weight;
   e << YAML::Key << "entropy_weight" << YAML::Value << t.entropy_weight;
+  e << YAML::Key << "doubly_stochastic" << YAML::Value << t.doubly_stochastic;
   e << YAML::Key << "baseline_decay" << YAML::Value << t.baseline_decay;
   e << YAML::Key << "dtype" << YAML::Value << text_of(t.dtype);
   e << YAML::Key << "precision" << YAML::Value << text_of(t.precision);

@@ -76,6 +76,9 @@ struct TrainingConfig {
   double reinforce_weight = 1.0;
   double entropy_weight = 0.0;
   double baseline_decay = 0.9;
+  // lambda of the doubly stochastic attention penalty of image2seq (train/doubly_stochastic.h);
+  // 0 = off.
+  double doubly_stochastic = 0.0;
   std::int64_t threads = 0;           // 0 = the OpenMP default
   DType dtype = DType::f32;
   kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32;  // the step's products (f32 only)

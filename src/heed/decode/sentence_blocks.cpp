@@ -21,6 +21,7 @@ TokenBatch row_block(const TokenBatch& src, std::int64_t r0, std::int64_t r1) {
   for (std::int64_t b = 0; b < part.batch; ++b)
     std::copy_n(src.ids.begin() + (r0 + b) * src.len, part.len,
                 part.ids.begin() + b * part.len);
+  if (src.images.defined()) part.images = src.images.slice(0, r0, r1).contiguous();
   return part;
 }
 

@@ -28,7 +28,8 @@ using BlockDecoder = std::function<DecodeResult(const TokenBatch&, const DecodeO
 DecodeResult decode_in_row_blocks(const TokenBatch& src, const DecodeOptions& options,
                                   const BlockDecoder& decode);
 
-// Rows [r0, r1) of src as a batch of their own, padded to their longest sentence.
+// Rows [r0, r1) of src as a batch of their own, padded to their longest sentence (with their
+// images, for an image model's source).
 TokenBatch row_block(const TokenBatch& src, std::int64_t r0, std::int64_t r1);
 
 }  // namespace heed::detail

@@ -31,7 +31,8 @@ EncoderDecoder::EncoderDecoder(const ModelConfig& config, std::unique_ptr<Encode
 Encoded EncoderDecoder::encode(const TokenBatch& src) const { return encode(src, mode()); }
 
 Encoded EncoderDecoder::encode(const TokenBatch& src, const RunMode& m) const {
-  check_token_batch(src, config_.src_vocab, (name_ + " source").c_str());
+  // An image source's placeholder ids are no tokens: the image encoder checks its images.
+  if (!src.images.defined()) check_token_batch(src, config_.src_vocab, (name_ + " source").c_str());
   return decoder_->prepare(encoder_->encode(src, m), m);
 }
 
@@ -53,7 +54,9 @@ Var EncoderDecoder::features(const TokenBatch& src, const TokenBatch& tgt_in, Te
   const std::int64_t B = tgt_in.batch, n = tgt_in.len;
   Var E = decoder_->embed(tgt_in.ids, {B, n}, m);  // e(y_{t-1}) for every step at once
   if (!decoder_->has_attention()) alphas = nullptr;
-  if (accelerations_)
+  // The attention trace needs every step's weights on the tape: the step loop gives them.
+  std::vector<Var>* trace = decoder_->has_attention() ? m.attention : nullptr;
+  if (accelerations_ && !trace)
     if (std::optional<Var> F = decoder_->accelerated(E, enc, m, alphas)) return *F;
   if (alphas) *alphas = alloc_alphas(B, n, src.len, E.dtype());
   DecoderState state = enc.initial;
@@ -61,8 +64,9 @@ Var EncoderDecoder::features(const TokenBatch& src, const TokenBatch& tgt_in, Te
   F.reserve(static_cast<std::size_t>(n));
   for (std::int64_t t = 0; t < n; ++t) {
     Var alpha;
-    F.push_back(decoder_->step(select(E, 1, t), state, enc, m, alphas ? &alpha : nullptr));
+    F.push_back(decoder_->step(select(E, 1, t), state, enc, m, alphas || trace ? &alpha : nullptr));
     if (alphas) store_alpha(*alphas, alpha, t);
+    if (trace) trace->push_back(alpha);
   }
   return stack(F, 1);
 }

@@ -41,8 +41,10 @@ class EncoderDecoder : public Seq2Seq {
 
  private:
   RunMode mode(kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32) const {
-    return {training(), rng(), config_.dropout, training() ? hard_attention_trace() : nullptr,
-            precision};
+    RunMode m{training(), rng(), config_.dropout, training() ? hard_attention_trace() : nullptr,
+              precision};
+    if (training()) m.attention = attention_trace();
+    return m;
   }
   Encoded encode(const TokenBatch& src, const RunMode& m) const;
   // The decoder's features for every target position, (B, n, F).

@@ -18,14 +18,16 @@ namespace heed {
 // context; and the image classifiers (models/image_classifier.h): ram, the recurrent attention
 // model (docs/MODELS.md#recurrent-attention-model), fc, a fully connected network over the
 // whole image (docs/MODELS.md#fully-connected-classifier), and cnn, a small convolutional
-// network (docs/MODELS.md#small-cnn).
-enum class ModelKind { bahdanau, luong, noattn, ram, fc, cnn };
+// network (docs/MODELS.md#small-cnn); and image2seq, a CNN encoder whose grid cells a Bahdanau
+// decoder attends over (docs/MODELS.md#image-to-sequence).
+enum class ModelKind { bahdanau, luong, noattn, ram, fc, cnn, image2seq };
 inline constexpr EnumName<ModelKind> kModelKindNames[] = {{ModelKind::bahdanau, "bahdanau"},
                                                           {ModelKind::luong, "luong"},
                                                           {ModelKind::noattn, "noattn"},
                                                           {ModelKind::ram, "ram"},
                                                           {ModelKind::fc, "fc"},
-                                                          {ModelKind::cnn, "cnn"}};
+                                                          {ModelKind::cnn, "cnn"},
+                                                          {ModelKind::image2seq, "image2seq"}};
 constexpr std::span<const EnumName<ModelKind>> enum_names(ModelKind) { return kModelKindNames; }
 
 // model.core of the recurrent attention model: a ReLU RNN cell or an LSTM cell.

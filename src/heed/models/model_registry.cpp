@@ -13,12 +13,13 @@ extern const ModelKindSpec kBahdanauSpec;
 extern const ModelKindSpec kLuongSpec;
 extern const ModelKindSpec kNoAttentionSpec;
 extern const ModelKindSpec kRamSpec;
+extern const ModelKindSpec kImageToSequenceSpec;
 extern const ModelKindSpec kFcSpec;
 extern const ModelKindSpec kCnnSpec;
 
 namespace {
 const ModelKindSpec* const kSpecs[] = {&kBahdanauSpec, &kLuongSpec, &kNoAttentionSpec, &kRamSpec,
-                                       &kFcSpec, &kCnnSpec};
+                                       &kFcSpec, &kCnnSpec, &kImageToSequenceSpec};
 }  // namespace
 
 const ModelKindSpec& model_kind_spec(ModelKind kind) {
@@ -33,6 +34,8 @@ RnnCell encoder_cell(const ModelConfig& c) {
 
 bool reads_images(ModelKind kind) { return model_kind_spec(kind).build == nullptr; }
 
+bool reads_image_sources(ModelKind kind) { return kind == ModelKind::image2seq; }
+
 bool classifies_images(ModelKind kind) {
   return model_kind_spec(kind).build_classifier != nullptr;
 }
@@ -44,9 +47,12 @@ void validate_model_config(const ModelConfig& c) {
     model_kind_spec(c.kind).validate(c);
     return;
   }
-  HEED_CHECK(c.src_vocab >= 4 && c.tgt_vocab >= 4, "model: src_vocab and tgt_vocab must hold at "
-             "least the 4 special tokens (pad, bos, eos, unk), got ", c.src_vocab, " and ",
-             c.tgt_vocab);
+  HEED_CHECK((c.src_vocab >= 4 || reads_image_sources(c.kind)) && c.tgt_vocab >= 4, "model: "
+             "src_vocab and tgt_vocab must hold at least the 4 special tokens (pad, bos, eos, "
+             "unk), got ", c.src_vocab, " and ", c.tgt_vocab);
+  HEED_CHECK(c.attention_mode != AttentionMode::none || reads_image_sources(c.kind),
+             "model.attention.mode: none exists for image2seq; the text models' baseline "
+             "without attention is model.kind noattn");
   HEED_CHECK(c.emb_dim > 0, "model.emb_dim must be positive, got ", c.emb_dim);
   HEED_CHECK(c.enc_hidden > 0, "model.enc_hidden must be positive, got ", c.enc_hidden);
   HEED_CHECK(c.dec_hidden > 0, "model.dec_hidden must be positive, got ", c.dec_hidden);

@@ -40,6 +40,10 @@ bool reads_images(ModelKind kind);
 // Whether the kind is an image classifier (its spec has build_classifier): ram, fc, cnn.
 bool classifies_images(ModelKind kind);
 
+// Whether the kind is an encoder-decoder whose sources are images (model.kind image2seq): its
+// source batches carry images (TokenBatch::images) and it has no source vocabulary.
+bool reads_image_sources(ModelKind kind);
+
 // The encoder's cell: the configured one, or the kind's default.
 RnnCell encoder_cell(const ModelConfig& config);
 

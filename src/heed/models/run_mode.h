@@ -33,6 +33,9 @@ struct RunMode {
   // Saliency: where set, the encoder stores the embedded source (B, m, E) it computes here, so
   // that its gradient can be read after a backward pass (Seq2Seq::saliency).
   Var* source_embeddings = nullptr;
+  // Where set (training with the doubly stochastic penalty, train/doubly_stochastic.h), each
+  // teacher-forced decoder step appends its attention weights alpha_t (B, m), on the tape.
+  std::vector<Var>* attention = nullptr;
 };
 
 }  // namespace heed

@@ -85,15 +85,20 @@ class Seq2Seq : public Module {
   // Hard attention in training: each decoder step appends its sample's log-probability and
   // entropy here (the REINFORCE loss reads them, train/reinforce.h); null: not recorded.
   void set_hard_attention_trace(HardAttentionTrace* trace) { trace_ = trace; }
+  // Teacher-forced training: each decoder step appends its attention weights (B, m), with
+  // their gradient, here (the doubly stochastic penalty reads them); null: not recorded.
+  void set_attention_trace(std::vector<Var>* alphas) { alphas_ = alphas; }
 
  protected:
   Rng* rng() const { return rng_; }
   HardAttentionTrace* hard_attention_trace() const { return trace_; }
+  std::vector<Var>* attention_trace() const { return alphas_; }
   ModelConfig config_;
 
  private:
   Rng* rng_ = nullptr;
   HardAttentionTrace* trace_ = nullptr;
+  std::vector<Var>* alphas_ = nullptr;
 };
 
 // The real positions of a padded (B, n) batch as row indices b * n + t, t < lengths[b], in

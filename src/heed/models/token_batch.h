@@ -1,8 +1,11 @@
 #pragma once
 // TokenBatch: a padded batch of token ids, what text encoders read and decoders emit, with the
-// ids every vocabulary reserves.
+// ids every vocabulary reserves. An image model's source batch carries its images in it
+// (docs/ARCHITECTURE.md, "Images as sources").
 #include <cstdint>
 #include <vector>
+
+#include "heed/tensor/tensor.h"
 
 namespace heed {
 
@@ -15,6 +18,10 @@ struct TokenBatch {
   std::int64_t len = 0;
   std::vector<std::int32_t> ids;
   std::vector<std::int64_t> lengths;
+  // An image model's source (model.kind image2seq): the pixels (B, C, H, W), value / 255; len
+  // and every length are then the encoder's L grid cells and ids are kPad placeholders
+  // (models/image_encoder.h, image_source). Undefined for text.
+  Tensor images{};
 };
 
 // Throws heed::Error (prefixed by what) unless the batch is consistent: ids.size() = batch *

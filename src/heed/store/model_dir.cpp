@@ -23,7 +23,7 @@ std::string step_checkpoint_path(const std::string& dir, std::int64_t step) {
 }
 
 std::unique_ptr<Seq2Seq> build_model(const ModelConfig& config, Rng& rng, DType dtype) {
-  HEED_CHECK(config.src_vocab > 4 && config.tgt_vocab > 4,
+  HEED_CHECK((config.src_vocab > 4 || reads_image_sources(config.kind)) && config.tgt_vocab > 4,
              "build_model: the vocabulary sizes are not set (", config.src_vocab, ", ",
              config.tgt_vocab, ")");
   return make_model(config, rng, dtype);
@@ -65,6 +65,9 @@ LoadedModel load_model_dir(const std::string& dir, const std::string& which) {
   HEED_CHECK(!reads_images(m.config.model.kind), dir, ": holds a ",
              enum_name(m.config.model.kind), " model, which classifies images (heed eval "
              "--model ", dir, " --images FILE), not text");
+  HEED_CHECK(!reads_image_sources(m.config.model.kind), dir, ": holds an ",
+             enum_name(m.config.model.kind), " model, which reads images (heed eval --model ",
+             dir, " --images FILE), not text");
   m.src_vocab = Vocabulary::load(path_in(dir, model_files::kSrcVocab));
   m.tgt_vocab = Vocabulary::load(path_in(dir, model_files::kTgtVocab));
   // config.yaml records the sizes the model was trained with: a vocabulary file that was
@@ -106,6 +109,26 @@ LoadedImageModel load_image_model_dir(const std::string& dir, const std::string&
   m.weights_path = weights_file(dir, which);
   Rng rng(m.config.training.seed);
   m.model = make_image_classifier(mc, 1, rng, m.config.training.dtype);
+  m.metadata = load_into(*m.model, m.weights_path);
+  m.model->eval();
+  return m;
+}
+
+LoadedModel load_image_sequence_model_dir(const std::string& dir, const std::string& which) {
+  LoadedModel m;
+  m.config = load_model_config(dir);
+  HEED_CHECK(reads_image_sources(m.config.model.kind), dir, ": holds a ",
+             enum_name(m.config.model.kind), " model; this reads model.kind image2seq");
+  m.tgt_vocab = Vocabulary::load(path_in(dir, model_files::kTgtVocab));
+  ModelConfig mc = m.config.model;
+  HEED_CHECK(mc.tgt_vocab == static_cast<std::int64_t>(m.tgt_vocab.size()),
+             path_in(dir, model_files::kTgtVocab), " has ", m.tgt_vocab.size(),
+             " entries but the model was trained with ", mc.tgt_vocab, " (model.tgt_vocab in ",
+             path_in(dir, model_files::kConfig),
+             "); the file was changed or comes from another model directory");
+  m.weights_path = weights_file(dir, which);
+  Rng rng(m.config.training.seed);
+  m.model = build_model(mc, rng, m.config.training.dtype);
   m.metadata = load_into(*m.model, m.weights_path);
   m.model->eval();
   return m;

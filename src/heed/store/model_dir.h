@@ -79,6 +79,11 @@ struct LoadedImageModel {
 };
 LoadedImageModel load_image_model_dir(const std::string& dir, const std::string& which = "best");
 
+// A trained model.kind image2seq (an encoder-decoder reading images): its directory holds
+// tgt.vocab (the class names) but no src.vocab or tokenisers; src_vocab and the tokenisers
+// stay empty. heed::Error for another kind's directory and for every missing file.
+LoadedModel load_image_sequence_model_dir(const std::string& dir, const std::string& which = "best");
+
 // Only config.yaml (strict parse), for tools that need no weights.
 TrainConfig load_model_config(const std::string& dir);
 

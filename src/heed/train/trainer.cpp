@@ -23,6 +23,7 @@
 #include "heed/data/batch_sampler.h"
 #include "heed/data/corpus.h"
 #include "heed/data/image_classes.h"
+#include "heed/data/image_sequences.h"
 #include "heed/data/sentencepiece_tokenizer.h"
 #include "heed/data/text_file.h"
 #include "heed/base/checksum.h"
@@ -36,12 +37,14 @@
 #include "heed/metrics/bleu.h"
 #include "heed/metrics/g2p.h"
 #include "heed/metrics/wer.h"
+#include "heed/models/image_encoder.h"
 #include "heed/models/model_registry.h"
 #include "heed/models/image_classifier.h"
 #include "heed/tensor/arena.h"
 #include "heed/train/adam.h"
 #include "heed/store/checkpoint.h"
 #include "heed/train/clip.h"
+#include "heed/train/doubly_stochastic.h"
 #include "heed/train/lr_schedule.h"
 #include "heed/store/model_dir.h"
 #include "heed/train/progress.h"
@@ -164,6 +167,9 @@ class Run {
                              const std::vector<std::string>& lines, const char* file);
   void load_data();
   void load_images();  // the image classifiers (model.kind ram, fc, cnn)
+  void load_image_sequences();  // model.kind image2seq
+  // The source batch of corpus entries members: their images for image2seq, else their tokens.
+  void fill_source(const Batch& batch, const ImageSequences& images);
   void plan_dev_batches();
   void set_up();
   // The update of one global batch; returns its mean target-token loss (over every rank).
@@ -227,6 +233,11 @@ class Run {
   std::unique_ptr<ImageClassifier> classifier_;
   ClassifiedImages train_images_, dev_images_;
   Module* module_ = nullptr;
+  // model.kind image2seq: an encoder-decoder whose sources are images (its source batches carry
+  // them, models/image_encoder.h); each image is a corpus entry with its target names.
+  const bool image_seq_ = reads_image_sources(c_.model.kind);
+  ImageSequences train_seqs_, dev_seqs_;
+  std::vector<Var> alpha_trace_;  // training.doubly_stochastic: the steps' attention weights
   std::vector<Var> params_;
   std::unique_ptr<Optimizer> optimizer_;
   std::unique_ptr<BatchSampler> sampler_;
@@ -350,6 +361,10 @@ void Run::load_data() {
     load_images();
     return;
   }
+  if (image_seq_) {
+    load_image_sequences();
+    return;
+  }
   ParallelText text = read_parallel(c_.data.train_source, c_.data.train_target);
   src_tok_ = side_tokenizer(c_.data.source, text.source, model_files::kSrcSpm);
   tgt_tok_ = side_tokenizer(c_.data.target, text.target, model_files::kTgtSpm);
@@ -413,6 +428,26 @@ void Run::load_images() {
   plan_dev_batches();
 }
 
+void Run::load_image_sequences() {
+  // The target vocabulary holds the class names of the training targets.
+  tgt_vocab_ = resume_ || follower_
+                   ? Vocabulary::load(path_in(dir_, model_files::kTgtVocab))
+                   : build_name_vocabulary(read_name_sequences(c_.data.train_target));
+  train_seqs_ = read_image_sequences(c_.data.train_images, c_.data.train_target, tgt_vocab_);
+  corpus_ = image_sequence_corpus(train_seqs_);
+  if (c_.data.dev_images.empty()) return;
+  dev_seqs_ = read_image_sequences(c_.data.dev_images, c_.data.dev_target, tgt_vocab_);
+  dev_corpus_ = image_sequence_corpus(dev_seqs_, static_cast<std::size_t>(c_.data.max_dev_sentences));
+  plan_dev_batches();
+}
+
+void Run::fill_source(const Batch& batch, const ImageSequences& images) {
+  if (image_seq_)
+    src_ = image_source(classifier_images(images.images, batch.members, t_.dtype), c_.model.image);
+  else
+    fill(src_, batch.size, batch.src_len, batch.src, batch.src_lengths);
+}
+
 double Run::forward_backward(const Batch& batch, double batch_tokens) {
   if (images_) return classifier_forward_backward(batch);
   double loss = 0.0;
@@ -422,7 +457,7 @@ double Run::forward_backward(const Batch& batch, double batch_tokens) {
     // backward keeps it.
     if (t_.precision == kernels::MatmulPrecision::bf16) kernels::require_bf16_products();
     ArenaScope scope(&arena_);
-    fill(src_, batch.size, batch.src_len, batch.src, batch.src_lengths);
+    fill_source(batch, train_seqs_);
     fill(tgt_in_, batch.size, batch.tgt_len, batch.tgt_in, batch.tgt_lengths);
     // Logits at the real target positions only: the output layers skip the padding.
     Var logits = model_->forward_packed(src_, tgt_in_, t_.precision);
@@ -445,6 +480,12 @@ double Run::forward_backward(const Batch& batch, double batch_tokens) {
                                         batch_tokens > 0 ? batch_tokens : count, ro, baseline_,
                                         mean));
       trace_.clear();
+    }
+    if (t_.doubly_stochastic > 0) {  // image2seq, soft attention (checked in set_up)
+      total = add(total, doubly_stochastic_penalty(alpha_trace_, tgt_in_.lengths, src_.lengths,
+                                                   t_.doubly_stochastic,
+                                                   batch_tokens > 0 ? batch_tokens : count));
+      alpha_trace_.clear();
     }
     Tape::current().backward(total);
   }
@@ -583,19 +624,25 @@ double Run::dev_score(nlohmann::json& entry, std::string& shown, double train_lo
   double loss_sum = 0.0;
   std::int64_t count = 0;
   const bool decode = t_.metric != DevMetric::loss;
-  std::vector<std::string> hyps(decode ? dev_corpus_.size() : 0);
+  std::vector<std::string> hyps(decode && !image_seq_ ? dev_corpus_.size() : 0);
+  std::int64_t wrong = 0;  // image2seq: the dev images whose decoded names differ from the target
   {
     NoGradGuard no_grad;
     model_->eval();
     DecodeOptions dopt;
     dopt.len_a = static_cast<double>(t_.max_output_factor);
     dopt.len_b = 10.0;
+    if (image_seq_) {  // the longest dev target with EOS, and a few steps more
+      std::size_t longest = 0;
+      for (const auto& y : dev_corpus_.tgt) longest = std::max(longest, y.size());
+      dopt.max_len = static_cast<std::int64_t>(longest) + 5;
+    }
     FrozenModel frozen(*model_, dopt.precision);  // weights packed once for all dev batches
     for (const auto& members : dev_plan_) {
       const Batch b = make_batch(dev_corpus_, members);
       {
         ArenaScope scope(&arena_);
-        fill(src_, b.size, b.src_len, b.src, b.src_lengths);
+        fill_source(b, dev_seqs_);
         fill(tgt_in_, b.size, b.tgt_len, b.tgt_in, b.tgt_lengths);
         Var logits = model_->forward_packed(src_, tgt_in_);
         CrossEntropyResult ce =
@@ -605,7 +652,8 @@ double Run::dev_score(nlohmann::json& entry, std::string& shown, double train_lo
         if (decode) {
           DecodeResult r = greedy_decode(*model_, src_, dopt);
           for (std::size_t i = 0; i < b.size; ++i)
-            hyps[b.members[i]] = tgt_tok_->decode(tgt_vocab_.decode(r.best(i).tokens));
+            if (image_seq_) wrong += r.best(i).tokens != dev_corpus_.tgt[b.members[i]];
+            else hyps[b.members[i]] = tgt_tok_->decode(tgt_vocab_.decode(r.best(i).tokens));
         }
       }
       arena_.reset();
@@ -620,7 +668,13 @@ double Run::dev_score(nlohmann::json& entry, std::string& shown, double train_lo
   entry["perplexity"] = std::exp(loss);
   double score = loss;
   shown = "loss " + fmt("%.4f", loss) + ", ppl " + fmt("%.2f", std::exp(loss));
-  if (t_.metric == DevMetric::bleu) {
+  if (t_.metric == DevMetric::error) {  // image2seq (the config allows error for no other kind)
+    score = dev_corpus_.size() ? 100.0 * static_cast<double>(wrong) /
+                                     static_cast<double>(dev_corpus_.size())
+                               : 0.0;
+    entry["error"] = score;
+    shown += ", sequence error " + fmt("%.2f", score) + "%";
+  } else if (t_.metric == DevMetric::bleu) {
     score = metrics::corpus_bleu(hyps, dev_refs_).score;
     entry["bleu"] = score;
     shown += ", BLEU " + fmt("%.2f", score);
@@ -744,7 +798,7 @@ void Run::set_up() {
                n, " entries; leave it 0 (it is set from the vocabulary)");
     field = n;
   };
-  if (!images_) set_size(mc.src_vocab, src_vocab_.size(), "src_vocab");
+  if (!images_ && !image_seq_) set_size(mc.src_vocab, src_vocab_.size(), "src_vocab");
   set_size(mc.tgt_vocab, tgt_vocab_.size(), "tgt_vocab");
   if (images_) {  // the image classifiers: the size of the training images
     for (auto [field, n, key] : {std::tuple{&mc.classifier.image_height, train_images_.images.rows,
@@ -769,6 +823,12 @@ void Run::set_up() {
     model_->set_rng(&rng_);
     hard_ = mc.attention_mode == AttentionMode::hard;
     if (hard_) model_->set_hard_attention_trace(&trace_);
+    HEED_CHECK(t_.doubly_stochastic == 0 ||
+                   (image_seq_ && mc.attention_mode == AttentionMode::soft),
+               "training.doubly_stochastic: the penalty is on the soft attention weights of "
+               "model.kind image2seq (model.attention.mode soft), not ", enum_name(mc.kind),
+               " with mode ", enum_name(mc.attention_mode), "; set it to 0");
+    if (t_.doubly_stochastic > 0) model_->set_attention_trace(&alpha_trace_);
     module_ = model_.get();
   }
   module_->train();
@@ -783,7 +843,7 @@ void Run::set_up() {
   bo.seed = t_.seed;
   sampler_ = std::make_unique<BatchSampler>(corpus_, bo);
   if (!resume_ && leader_) {  // every check has passed: now the directory is written
-    if (!images_) src_vocab_.save(path_in(dir_, model_files::kSrcVocab));
+    if (!images_ && !image_seq_) src_vocab_.save(path_in(dir_, model_files::kSrcVocab));
     tgt_vocab_.save(path_in(dir_, model_files::kTgtVocab));
   }
 
@@ -864,6 +924,11 @@ TrainResult Run::run() {
                     std::to_string(train_images_.images.rows) + "x" +
                     std::to_string(train_images_.images.cols) + ", " +
                     std::to_string(classifier_->classes()) + " classes"
+          : image_seq_
+              ? std::to_string(train_seqs_.images.count) + " training images of " +
+                    std::to_string(train_seqs_.images.rows) + "x" +
+                    std::to_string(train_seqs_.images.cols) + ", target vocabulary " +
+                    std::to_string(tgt_vocab_.size())
               : corpus_.stats.summary() + "; vocabularies: source " +
                     std::to_string(src_vocab_.size()) + ", target " +
                     std::to_string(tgt_vocab_.size());

@@ -1,0 +1,23 @@
+#!/bin/sh
+# The canvas task of docs/MODELS.md#image-to-sequence end to end, from the directory heed is
+# run from: the data, then soft attention, no attention and hard attention, each trained for
+# at most 25 minutes (examples/fashion-canvas/config.yaml), then each evaluated on the 10000
+# test canvases with greedy decoding (the sequence accuracy, its bootstrap interval and the
+# accuracy by number of items); the soft model's grid attention goes to canvas-soft.jsonl.
+# Usage: sh examples/fashion-canvas/run.sh [HEED]   (HEED: the heed binary, default heed)
+set -eu
+heed=${1:-heed}
+config=$(dirname "$0")/config.yaml
+[ -f canvas-data/test.tgt ] || "$heed" data images --kind canvas --out canvas-data
+for mode in soft none hard; do
+  "$heed" train "$config" --set model.attention.mode=$mode --set output=canvas-$mode
+done
+for mode in soft none hard; do
+  echo "== $mode"
+  if [ $mode = soft ]; then
+    "$heed" eval --model canvas-$mode --images canvas-data/test-images-idx3-ubyte.gz \
+      --attention canvas-$mode.jsonl
+  else
+    "$heed" eval --model canvas-$mode --images canvas-data/test-images-idx3-ubyte.gz
+  fi
+done
