@@ -1,5 +1,6 @@
 #include "heed/kernels/glimpse.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "heed/kernels/pool2d.h"
@@ -7,21 +8,25 @@
 namespace heed::kernels {
 namespace {
 
-// Calls f(patch index, image index or -1 outside the image) for every pixel of the C
-// planes of the side x side patch starting at (r0, c0): the one copy of the patch
-// geometry that forward (copy in) and backward (add back) share.
+// Calls f(k, p, n) for the row pieces of the C planes of the side x side patch starting at
+// (r0, c0): patch elements k .. k + n - 1 are image elements p .. p + n - 1, or lie outside
+// the image when p = -1. The one copy of the patch geometry that forward (copy in) and
+// backward (add back) share; whole pieces, so that each is one copy or one fill.
 template <typename F>
-void patch_pixels(const GlimpseShape& s, std::int64_t side, std::int64_t r0, std::int64_t c0,
-                  F&& f) {
+void patch_rows(const GlimpseShape& s, std::int64_t side, std::int64_t r0, std::int64_t c0,
+                F&& f) {
+  const std::int64_t lo = std::clamp<std::int64_t>(-c0, 0, side);            // first inside
+  const std::int64_t hi = std::clamp<std::int64_t>(s.W - c0, lo, side);       // past the last
   for (std::int64_t c = 0; c < s.C; ++c)
     for (std::int64_t r = 0; r < side; ++r) {
-      const std::int64_t ir = r0 + r;
-      const bool row_inside = ir >= 0 && ir < s.H;
-      for (std::int64_t q = 0; q < side; ++q) {
-        const std::int64_t iq = c0 + q;
-        f((c * side + r) * side + q,
-          row_inside && iq >= 0 && iq < s.W ? (c * s.H + ir) * s.W + iq : std::int64_t{-1});
+      const std::int64_t k = (c * side + r) * side, ir = r0 + r;
+      if (ir < 0 || ir >= s.H) {
+        f(k, std::int64_t{-1}, side);
+        continue;
       }
+      if (lo > 0) f(k, std::int64_t{-1}, lo);
+      if (hi > lo) f(k + lo, (c * s.H + ir) * s.W + c0 + lo, hi - lo);
+      if (side > hi) f(k + hi, std::int64_t{-1}, side - hi);
     }
 }
 
@@ -51,8 +56,10 @@ void glimpse_forward(const T* x, const T* loc, T* y, const GlimpseShape& s, T* p
     const T* xn = x + n * s.C * s.H * s.W;
     scales(s, loc, n, [&](std::int64_t side, std::int64_t r0, std::int64_t c0,
                           const Pool2dShape& pool, std::int64_t out) {
-      patch_pixels(s, side, r0, c0,
-                   [&](std::int64_t k, std::int64_t p) { patch[k] = p >= 0 ? xn[p] : T(0); });
+      patch_rows(s, side, r0, c0, [&](std::int64_t k, std::int64_t p, std::int64_t len) {
+        if (p >= 0) std::copy(xn + p, xn + p + len, patch + k);
+        else std::fill(patch + k, patch + k + len, T(0));
+      });
       avg_pool2d_forward(patch, y + out, pool);
     });
   }
@@ -66,8 +73,9 @@ void glimpse_backward(const T* loc, const T* dy, T* dx, const GlimpseShape& s, T
                           const Pool2dShape& pool, std::int64_t out) {
       for (std::int64_t k = 0; k < s.C * side * side; ++k) patch[k] = T(0);
       avg_pool2d_backward(dy + out, patch, pool);
-      patch_pixels(s, side, r0, c0, [&](std::int64_t k, std::int64_t p) {
-        if (p >= 0) dxn[p] += patch[k];
+      patch_rows(s, side, r0, c0, [&](std::int64_t k, std::int64_t p, std::int64_t len) {
+        if (p >= 0)
+          for (std::int64_t j = 0; j < len; ++j) dxn[p + j] += patch[k + j];
       });
     });
   }
