@@ -1,14 +1,19 @@
-// End-to-end tests of `heed show`: tiny models (with attention and without) are trained by
-// `heed train` once per suite, then shown through the heed binary; and the bad inputs.
+// End-to-end tests of `heed show`: tiny models (with attention and without; and a recurrent
+// attention model on the quadrant task for `heed show --images`, docs/cli/show.md#images)
+// are trained by `heed train` once per suite, then shown through the heed binary; and the
+// bad inputs, each named.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "cli/cli_test_util.h"
+#include "cli/quadrant_images.h"
 #include "heed/base/random.h"
+#include "heed/data/text_file.h"
 
 namespace heed {
 namespace {
@@ -23,6 +28,12 @@ std::string read_file(const std::string& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+std::size_t count(const std::string& s, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+  return n;
 }
 
 class ShowCli : public ::testing::Test {
@@ -163,6 +174,156 @@ TEST_F(ShowCli, BadInputsAreNamed) {
   r = run_heed("show -i " + in + " -o " + dir_->path("o5"));
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("--model"), std::string::npos) << r.output;
+}
+
+class ShowImages : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new ScratchDir("heed_cli_show_images");
+    Rng rng(11);
+    testing::write_quadrants(*dir_, "train", 400, rng);
+    testing::write_quadrants(*dir_, "test", 40, rng);
+    const std::string config = dir_->file(
+        "ram.yaml", "data:\n  train_images: " + dir_->path("train-images-idx3-ubyte.gz") +
+                        "\n  train_target: " + dir_->path("train.tgt") + R"(
+model:
+  kind: ram
+  glimpses: 3
+  glimpse_size: 4
+  scales: 2
+  glimpse_hidden: 16
+  location_hidden: 8
+  glimpse_dim: 16
+  core_hidden: 16
+training:
+  lr: 0.003
+  max_sentences: 32
+  max_epochs: 0
+  max_steps: 40
+  threads: 1
+output: )" + dir_->path("ram") + "\n");
+    const CommandResult r = run_heed("train " + config);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+  static std::string images() { return dir_->path("test-images-idx3-ubyte.gz"); }
+  static ScratchDir* dir_;
+};
+
+ScratchDir* ShowImages::dir_ = nullptr;
+
+TEST_F(ShowImages, DrawsEachImagesGlimpsesAndAGallery) {
+  const std::string out = dir_->path("out");
+  const CommandResult r =
+      run_heed("show -m " + dir_->path("ram") + " --images " + images() + " -o " + out +
+               " --max-images 5 --png-scale 1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("wrote 5 pictures"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("gallery.html"), std::string::npos) << r.output;
+  const std::vector<std::string> labels = read_lines(dir_->path("test.tgt"));
+  for (int i = 0; i < 5; ++i) {
+    const std::string name = "image-000" + std::to_string(i);
+    const std::string png = read_file(out + "/" + name + ".png");
+    EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8)) << name;
+    const std::string svg = read_file(out + "/" + name + ".svg");
+    EXPECT_NE(svg.find("<title>image " + std::to_string(i) + " of test-images-idx3-ubyte.gz</title>"),
+              std::string::npos)
+        << name;
+    EXPECT_NE(svg.find("label: " + labels[static_cast<std::size_t>(i)]), std::string::npos) << name;
+    // Three glimpses, the first at the centre.
+    const std::size_t at = svg.find("glimpse locations (row, col): (0.000, 0.000) (");
+    EXPECT_NE(at, std::string::npos) << name;
+  }
+  EXPECT_FALSE(fs::exists(out + "/image-0005.svg"));
+  const std::string html = read_file(out + "/gallery.html");
+  EXPECT_EQ(count(html, "<figure"), 5u);
+  for (int i = 0; i < 5; ++i)
+    EXPECT_NE(html.find("src=\"image-000" + std::to_string(i) + ".png\""), std::string::npos);
+  EXPECT_NE(html.find(" of 5 wrong: error "), std::string::npos);
+  EXPECT_NE(html.find("the mean locations"), std::string::npos);
+}
+
+TEST_F(ShowImages, SampledPathsAndTheDefaultCount) {
+  const std::string out = dir_->path("out-paths");
+  const CommandResult r = run_heed("show -m " + dir_->path("ram") + " --images " + images() +
+                                   " --targets " + dir_->path("test.tgt") + " -o " + out +
+                                   " --paths 3 --seed 5 --png-scale 0.5");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("wrote 16 pictures"), std::string::npos) << r.output;  // the default
+  EXPECT_TRUE(fs::exists(out + "/image-0015.png"));
+  EXPECT_FALSE(fs::exists(out + "/image-0016.png"));
+  EXPECT_NE(read_file(out + "/gallery.html").find("3 sampled paths averaged"), std::string::npos);
+}
+
+TEST_F(ShowImages, BadInputsAreNamed) {
+  const std::string ram = dir_->path("ram");
+  CommandResult r = run_heed("show -m " + ram + " --images " + dir_->path("nothing.gz") + " -o " +
+                             dir_->path("o1"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--images " + dir_->path("nothing.gz") + ": no such file"), std::string::npos)
+      << r.output;
+
+  r = run_heed("show -m " + ram + " --images " + images() + " --targets " + dir_->path("no.tgt") +
+               " -o " + dir_->path("o1"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--targets " + dir_->path("no.tgt") + ": no such file"), std::string::npos)
+      << r.output;
+
+  // An images file not named as heed data images names it, and no targets were given.
+  fs::copy_file(images(), dir_->path("pictures.gz"), fs::copy_options::overwrite_existing);
+  r = run_heed("show -m " + ram + " --images " + dir_->path("pictures.gz") + " -o " + dir_->path("o1"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find(dir_->path("pictures.gz") + ": cannot tell its targets file"),
+            std::string::npos)
+      << r.output;
+
+  // A text file given as images.
+  r = run_heed("show -m " + ram + " --images " + dir_->path("test.tgt") + " --targets " +
+               dir_->path("test.tgt") + " -o " + dir_->path("o1"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find(dir_->path("test.tgt")), std::string::npos) << r.output;
+
+  // The image model read as a text model, and the reverse.
+  const std::string in = dir_->file("in.txt", "abc\n");
+  r = run_heed("show -m " + ram + " -i " + in + " -o " + dir_->path("o2"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(ram + " holds a ram model, which reads images: give --images FILE"),
+            std::string::npos)
+      << r.output;
+
+  Rng rng(5);
+  const auto [src, tgt] = testing::reversal_lines(rng, 50, 3, 3, 4);
+  dir_->file("train.src", src);
+  dir_->file("train.txt", tgt);
+  const std::string text_config = dir_->file(
+      "text.yaml", "data:\n  train_source: " + dir_->path("train.src") +
+                       "\n  train_target: " + dir_->path("train.txt") +
+                       "\nmodel:\n  kind: bahdanau\n  emb_dim: 4\n  enc_hidden: 4\n  dec_hidden: 4\n"
+                       "training:\n  max_steps: 2\n  threads: 1\noutput: " + dir_->path("text") + "\n");
+  ASSERT_EQ(run_heed("train " + text_config).exit_code, 0);
+  r = run_heed("show -m " + dir_->path("text") + " --images " + images() + " -o " + dir_->path("o3"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(dir_->path("text") + " holds a bahdanau model, which translates text: "
+                                               "give --input FILE"),
+            std::string::npos)
+      << r.output;
+
+  // Options of the other form, both forms, neither.
+  r = run_heed("show -m " + ram + " --images " + images() + " -o " + dir_->path("o4") + " --beam 3");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--beam"), std::string::npos) << r.output;
+  r = run_heed("show -m " + ram + " -i " + in + " -o " + dir_->path("o4") + " --max-images 3");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--max-images"), std::string::npos) << r.output;
+  r = run_heed("show -m " + ram + " -i " + in + " --images " + images() + " -o " + dir_->path("o4"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  r = run_heed("show -m " + ram + " -o " + dir_->path("o4"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("give --input FILE"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir_->path("o4")));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -14,11 +15,18 @@
 #include "heed/cli/model_options.h"
 #include "heed/cli/stdin_lines.h"
 #include "heed/cli/validators.h"
+#include "heed/data/image_classes.h"
 #include "heed/data/text_file.h"
 #include "heed/kernels/gemm.h"
+#include "heed/models/image_classifier.h"
+#include "heed/models/model_registry.h"
+#include "heed/store/model_dir.h"
+#include "heed/tensor/arena.h"
 #include "heed/translate/best_saliency.h"
 #include "heed/translate/line_translator.h"
 #include "heed/viz/attention_picture.h"
+#include "heed/viz/glimpse_path_picture.h"
+#include "heed/viz/image_gallery_html.h"
 #include "heed/viz/report_html.h"
 
 namespace heed::cli {
@@ -30,6 +38,14 @@ namespace fs = std::filesystem;
 std::string picture_name(std::size_t line) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "sentence-%04zu", line);
+  return buf;
+}
+
+// "image-0007": the picture of image 7 of the images file, counted from 0 as in the
+// `heed eval --locations` file (.svg and .png).
+std::string image_picture_name(std::int64_t image) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "image-%04lld", static_cast<long long>(image));
   return buf;
 }
 
@@ -58,45 +74,85 @@ class ShowCommand : public Command {
  public:
   std::string name() const override { return "show"; }
   std::string description() const override {
-    return "Show what a model attends to, sentence by sentence: attention and saliency maps side "
-           "by side (SVG and PNG) and one self-contained HTML report with the n-best lists";
+    return "Show what a model attends to: for a text model, sentence by sentence, attention and "
+           "saliency maps side by side (SVG and PNG) and an HTML report with the n-best lists; "
+           "for an image model (ram), where each glimpse looked, image by image (SVG and PNG), "
+           "and a gallery page";
   }
 
   void setup(CLI::App& app) override {
     add_model_options(app, model_);
-    app.add_option("--input,-i", input_, "input file, one sentence per line; - reads stdin")
-        ->required();
+    auto* input = app.add_option("--input,-i", input_,
+                                 "text model: input file, one sentence per line; - reads stdin");
+    auto* images = app.add_option("--images", images_,
+                                  "image model (model.kind ram): gzipped IDX images (heed data "
+                                  "images); draws the first --max-images of them");
+    input->excludes(images);
     app.add_option("--out,-o", out_,
-                   "directory for report.html and sentence-NNNN.svg/.png (created if missing)")
+                   "directory for the pictures and report.html (text) or gallery.html (images); "
+                   "created if missing")
         ->required();
-    app.add_option("--beam,-k", beam_, "beam width; 1 = greedy decoding")
-        ->capture_default_str()
-        ->check(int_range(1, 1000));
-    app.add_option("--nbest,-n", nbest_,
-                   "hypotheses listed per sentence, at most --beam (default: --beam, at most 10)")
-        ->check(int_range(1, 1000));
-    app.add_option("--max-sentences", max_sentences_,
-                   "only the first N lines of the input (0: all)")
-        ->capture_default_str()
-        ->check(int_range(0, 100000000));
-    app.add_flag("--no-saliency", no_saliency_,
-                 "skip the saliency maps (one backward pass per output token): attention only");
+    // The text form.
+    const std::vector<CLI::Option*> text = {
+        app.add_option("--beam,-k", beam_, "text: beam width; 1 = greedy decoding")
+            ->capture_default_str()
+            ->check(int_range(1, 1000)),
+        app.add_option("--nbest,-n", nbest_,
+                       "text: hypotheses listed per sentence, at most --beam (default: --beam, at "
+                       "most 10)")
+            ->check(int_range(1, 1000)),
+        app.add_option("--max-sentences", max_sentences_,
+                       "text: only the first N lines of the input (0: all)")
+            ->capture_default_str()
+            ->check(int_range(0, 100000000)),
+        app.add_flag("--no-saliency", no_saliency_,
+                     "text: skip the saliency maps (one backward pass per output token): "
+                     "attention only"),
+        app.add_option("--batch-size,-b", batch_size_, "text: sentences per batch")
+            ->capture_default_str()
+            ->check(int_range(1, 100000))};
+    // The image form, named as in heed eval.
+    const std::vector<CLI::Option*> image = {
+        app.add_option("--targets,-t", targets_,
+                       "images: class name per image (default: <split>.tgt beside "
+                       "<split>-images-idx3-ubyte.gz)"),
+        app.add_option("--max-images", max_images_, "images: draw the first N images")
+            ->capture_default_str()
+            ->check(int_range(1, 100000)),
+        app.add_option("--paths", paths_,
+                       "images: test-time paths: 1 follows the mean locations, M > 1 averages M "
+                       "sampled paths and draws the first in full, the others faintly (default: "
+                       "the model's model.sample_paths)")
+            ->check(int_range(1, 1000)),
+        app.add_option("--seed", seed_, "images: seed of the sampled paths")->capture_default_str()};
+    for (CLI::Option* o : text) o->excludes(images);
+    for (CLI::Option* o : image) o->excludes(input);
     app.add_option("--png-scale", png_scale_, "PNG pixels per SVG pixel")
         ->capture_default_str()
         ->check(real_range(0.25, 8));
-    app.add_option("--batch-size,-b", batch_size_, "sentences per batch")
-        ->capture_default_str()
-        ->check(int_range(1, 100000));
     app.footer(
-        "Writes OUT/sentence-NNNN.svg and .png for input line NNNN (1-based): the best output's\n"
-        "attention map (rows: output tokens, columns: source tokens) and its saliency map side\n"
-        "by side; and OUT/report.html, one file with every line, its n-best list with scores\n"
-        "and both maps (hover a cell for its weight, click an output token for its row). A\n"
-        "model without attention gets the saliency map alone. Exit codes: 0 done, 1 runtime\n"
-        "error, 2 bad command line.");
+        "Text (--input): writes OUT/sentence-NNNN.svg and .png for input line NNNN (1-based):\n"
+        "the best output's attention map (rows: output tokens, columns: source tokens) and its\n"
+        "saliency map side by side; and OUT/report.html, one file with every line, its n-best\n"
+        "list with scores and both maps. A model without attention gets the saliency map alone.\n"
+        "Images (--images, model.kind ram): writes OUT/image-NNNN.svg and .png for image NNNN\n"
+        "(0-based, as heed eval --locations counts): the image with each glimpse's squares,\n"
+        "numbered, the path joining them, the label and the prediction; and OUT/gallery.html,\n"
+        "every picture with its label and prediction and the error over them.\n"
+        "Exit codes: 0 done, 1 runtime error, 2 bad command line.");
   }
 
   int run() override {
+    if (input_.empty() && images_.empty())
+      throw UsageError("give --input FILE (a text model's sentences) or --images FILE (an image "
+                       "model's images)");
+    if (fs::exists(out_) && !fs::is_directory(out_))
+      throw UsageError("--out " + out_ + ": is a file; --out names a directory to write into");
+    return images_.empty() ? run_text() : run_images();
+  }
+
+ private:
+  int run_text() {
     if (nbest_ > beam_)
       throw UsageError(detail::concat("--nbest ", nbest_, " is larger than --beam ", beam_,
                                       "; a beam of k keeps at most k hypotheses"));
@@ -104,8 +160,6 @@ class ShowCommand : public Command {
     if (input_ != "-" && !fs::exists(input_)) throw UsageError("--input " + input_ + ": no such file");
     if (input_ != "-" && fs::is_directory(input_))
       throw UsageError("--input " + input_ + ": is a directory, expected a file");
-    if (fs::exists(out_) && !fs::is_directory(out_))
-      throw UsageError("--out " + out_ + ": is a file; --out names a directory to write into");
     if (model_.specs().size() > 1 && !no_saliency_)
       throw UsageError("saliency maps need a single model; give one --model, or --no-saliency");
 
@@ -120,6 +174,11 @@ class ShowCommand : public Command {
                input_name, ": no sentence to show (", lines.empty() ? "no lines" : "every line is blank",
                ")");
 
+    const TrainConfig config = load_model_config(model_.dirs.front());
+    if (reads_images(config.model.kind))
+      throw UsageError(model_.dirs.front() + " holds a " +
+                       std::string(enum_name(config.model.kind)) +
+                       " model, which reads images: give --images FILE, not --input");
     kernels::set_num_threads(1);  // parallel work is whole batches (TranslateOptions::threads)
     const LineTranslator translator = LineTranslator::load(model_.specs());
     const bool attention = translator.has_attention();
@@ -127,10 +186,7 @@ class ShowCommand : public Command {
       throw UsageError(model_.label() + " has no attention; without the saliency maps there is "
                        "nothing to draw (leave out --no-saliency)");
 
-    std::error_code ec;
-    fs::create_directories(out_, ec);
-    HEED_CHECK(!ec && fs::is_directory(out_), out_, ": cannot create the output directory (",
-               ec ? ec.message() : "a file of that name exists", ")");
+    make_out_dir();
 
     TranslateOptions options;
     options.decode.beam = static_cast<std::size_t>(beam_);
@@ -192,7 +248,136 @@ class ShowCommand : public Command {
     return 0;
   }
 
- private:
+  void make_out_dir() const {
+    std::error_code ec;
+    fs::create_directories(out_, ec);
+    HEED_CHECK(!ec && fs::is_directory(out_), out_, ": cannot create the output directory (",
+               ec ? ec.message() : "a file of that name exists", ")");
+  }
+
+  int run_images() {
+    if (!fs::exists(images_)) throw UsageError("--images " + images_ + ": no such file");
+    if (fs::is_directory(images_))
+      throw UsageError("--images " + images_ + ": is a directory, expected a file");
+    if (!targets_.empty() && !fs::exists(targets_))
+      throw UsageError("--targets " + targets_ + ": no such file");
+    if (model_.dirs.size() != 1 || model_.weights.size() > 1)
+      throw UsageError("--images draws one model: give one --model (and at most one --weights)");
+    const std::string dir = model_.dirs.front();
+    const TrainConfig config = load_model_config(dir);
+    const ModelKind kind = config.model.kind;
+    const std::string kind_name(enum_name(kind));
+    // image2seq: its grid attention per emitted word is to be drawn here with
+    // viz::grid_attention_svg / grid_attention_png (viz/grid_attention_picture.h).
+    if (kind_name == "image2seq")
+      throw Error(dir + " holds an image2seq model: heed show does not draw its grid attention "
+                  "yet (only the glimpse paths of model.kind ram)");
+    if (kind != ModelKind::ram && reads_images(kind))
+      throw Error(dir + " holds a " + kind_name + " model, which reads the whole image at once: "
+                  "heed show --images draws where a model looks, the glimpse paths of model.kind "
+                  "ram");
+    if (kind != ModelKind::ram)
+      throw UsageError(dir + " holds a " + kind_name + " model, which translates text: give "
+                       "--input FILE, not --images (heed show --images draws model.kind ram)");
+    show_glimpses(dir);
+    return 0;
+  }
+
+  void show_glimpses(const std::string& dir) {
+    const LoadedImageModel m =
+        load_image_model_dir(dir, model_.weights.empty() ? model_.checkpoint : model_.weights.front());
+    const std::string targets = targets_.empty() ? default_targets_path(images_) : targets_;
+    const ClassifiedImages set = read_classified_images(images_, targets, m.classes);
+    HEED_CHECK(set.images.count > 0, images_, ": holds no images");
+    const RamConfig& ram = m.config.model.ram;
+    const std::int64_t paths = paths_ > 0 ? paths_ : ram.sample_paths;
+    const std::int64_t n = std::min<std::int64_t>(set.images.count, max_images_);
+    const std::int64_t C = m.model->classes(), T = ram.glimpses;
+    make_out_dir();
+
+    const fs::path out(out_);
+    const Progress progress(static_cast<std::size_t>(n));
+    std::vector<viz::GalleryImage> gallery;
+    Rng rng(seed_);
+    Arena arena;
+    constexpr std::int64_t kBatch = 64;
+    for (std::int64_t start = 0; start < n; start += kBatch) {
+      std::vector<std::size_t> members(static_cast<std::size_t>(std::min(n, start + kBatch) - start));
+      std::iota(members.begin(), members.end(), static_cast<std::size_t>(start));
+      const auto B = static_cast<std::int64_t>(members.size());
+      ArenaScope scope(&arena);
+      const ClassPrediction p = m.model->predict(
+          Var(classifier_images(set.images, members, m.config.training.dtype)), paths, rng);
+      const std::vector<double> probs = p.probabilities.to_vector();
+      // where[path][(t B + b) 2 + {0, 1}]: l_t of image b, (row, col).
+      std::vector<std::vector<double>> where;
+      for (const auto& path : p.paths) {
+        where.emplace_back();
+        for (const Tensor& l : path) {
+          const std::vector<double> v = l.to_vector();
+          where.back().insert(where.back().end(), v.begin(), v.end());
+        }
+      }
+      for (std::int64_t b = 0; b < B; ++b) {
+        const std::int64_t i = start + b;
+        const double* row = probs.data() + b * C;
+        const auto guess = static_cast<std::int32_t>(std::max_element(row, row + C) - row);
+        viz::GlimpsePathPicture pic;
+        pic.rows = set.images.rows;
+        pic.cols = set.images.cols;
+        const std::uint8_t* px = set.images.image(i);
+        pic.pixels.assign(px, px + set.images.image_size());
+        for (float& v : pic.pixels) v /= 255.0f;
+        pic.glimpse_size = ram.glimpse_size;
+        pic.scales = ram.scales;
+        for (const auto& w : where) {
+          pic.paths.emplace_back();
+          for (std::int64_t t = 0; t < T; ++t)
+            pic.paths.back().push_back({w[static_cast<std::size_t>((t * B + b) * 2)],
+                                        w[static_cast<std::size_t>((t * B + b) * 2 + 1)]});
+        }
+        pic.title = "image " + std::to_string(i) + " of " + fs::path(images_).filename().string();
+        pic.label = m.classes.token(set.labels[static_cast<std::size_t>(i)]);
+        pic.prediction = m.classes.token(guess + Vocabulary::kSpecials);
+        pic.note = paths_text(ram, paths) + " \xC2\xB7 " + dir;
+        const std::string name = image_picture_name(i);
+        write_file_atomically((out / (name + ".svg")).string(), viz::glimpse_path_svg(pic));
+        write_file_atomically((out / (name + ".png")).string(), viz::glimpse_path_png(pic, png_scale_));
+        gallery.push_back({"image " + std::to_string(i), name + ".png", name + ".svg", pic.label,
+                           pic.prediction});
+        progress.say("drew image", static_cast<std::size_t>(i + 1));
+      }
+      arena.reset();
+    }
+    viz::GalleryInfo info;
+    info.title = "heed show: " + images_;
+    info.facts.push_back("model " + dir + " (" + m.weights_path + "): ram, " + std::to_string(T) +
+                         " glimpses, " + std::to_string(ram.scales) + " scales from " +
+                         std::to_string(ram.glimpse_size) + " px");
+    info.facts.push_back("the first " + std::to_string(n) + " of " +
+                         std::to_string(set.images.count) + " images of " +
+                         std::to_string(set.images.rows) + "x" + std::to_string(set.images.cols) +
+                         ", labels from " + targets + "; " + paths_text(ram, paths));
+    const fs::path page = out / "gallery.html";
+    write_file_atomically(page.string(), viz::gallery_html(info, gallery));
+    std::int64_t wrong = 0;
+    for (const auto& g : gallery) wrong += g.label != g.prediction;
+    char error[32];
+    std::snprintf(error, sizeof error, "%.2f", 100.0 * static_cast<double>(wrong) / static_cast<double>(n));
+    std::cout << "wrote " << n << (n == 1 ? " picture" : " pictures") << " ("
+              << (out / "image-NNNN.svg").string() << ", .png) and " << page.string() << "; "
+              << wrong << " of " << n << " wrong (error " << error << "%)\n";
+  }
+
+  // Where the glimpses were taken, as heed eval says it.
+  static std::string paths_text(const RamConfig& ram, std::int64_t paths) {
+    if (ram.random_locations)
+      return paths == 1 ? std::string("random locations (the ablation)")
+                        : std::to_string(paths) + " random paths averaged, the first drawn in full";
+    return paths == 1 ? std::string("the mean locations")
+                      : std::to_string(paths) + " sampled paths averaged, the first drawn in full";
+  }
+
   void draw(const fs::path& dir, const viz::ReportSentence& s, const Translation& t) const {
     const TranslatedHypothesis& best = t.nbest.front();
     viz::AttentionPicture p;
@@ -208,8 +393,9 @@ class ShowCommand : public Command {
   }
 
   ModelFlags model_;
-  std::string input_, out_;
-  std::int64_t beam_ = 5, nbest_ = 0, max_sentences_ = 0;
+  std::string input_, images_, targets_, out_;
+  std::int64_t beam_ = 5, nbest_ = 0, max_sentences_ = 0, max_images_ = 16, paths_ = 0;
+  std::uint64_t seed_ = 1234;
   double png_scale_ = 2.0;
   std::size_t batch_size_ = 32;
   bool no_saliency_ = false;

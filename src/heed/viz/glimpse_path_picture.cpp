@@ -103,7 +103,9 @@ Layout layout_of(const GlimpsePathPicture& p) {
   if (y > kMargin) y += 8.0;
 
   const std::int64_t largest = largest_side(p);
-  L.pad = (largest + 1) / 2 + 1;
+  // A square of side S centred on the image's edge starts S / 2 pixels outside it and ends
+  // (S + 1) / 2 outside (kernels::glimpse_origin's rounding): the band holds both.
+  L.pad = (largest + 1) / 2;
   const double span = static_cast<double>(std::max(p.rows, p.cols) + 2 * L.pad);
   L.box.zoom = static_cast<int>(std::clamp(std::floor(kTarget / span), 1.0, 32.0));
   const double z = L.box.zoom;
@@ -177,9 +179,9 @@ void draw(cairo_t* cr, const GlimpsePathPicture& p, const Layout& L) {
   cairo_rectangle(cr, x0 - 0.5, y0 - 0.5, iw + 1.0, ih + 1.0);
   cairo_stroke(cr);
 
-  // Everything the paths draw stays on the band and the image.
+  // Everything the paths draw stays on the band and the image (and the strokes on its edge).
   cairo_save(cr);
-  cairo_rectangle(cr, x0 - band, y0 - band, iw + 2 * band, ih + 2 * band);
+  cairo_rectangle(cr, x0 - band - 3.0, y0 - band - 3.0, iw + 2 * band + 6.0, ih + 2 * band + 6.0);
   cairo_clip(cr);
   const std::size_t T = p.paths.front().size();
   // The other paths, faint: lines and dots.
