@@ -7,6 +7,7 @@
 #include "heed/autograd/tape.h"
 #include "heed/decode/beam_search.h"
 #include "heed/decode/greedy.h"
+#include "heed/kernels/gemm.h"
 #include "heed/models/image_encoder.h"
 #include "heed/models/model_registry.h"
 #include "heed/translate/image_decoding.h"
@@ -199,6 +200,28 @@ TEST(Image2Seq, AnImageDecodesAloneAsInABatch) {
         }
       }
     }
+  }
+}
+
+// Parallel decoding cuts a batch into blocks of rows, one per thread
+// (decode/sentence_blocks.h): the images go with their rows.
+TEST(Image2Seq, ParallelRowBlocksCarryTheImages) {
+  Rng rng(6);
+  auto model = make_model(small_model(AttentionMode::soft), rng);
+  model->eval();
+  Vocabulary names = Vocabulary::from_tokens({"a", "b", "c", "d", "e"});
+  const Tensor all = images(16, 9, DType::f32);  // two blocks of 8 on two threads
+  DecodeOptions o;
+  o.max_len = 5;
+  const int threads = kernels::num_threads();
+  kernels::set_num_threads(2);
+  const std::vector<DecodedImage> together = decode_images(*model, names, all, o);
+  kernels::set_num_threads(threads);
+  ASSERT_EQ(together.size(), 16u);
+  for (std::int64_t b = 0; b < 16; b += 5) {
+    const std::vector<DecodedImage> alone =
+        decode_images(*model, names, all.slice(0, b, b + 1).contiguous(), o);
+    EXPECT_EQ(alone[0].tokens, together[static_cast<std::size_t>(b)].tokens) << "image " << b;
   }
 }
 
