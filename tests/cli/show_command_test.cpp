@@ -290,7 +290,7 @@ TEST_F(ShowImages, BadInputsAreNamed) {
   const std::string in = dir_->file("in.txt", "abc\n");
   r = run_heed("show -m " + ram + " -i " + in + " -o " + dir_->path("o2"));
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find(ram + " holds a ram model, which reads images: give --images FILE"),
+  EXPECT_NE(r.output.find(ram + " holds an image model (model.kind ram): give --images FILE, not --input"),
             std::string::npos)
       << r.output;
 
@@ -306,8 +306,39 @@ TEST_F(ShowImages, BadInputsAreNamed) {
   ASSERT_EQ(run_heed("train " + text_config).exit_code, 0);
   r = run_heed("show -m " + dir_->path("text") + " --images " + images() + " -o " + dir_->path("o3"));
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find(dir_->path("text") + " holds a bahdanau model, which translates text: "
-                                               "give --input FILE"),
+  EXPECT_NE(r.output.find(dir_->path("text") + " holds a text model (model.kind bahdanau): give "
+                                               "--input FILE, not --images"),
+            std::string::npos)
+      << r.output;
+
+  // An image-to-sequence model: its grid attention is not drawn yet, and says so; a
+  // classifier that sees the whole image has no path to draw (the directory's config is all
+  // heed show reads before refusing).
+  auto model_dir = [&](const std::string& name, const std::string& kind) {
+    fs::create_directories(dir_->path(name));
+    dir_->file(name + "/config.yaml", "data:\n  train_images: " + images() + "\n  train_target: " +
+                                          dir_->path("test.tgt") + "\nmodel:\n  kind: " + kind +
+                                          "\ntraining:\n  max_steps: 1\noutput: " +
+                                          dir_->path(name) + "\n");
+    return dir_->path(name);
+  };
+  r = run_heed("show -m " + model_dir("fc", "fc") + " --images " + images() + " -o " + dir_->path("o5"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find(dir_->path("fc") + " holds an image classifier that reads the whole "
+                                             "image at once (model.kind fc)"),
+            std::string::npos)
+      << r.output;
+  model_dir("i2s", "image2seq");
+  r = run_heed("show -m " + dir_->path("i2s") + " --images " + images() + " -o " + dir_->path("o5"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find(dir_->path("i2s") + " holds an image-to-sequence model (model.kind "
+                                              "image2seq): heed show does not draw its grid "
+                                              "attention yet"),
+            std::string::npos)
+      << r.output;
+  r = run_heed("show -m " + dir_->path("i2s") + " -i " + in + " -o " + dir_->path("o5"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("holds an image model (model.kind image2seq): give --images FILE"),
             std::string::npos)
       << r.output;
 

@@ -175,10 +175,10 @@ class ShowCommand : public Command {
                ")");
 
     const TrainConfig config = load_model_config(model_.dirs.front());
-    if (reads_images(config.model.kind))
-      throw UsageError(model_.dirs.front() + " holds a " +
+    if (reads_images(config.model.kind) || reads_image_sources(config.model.kind))
+      throw UsageError(model_.dirs.front() + " holds an image model (model.kind " +
                        std::string(enum_name(config.model.kind)) +
-                       " model, which reads images: give --images FILE, not --input");
+                       "): give --images FILE, not --input");
     kernels::set_num_threads(1);  // parallel work is whole batches (TranslateOptions::threads)
     const LineTranslator translator = LineTranslator::load(model_.specs());
     const bool attention = translator.has_attention();
@@ -269,16 +269,17 @@ class ShowCommand : public Command {
     const std::string kind_name(enum_name(kind));
     // image2seq: its grid attention per emitted word is to be drawn here with
     // viz::grid_attention_svg / grid_attention_png (viz/grid_attention_picture.h).
-    if (kind_name == "image2seq")
-      throw Error(dir + " holds an image2seq model: heed show does not draw its grid attention "
-                  "yet (only the glimpse paths of model.kind ram)");
+    if (reads_image_sources(kind))
+      throw Error(dir + " holds an image-to-sequence model (model.kind " + kind_name +
+                  "): heed show does not draw its grid attention yet, only the glimpse paths of "
+                  "model.kind ram");
     if (kind != ModelKind::ram && reads_images(kind))
-      throw Error(dir + " holds a " + kind_name + " model, which reads the whole image at once: "
-                  "heed show --images draws where a model looks, the glimpse paths of model.kind "
-                  "ram");
+      throw Error(dir + " holds an image classifier that reads the whole image at once "
+                  "(model.kind " + kind_name + "): heed show --images draws where a model looks, "
+                  "the glimpse paths of model.kind ram");
     if (kind != ModelKind::ram)
-      throw UsageError(dir + " holds a " + kind_name + " model, which translates text: give "
-                       "--input FILE, not --images (heed show --images draws model.kind ram)");
+      throw UsageError(dir + " holds a text model (model.kind " + kind_name + "): give --input "
+                       "FILE, not --images (heed show --images draws model.kind ram)");
     show_glimpses(dir);
     return 0;
   }

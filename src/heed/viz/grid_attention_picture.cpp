@@ -76,19 +76,18 @@ Layout layout_of(const GridAttentionPicture& p) {
   L.zoom = static_cast<int>(
       std::clamp(std::floor(kPanelTarget / static_cast<double>(std::max(p.rows, p.cols))), 1.0, 16.0));
   L.panel_h = static_cast<double>(p.rows * L.zoom);
-  double label_w = static_cast<double>(p.cols * L.zoom);
+  // A panel is as wide as its image or its labels, whichever is wider; the image centred.
+  L.panel_w = static_cast<double>(p.cols * L.zoom);
   for (std::size_t i = 0; i < L.captions.size(); ++i) {
-    label_w = std::max(label_w, advance(m.get(), L.captions[i], kWordFont, true));
-    label_w = std::max(label_w, advance(m.get(), L.weights[i], kTickFont));
+    L.panel_w = std::max(L.panel_w, advance(m.get(), L.captions[i], kWordFont, true));
+    L.panel_w = std::max(L.panel_w, advance(m.get(), L.weights[i], kTickFont));
   }
-  L.panel_w = label_w;  // the image or its labels, whichever is wider; the image centred
-  const double slot = L.panel_w;
   L.cell_h = L.panel_h + 8.0 + kWordFont + 4.0 + kTickFont;
   L.per_row = static_cast<std::size_t>(
-      std::max(1.0, std::floor((kMaxRowWidth - 2 * kMargin + kGap) / (slot + kGap))));
+      std::max(1.0, std::floor((kMaxRowWidth - 2 * kMargin + kGap) / (L.panel_w + kGap))));
   L.per_row = std::min(L.per_row, L.captions.size());
   const std::size_t rows_of_panels = (L.captions.size() + L.per_row - 1) / L.per_row;
-  const double panels_w = static_cast<double>(L.per_row) * (slot + kGap) - kGap;
+  const double panels_w = static_cast<double>(L.per_row) * (L.panel_w + kGap) - kGap;
   L.bar_x = kMargin + panels_w + 22.0;
   const double right = L.bar_x + kBarWidth + colour_bar_labels_width(m.get(), 1.0);
   L.width = std::ceil(std::max(text_w + 2 * kMargin, right + kMargin));
