@@ -12,21 +12,14 @@
 #include "heed/models/ram.h"
 #include "heed/nn/conv_stack.h"
 #include "support/gradcheck.h"
+#include "support/tiny_models.h"
 
 namespace heed {
 namespace {
 
+// 3 classes of 12x10 images.
 ModelConfig image_config(ModelKind kind) {
-  ModelConfig c;
-  c.kind = kind;
-  c.tgt_vocab = 4 + 3;  // 3 classes
-  c.classifier.image_height = 12;
-  c.classifier.image_width = 10;
-  c.classifier.fc_layers = 2;
-  c.classifier.fc_hidden = 5;
-  c.image.conv_layers = 2;
-  c.image.conv_channels = 2;
-  return c;
+  return testing::tiny_image_config(std::string(enum_name(kind)), 12, 10);
 }
 
 Var images(std::int64_t B, std::int64_t H = 12, std::int64_t W = 10) {
@@ -45,8 +38,8 @@ TEST(FcClassifier, ShapesAndParameters) {
   EXPECT_EQ(names_of(m), (std::vector<std::string>{"hidden1.weight", "hidden1.bias",
                                                    "hidden2.weight", "hidden2.bias",
                                                    "classifier.weight", "classifier.bias"}));
-  EXPECT_EQ(m.parameter("hidden1.weight").shape(), (Shape{5, 120}));
-  EXPECT_EQ(m.parameter("classifier.weight").shape(), (Shape{3, 5}));
+  EXPECT_EQ(m.parameter("hidden1.weight").shape(), (Shape{3, 120}));
+  EXPECT_EQ(m.parameter("classifier.weight").shape(), (Shape{3, 3}));
   EXPECT_EQ(m.classes(), 3);
   const ClassifierOutput out = m.forward_train(images(4), unused, kernels::MatmulPrecision::f32);
   EXPECT_EQ(out.logits.shape(), (Shape{4, 3}));
@@ -114,8 +107,7 @@ TEST(ImageClassifiers, TheRegistryBuildsEachKind) {
     EXPECT_TRUE(classifies_images(kind));
     EXPECT_TRUE(reads_images(kind));
     Rng init(1);
-    ModelConfig c = image_config(kind);
-    c.ram.glimpse_size = 2;
+    const ModelConfig c = image_config(kind);
     const std::unique_ptr<ImageClassifier> m = make_image_classifier(c, 1, init, DType::f64);
     EXPECT_EQ(m->classes(), 3);
     Rng draws(3);

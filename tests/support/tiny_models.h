@@ -27,4 +27,28 @@ inline ModelConfig tiny_config(const std::string& kind) {
   return c;
 }
 
+// A tiny image classifier of `kind` (fc, cnn or ram) over 3 classes of height x width images:
+// fc with two hidden layers of 3, cnn with two convolution layers from 2 channels, ram with
+// three glimpses of two 2x2 scales.
+inline ModelConfig tiny_image_config(const std::string& kind, std::int64_t height,
+                                     std::int64_t width) {
+  ModelConfig c;
+  c.kind = parse_enum<ModelKind>(kind, "model.kind");
+  c.tgt_vocab = 4 + 3;
+  c.classifier.image_height = height;
+  c.classifier.image_width = width;
+  c.classifier.fc_layers = 2;
+  c.classifier.fc_hidden = 3;
+  c.image.conv_layers = 2;
+  c.image.conv_channels = 2;
+  c.ram.glimpses = 3;
+  c.ram.glimpse_size = 2;
+  c.ram.scales = 2;
+  c.ram.glimpse_hidden = 3;
+  c.ram.location_hidden = 2;
+  c.ram.glimpse_dim = 4;
+  c.ram.core_hidden = 4;
+  return c;
+}
+
 }  // namespace heed::testing

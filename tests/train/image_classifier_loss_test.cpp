@@ -7,6 +7,7 @@
 #include "heed/models/fc_classifier.h"
 #include "heed/train/ram_loss.h"
 #include "support/gradcheck.h"
+#include "support/tiny_models.h"
 
 namespace heed {
 namespace {
@@ -15,18 +16,7 @@ using testing::gradcheck;
 
 const std::vector<std::int32_t> kLabels{2, 0, 1};
 
-ModelConfig tiny(ModelKind kind) {
-  ModelConfig c;
-  c.kind = kind;
-  c.tgt_vocab = 4 + 3;
-  c.classifier.image_height = 6;
-  c.classifier.image_width = 5;
-  c.classifier.fc_layers = 2;
-  c.classifier.fc_hidden = 3;
-  c.image.conv_layers = 2;
-  c.image.conv_channels = 2;
-  return c;
-}
+ModelConfig tiny(const char* kind) { return testing::tiny_image_config(kind, 6, 5); }
 
 void check_loss_gradient(const ImageClassifier& model) {
   const Var x(testing::random_tensor({3, 1, 6, 5}, 11, 0.0, 1.0));
@@ -42,17 +32,17 @@ void check_loss_gradient(const ImageClassifier& model) {
 
 TEST(ImageClassifierLoss, FcGradientsMatchFiniteDifferences) {
   Rng init(3);
-  check_loss_gradient(FcClassifier(tiny(ModelKind::fc), 1, init, DType::f64));
+  check_loss_gradient(FcClassifier(tiny("fc"), 1, init, DType::f64));
 }
 
 TEST(ImageClassifierLoss, CnnGradientsMatchFiniteDifferences) {
   Rng init(3);
-  check_loss_gradient(CnnClassifier(tiny(ModelKind::cnn), 1, init, DType::f64));
+  check_loss_gradient(CnnClassifier(tiny("cnn"), 1, init, DType::f64));
 }
 
 TEST(ImageClassifierLoss, IsTheCrossEntropyAlone) {
   Rng init(3), unused(1);
-  FcClassifier m(tiny(ModelKind::fc), 1, init, DType::f64);
+  FcClassifier m(tiny("fc"), 1, init, DType::f64);
   const Var x(testing::random_tensor({3, 1, 6, 5}, 11, 0.0, 1.0));
   const RamLoss l = ram_loss(m.forward_train(x, unused, kernels::MatmulPrecision::f32), kLabels);
   EXPECT_EQ(l.total.value().item(), l.classification.value().item());
