@@ -204,6 +204,26 @@ training:
 output: )" + dir_->path("ram") + "\n");
     const CommandResult r = run_heed("train " + config);
     ASSERT_EQ(r.exit_code, 0) << r.output;
+    // An image-to-sequence model on the same images: each target a sequence of one name.
+    const std::string i2s = dir_->file(
+        "i2s.yaml", "data:\n  train_images: " + dir_->path("train-images-idx3-ubyte.gz") +
+                        "\n  train_target: " + dir_->path("train.tgt") + R"(
+model:
+  kind: image2seq
+  conv_layers: 2
+  conv_channels: 4
+  emb_dim: 8
+  dec_hidden: 16
+  attn_dim: 8
+training:
+  lr: 0.003
+  max_sentences: 32
+  max_epochs: 0
+  max_steps: 20
+  threads: 1
+output: )" + dir_->path("image2seq") + "\n");
+    const CommandResult t = run_heed("train " + i2s);
+    ASSERT_EQ(t.exit_code, 0) << t.output;
   }
   static void TearDownTestSuite() {
     delete dir_;
@@ -244,6 +264,32 @@ TEST_F(ShowImages, DrawsEachImagesGlimpsesAndAGallery) {
     EXPECT_NE(html.find("src=\"image-000" + std::to_string(i) + ".png\""), std::string::npos);
   EXPECT_NE(html.find(" of 5 wrong: error "), std::string::npos);
   EXPECT_NE(html.find("the mean locations"), std::string::npos);
+}
+
+TEST_F(ShowImages, DrawsTheGridAttentionOfEachWordOfAnImageToSequenceModel) {
+  const std::string out = dir_->path("out-i2s");
+  const CommandResult r = run_heed("show -m " + dir_->path("image2seq") + " --images " + images() +
+                                   " -o " + out + " --max-images 3 --png-scale 1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("wrote 3 pictures"), std::string::npos) << r.output;
+  const std::vector<std::string> labels = read_lines(dir_->path("test.tgt"));
+  for (int i = 0; i < 3; ++i) {
+    const std::string name = "image-000" + std::to_string(i);
+    EXPECT_EQ(read_file(out + "/" + name + ".png").substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+    const std::string svg = read_file(out + "/" + name + ".svg");
+    EXPECT_NE(svg.find("<title>image " + std::to_string(i) + " of test-images-idx3-ubyte.gz \xC2\xB7 target " +
+                       labels[static_cast<std::size_t>(i)] + " \xC2\xB7 output "),
+              std::string::npos)
+        << name;
+    // The image alone, then one panel per emitted word.
+    const std::size_t words_at = svg.find("<desc>words:");
+    ASSERT_NE(words_at, std::string::npos);
+    const std::string words = svg.substr(words_at + 12, svg.find("</desc>", words_at) - words_at - 12);
+    EXPECT_EQ(count(svg, "<image "), 1 + count(words, " ")) << name << ": " << words;
+  }
+  const std::string html = read_file(out + "/gallery.html");
+  EXPECT_EQ(count(html, "<figure"), 3u);
+  EXPECT_NE(html.find("image2seq, soft attention over a "), std::string::npos);
 }
 
 TEST_F(ShowImages, SampledPathsAndTheDefaultCount) {
@@ -311,32 +357,20 @@ TEST_F(ShowImages, BadInputsAreNamed) {
             std::string::npos)
       << r.output;
 
-  // An image-to-sequence model: its grid attention is not drawn yet, and says so; a
-  // classifier that sees the whole image has no path to draw (the directory's config is all
+  // A classifier that sees the whole image has no path to draw (the directory's config is all
   // heed show reads before refusing).
-  auto model_dir = [&](const std::string& name, const std::string& kind) {
-    fs::create_directories(dir_->path(name));
-    dir_->file(name + "/config.yaml", "data:\n  train_images: " + images() + "\n  train_target: " +
-                                          dir_->path("test.tgt") + "\nmodel:\n  kind: " + kind +
-                                          "\ntraining:\n  max_steps: 1\noutput: " +
-                                          dir_->path(name) + "\n");
-    return dir_->path(name);
-  };
-  r = run_heed("show -m " + model_dir("fc", "fc") + " --images " + images() + " -o " + dir_->path("o5"));
+  fs::create_directories(dir_->path("fc"));
+  dir_->file("fc/config.yaml", "data:\n  train_images: " + images() + "\n  train_target: " +
+                                   dir_->path("test.tgt") + "\nmodel:\n  kind: fc\ntraining:\n"
+                                   "  max_steps: 1\noutput: " + dir_->path("fc") + "\n");
+  r = run_heed("show -m " + dir_->path("fc") + " --images " + images() + " -o " + dir_->path("o5"));
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find(dir_->path("fc") + " holds an image classifier that reads the whole "
                                              "image at once (model.kind fc)"),
             std::string::npos)
       << r.output;
-  model_dir("i2s", "image2seq");
-  r = run_heed("show -m " + dir_->path("i2s") + " --images " + images() + " -o " + dir_->path("o5"));
-  EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_NE(r.output.find(dir_->path("i2s") + " holds an image-to-sequence model (model.kind "
-                                              "image2seq): heed show does not draw its grid "
-                                              "attention yet"),
-            std::string::npos)
-      << r.output;
-  r = run_heed("show -m " + dir_->path("i2s") + " -i " + in + " -o " + dir_->path("o5"));
+  // The image-to-sequence model with --input.
+  r = run_heed("show -m " + dir_->path("image2seq") + " -i " + in + " -o " + dir_->path("o5"));
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("holds an image model (model.kind image2seq): give --images FILE"),
             std::string::npos)

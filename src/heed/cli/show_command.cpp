@@ -16,6 +16,7 @@
 #include "heed/cli/stdin_lines.h"
 #include "heed/cli/validators.h"
 #include "heed/data/image_classes.h"
+#include "heed/data/image_sequences.h"
 #include "heed/data/text_file.h"
 #include "heed/kernels/gemm.h"
 #include "heed/models/image_classifier.h"
@@ -23,9 +24,11 @@
 #include "heed/store/model_dir.h"
 #include "heed/tensor/arena.h"
 #include "heed/translate/best_saliency.h"
+#include "heed/translate/image_decoding.h"
 #include "heed/translate/line_translator.h"
 #include "heed/viz/attention_picture.h"
 #include "heed/viz/glimpse_path_picture.h"
+#include "heed/viz/grid_attention_picture.h"
 #include "heed/viz/image_gallery_html.h"
 #include "heed/viz/report_html.h"
 
@@ -48,6 +51,17 @@ std::string image_picture_name(std::int64_t image) {
   std::snprintf(buf, sizeof buf, "image-%04lld", static_cast<long long>(image));
   return buf;
 }
+
+// Image i of a set as the pictures take it: rows * cols values in [0, 1].
+std::vector<float> pixels_of(const IdxImages& images, std::int64_t i) {
+  const std::uint8_t* px = images.image(i);
+  std::vector<float> v(px, px + images.image_size());
+  for (float& x : v) x /= 255.0f;
+  return v;
+}
+
+// The most words `heed show --images` decodes per image (heed eval's --max-len default).
+constexpr std::int64_t kImageMaxWords = 20;
 
 std::string score_text(double score) {
   char buf[32];
@@ -267,19 +281,17 @@ class ShowCommand : public Command {
     const TrainConfig config = load_model_config(dir);
     const ModelKind kind = config.model.kind;
     const std::string kind_name(enum_name(kind));
-    // image2seq: its grid attention per emitted word is to be drawn here with
-    // viz::grid_attention_svg / grid_attention_png (viz/grid_attention_picture.h).
-    if (reads_image_sources(kind))
-      throw Error(dir + " holds an image-to-sequence model (model.kind " + kind_name +
-                  "): heed show does not draw its grid attention yet, only the glimpse paths of "
-                  "model.kind ram");
+    if (reads_image_sources(kind)) {
+      show_grid_attention(dir);
+      return 0;
+    }
     if (kind != ModelKind::ram && reads_images(kind))
       throw Error(dir + " holds an image classifier that reads the whole image at once "
                   "(model.kind " + kind_name + "): heed show --images draws where a model looks, "
-                  "the glimpse paths of model.kind ram");
+                  "the glimpse paths of model.kind ram or the grid attention of image2seq");
     if (kind != ModelKind::ram)
       throw UsageError(dir + " holds a text model (model.kind " + kind_name + "): give --input "
-                       "FILE, not --images (heed show --images draws model.kind ram)");
+                       "FILE, not --images (heed show --images draws model.kind ram and image2seq)");
     show_glimpses(dir);
     return 0;
   }
@@ -326,9 +338,7 @@ class ShowCommand : public Command {
         viz::GlimpsePathPicture pic;
         pic.rows = set.images.rows;
         pic.cols = set.images.cols;
-        const std::uint8_t* px = set.images.image(i);
-        pic.pixels.assign(px, px + set.images.image_size());
-        for (float& v : pic.pixels) v /= 255.0f;
+        pic.pixels = pixels_of(set.images, i);
         pic.glimpse_size = ram.glimpse_size;
         pic.scales = ram.scales;
         for (const auto& w : where) {
@@ -359,6 +369,82 @@ class ShowCommand : public Command {
                          std::to_string(set.images.count) + " images of " +
                          std::to_string(set.images.rows) + "x" + std::to_string(set.images.cols) +
                          ", labels from " + targets + "; " + paths_text(ram, paths));
+    write_gallery(info, gallery, n);
+  }
+
+  // model.kind image2seq: each image decoded greedily, as heed eval does by default, and each
+  // emitted word's attention over the encoder's grid laid over the image.
+  void show_grid_attention(const std::string& dir) {
+    const LoadedModel m = load_image_sequence_model_dir(
+        dir, model_.weights.empty() ? model_.checkpoint : model_.weights.front());
+    HEED_CHECK(m.config.model.attention_mode != AttentionMode::none, dir,
+               " holds an image2seq model without attention (model.attention.mode none): there "
+               "is no attention to draw");
+    const std::string targets = targets_.empty() ? default_targets_path(images_) : targets_;
+    const ImageSequences set = read_image_sequences(images_, targets, m.tgt_vocab);
+    HEED_CHECK(set.images.count > 0, images_, ": holds no images");
+    const std::int64_t n = std::min<std::int64_t>(set.images.count, max_images_);
+    DecodeOptions decode;
+    decode.beam = 1;
+    decode.max_len = kImageMaxWords;
+    make_out_dir();
+
+    const fs::path out(out_);
+    const Progress progress(static_cast<std::size_t>(n));
+    std::vector<viz::GalleryImage> gallery;
+    std::int64_t gh = 0, gw = 0;
+    Arena arena;
+    constexpr std::int64_t kBatch = 64;
+    for (std::int64_t start = 0; start < n; start += kBatch) {
+      std::vector<std::size_t> members(static_cast<std::size_t>(std::min(n, start + kBatch) - start));
+      std::iota(members.begin(), members.end(), static_cast<std::size_t>(start));
+      ArenaScope scope(&arena);
+      const std::vector<DecodedImage> decoded = decode_images(
+          *m.model, m.tgt_vocab, classifier_images(set.images, members, m.config.training.dtype),
+          decode);
+      for (std::size_t b = 0; b < members.size(); ++b) {
+        const auto i = static_cast<std::int64_t>(members[b]);
+        const DecodedImage& d = decoded[b];
+        viz::GridAttentionPicture pic;
+        pic.rows = set.images.rows;
+        pic.cols = set.images.cols;
+        pic.pixels = pixels_of(set.images, i);
+        pic.grid_rows = gh = d.grid_rows;
+        pic.grid_cols = gw = d.grid_cols;
+        pic.words = d.words;
+        pic.attention = d.attention;
+        const std::string label = joined(set.names[static_cast<std::size_t>(i)]);
+        const std::string output = joined(d.words);
+        pic.title = "image " + std::to_string(i) + " of " + fs::path(images_).filename().string() +
+                    " \xC2\xB7 target " + label + " \xC2\xB7 output " +
+                    (output.empty() ? std::string("(nothing)") : output) +
+                    (output == label ? "  \xE2\x9C\x93 right" : "  \xE2\x9C\x97 wrong");
+        const std::string name = image_picture_name(i);
+        write_file_atomically((out / (name + ".svg")).string(), viz::grid_attention_svg(pic));
+        write_file_atomically((out / (name + ".png")).string(),
+                              viz::grid_attention_png(pic, png_scale_));
+        gallery.push_back({"image " + std::to_string(i), name + ".png", name + ".svg", label, output});
+        progress.say("drew image", static_cast<std::size_t>(i + 1));
+      }
+      arena.reset();
+    }
+    viz::GalleryInfo info;
+    info.title = "heed show: " + images_;
+    info.facts.push_back("model " + dir + " (" + m.weights_path + "): image2seq, " +
+                         std::string(enum_name(m.config.model.attention_mode)) +
+                         " attention over a " + std::to_string(gh) + "x" + std::to_string(gw) +
+                         " grid; greedy decoding, at most " + std::to_string(kImageMaxWords) +
+                         " words");
+    info.facts.push_back("the first " + std::to_string(n) + " of " +
+                         std::to_string(set.images.count) + " images of " +
+                         std::to_string(set.images.rows) + "x" + std::to_string(set.images.cols) +
+                         ", targets from " + targets + "; right: the output equals the target");
+    write_gallery(info, gallery, n);
+  }
+
+  void write_gallery(const viz::GalleryInfo& info, const std::vector<viz::GalleryImage>& gallery,
+                     std::int64_t n) const {
+    const fs::path out(out_);
     const fs::path page = out / "gallery.html";
     write_file_atomically(page.string(), viz::gallery_html(info, gallery));
     std::int64_t wrong = 0;
@@ -368,6 +454,12 @@ class ShowCommand : public Command {
     std::cout << "wrote " << n << (n == 1 ? " picture" : " pictures") << " ("
               << (out / "image-NNNN.svg").string() << ", .png) and " << page.string() << "; "
               << wrong << " of " << n << " wrong (error " << error << "%)\n";
+  }
+
+  static std::string joined(const std::vector<std::string>& words) {
+    std::string s;
+    for (const auto& w : words) (s += s.empty() ? "" : " ") += w;
+    return s;
   }
 
   // Where the glimpses were taken, as heed eval says it.

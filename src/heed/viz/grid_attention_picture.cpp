@@ -42,6 +42,15 @@ struct Layout {
 
 float largest(const std::vector<float>& v) { return *std::max_element(v.begin(), v.end()); }
 
+// The weight drawn in full yellow: the word's largest, or twice the even share 2 sum / L when
+// the largest is below that, so that attention spread evenly over the L cells shows as an
+// even middle colour rather than bright everywhere.
+double colour_scale(const std::vector<float>& v) {
+  double sum = 0;
+  for (float x : v) sum += x;
+  return std::max(static_cast<double>(largest(v)), 2.0 * sum / static_cast<double>(v.size()));
+}
+
 std::string weight_text(double v) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "largest \xCE\xB1 %.3f", v);
@@ -55,7 +64,8 @@ Layout layout_of(const GridAttentionPicture& p) {
   L.title = drawable(label_text(p.title, kMaxTitle));
   L.note = "each word's attention over the " + std::to_string(p.grid_rows) + " \xC3\x97 " +
            std::to_string(p.grid_cols) +
-           " grid, upsampled bilinearly to the pixels and divided by its largest weight";
+           " grid, upsampled bilinearly to the pixels; full colour at its largest weight (at "
+           "least twice the even share)";
   L.captions.push_back("image");
   L.weights.push_back(std::to_string(p.rows) + " \xC3\x97 " + std::to_string(p.cols) + " px");
   for (std::size_t w = 0; w < p.words.size(); ++w) {
@@ -147,7 +157,6 @@ void check_grid_attention_picture(const GridAttentionPicture& p) {
     HEED_CHECK(std::isfinite(p.pixels[i]), "grid attention picture: pixel ", i, " is not finite");
   HEED_CHECK(p.grid_rows > 0 && p.grid_cols > 0, "grid attention picture: a grid of ",
              p.grid_rows, " x ", p.grid_cols);
-  HEED_CHECK(!p.words.empty(), "grid attention picture: no word to draw");
   HEED_CHECK(p.attention.size() == p.words.size(), "grid attention picture: ",
              p.attention.size(), " attention rows for ", p.words.size(), " words");
   const auto cells = static_cast<std::size_t>(p.grid_rows * p.grid_cols);
@@ -206,7 +215,7 @@ std::vector<Rgb> grid_attention_overlay(const GridAttentionPicture& p, std::size
   check_grid_attention_picture(p);
   HEED_CHECK(word < p.words.size(), "grid attention picture: word ", word, " of ", p.words.size());
   const std::vector<float> a = upsample_grid(p.attention[word], p.grid_rows, p.grid_cols, p.rows, p.cols);
-  const double top = largest(p.attention[word]);
+  const double top = colour_scale(p.attention[word]);
   std::vector<Rgb> out(a.size());
   for (std::size_t i = 0; i < a.size(); ++i) {
     const Rgb c = viridis(top > 0.0 ? a[i] / top : 0.0);

@@ -3,9 +3,11 @@
 // one grayscale image and, per emitted word, a panel of the same image with that word's
 // attention over the encoder's grid laid over it. The grid (grid_rows x grid_cols weights,
 // each cell one region of the image) is upsampled to the image's pixels bilinearly, divided
-// by the word's largest weight and blended with the image in viridis, so the brightest
+// by the word's largest weight (or by twice the even share 2/L of the L cells when the
+// largest is below it: an even spread shows as an even middle colour, not as bright
+// everywhere) and blended with the image in viridis, so the brightest
 // yellow is where the word looked most; the word and its largest weight stand under its
-// panel. The first panel is the image alone.
+// panel. The first panel is the image alone (the only one when no word was emitted).
 //
 // Drawn once with cairo onto an SVG or a PNG surface, as the attention pictures
 // (attention_picture.h).
@@ -35,11 +37,12 @@ std::vector<float> upsample_grid(const std::vector<float>& grid, std::int64_t gr
                                  std::int64_t grid_cols, std::int64_t rows, std::int64_t cols);
 
 // The colours of word w's panel, rows * cols row-major: 45% the image's gray, 55% viridis of
-// the upsampled attention divided by the word's largest weight.
+// the upsampled attention divided by the word's largest weight, or by 2/L times the word's
+// total weight when that is larger.
 std::vector<Rgb> grid_attention_overlay(const GridAttentionPicture& picture, std::size_t word);
 
-// Throws heed::Error for an empty image, a pixel count that is not rows * cols, no word, a
-// number of attention rows other than the number of words, an attention row that is not
+// Throws heed::Error for an empty image, a pixel count that is not rows * cols, a number of
+// attention rows other than the number of words, an attention row that is not
 // grid_rows * grid_cols long, or a weight that is negative or not finite.
 void check_grid_attention_picture(const GridAttentionPicture& picture);
 
