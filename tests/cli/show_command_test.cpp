@@ -258,12 +258,47 @@ TEST_F(ShowImages, DrawsEachImagesGlimpsesAndAGallery) {
     EXPECT_NE(at, std::string::npos) << name;
   }
   EXPECT_FALSE(fs::exists(out + "/image-0005.svg"));
+  // Beside each glimpse picture, the pixel saliency of the predicted class: one panel over the
+  // image's own pixels.
+  for (int i = 0; i < 5; ++i) {
+    const std::string name = "image-000" + std::to_string(i) + "-saliency";
+    EXPECT_EQ(read_file(out + "/" + name + ".png").substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+    const std::string svg = read_file(out + "/" + name + ".svg");
+    EXPECT_NE(svg.find("saliency of "), std::string::npos) << name;
+    EXPECT_NE(svg.find("label " + labels[static_cast<std::size_t>(i)]), std::string::npos) << name;
+  }
   const std::string html = read_file(out + "/gallery.html");
   EXPECT_EQ(count(html, "<figure"), 5u);
   for (int i = 0; i < 5; ++i)
     EXPECT_NE(html.find("src=\"image-000" + std::to_string(i) + ".png\""), std::string::npos);
   EXPECT_NE(html.find(" of 5 wrong: error "), std::string::npos);
   EXPECT_NE(html.find("the mean locations"), std::string::npos);
+}
+
+TEST_F(ShowImages, AClassifierThatReadsTheWholeImageShowsItsPixelSaliency) {
+  const std::string model = dir_->path("cnn");
+  const std::string config = dir_->file(
+      "cnn.yaml", "data:\n  train_images: " + dir_->path("train-images-idx3-ubyte.gz") +
+                      "\n  train_target: " + dir_->path("train.tgt") +
+                      "\nmodel:\n  kind: cnn\n  conv_layers: 2\n  conv_channels: 4\ntraining:\n"
+                      "  lr: 0.003\n  max_sentences: 32\n  max_epochs: 0\n  max_steps: 30\n"
+                      "  threads: 1\noutput: " + model + "\n");
+  ASSERT_EQ(run_heed("train " + config).exit_code, 0);
+  const std::string out = dir_->path("out-cnn");
+  const CommandResult r = run_heed("show -m " + model + " --images " + images() + " -o " + out +
+                                   " --max-images 3 --png-scale 1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("wrote 3 pictures"), std::string::npos) << r.output;
+  for (int i = 0; i < 3; ++i) {
+    const std::string name = out + "/image-000" + std::to_string(i);
+    EXPECT_EQ(read_file(name + ".png").substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+    EXPECT_NE(read_file(name + ".svg").find("words: saliency of "), std::string::npos) << name;
+    EXPECT_FALSE(fs::exists(name + "-saliency.svg")) << "the saliency is the picture itself";
+  }
+  const std::string html = read_file(out + "/gallery.html");
+  EXPECT_EQ(count(html, "<figure"), 3u);
+  EXPECT_NE(html.find("cnn, reading the whole image"), std::string::npos);
+  EXPECT_NE(html.find("pixel saliency"), std::string::npos);
 }
 
 TEST_F(ShowImages, DrawsTheGridAttentionOfEachWordOfAnImageToSequenceModel) {
@@ -357,16 +392,19 @@ TEST_F(ShowImages, BadInputsAreNamed) {
             std::string::npos)
       << r.output;
 
-  // A classifier that sees the whole image has no path to draw (the directory's config is all
-  // heed show reads before refusing).
+  // A classifier that sees the whole image: its pictures are its saliency maps, so
+  // --no-saliency leaves nothing to draw (the directory's config is all heed show reads
+  // before refusing).
   fs::create_directories(dir_->path("fc"));
   dir_->file("fc/config.yaml", "data:\n  train_images: " + images() + "\n  train_target: " +
                                    dir_->path("test.tgt") + "\nmodel:\n  kind: fc\ntraining:\n"
                                    "  max_steps: 1\noutput: " + dir_->path("fc") + "\n");
-  r = run_heed("show -m " + dir_->path("fc") + " --images " + images() + " -o " + dir_->path("o5"));
-  EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_NE(r.output.find(dir_->path("fc") + " holds an image classifier that reads the whole "
-                                             "image at once (model.kind fc)"),
+  r = run_heed("show -m " + dir_->path("fc") + " --images " + images() + " -o " +
+               dir_->path("o5") + " --no-saliency");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(dir_->path("fc") + " holds a classifier that reads the whole image at "
+                                             "once (model.kind fc): its pictures are its saliency "
+                                             "maps; drop --no-saliency"),
             std::string::npos)
       << r.output;
   // The image-to-sequence model with --input.

@@ -21,6 +21,7 @@
 #include "heed/kernels/gemm.h"
 #include "heed/models/image_classifier.h"
 #include "heed/models/model_registry.h"
+#include "heed/models/pixel_saliency.h"
 #include "heed/store/model_dir.h"
 #include "heed/tensor/arena.h"
 #include "heed/translate/best_saliency.h"
@@ -119,9 +120,6 @@ class ShowCommand : public Command {
                        "text: only the first N lines of the input (0: all)")
             ->capture_default_str()
             ->check(int_range(0, 100000000)),
-        app.add_flag("--no-saliency", no_saliency_,
-                     "text: skip the saliency maps (one backward pass per output token): "
-                     "attention only"),
         app.add_option("--batch-size,-b", batch_size_, "text: sentences per batch")
             ->capture_default_str()
             ->check(int_range(1, 100000))};
@@ -139,6 +137,9 @@ class ShowCommand : public Command {
                        "the model's model.sample_paths)")
             ->check(int_range(1, 1000)),
         app.add_option("--seed", seed_, "images: seed of the sampled paths")->capture_default_str()};
+    app.add_flag("--no-saliency", no_saliency_,
+                 "skip the saliency maps (text: one backward pass per output token; images: the "
+                 "pixel saliency of a recurrent attention model beside its glimpses)");
     for (CLI::Option* o : text) o->excludes(images);
     for (CLI::Option* o : image) o->excludes(input);
     app.add_option("--png-scale", png_scale_, "PNG pixels per SVG pixel")
@@ -151,8 +152,11 @@ class ShowCommand : public Command {
         "list with scores and both maps. A model without attention gets the saliency map alone.\n"
         "Images (--images, model.kind ram): writes OUT/image-NNNN.svg and .png for image NNNN\n"
         "(0-based, as heed eval --locations counts): the image with each glimpse's squares,\n"
-        "numbered, the path joining them, the label and the prediction; and OUT/gallery.html,\n"
-        "every picture with its label and prediction and the error over them.\n"
+        "numbered, the path joining them, the label and the prediction, and beside it\n"
+        "OUT/image-NNNN-saliency.svg and .png, the pixel saliency of the predicted class; for\n"
+        "model.kind fc and cnn the saliency picture is image-NNNN itself; image2seq: each word's\n"
+        "attention over the grid. OUT/gallery.html: every picture with its label and prediction\n"
+        "and the error over them.\n"
         "Exit codes: 0 done, 1 runtime error, 2 bad command line.");
   }
 
@@ -285,25 +289,28 @@ class ShowCommand : public Command {
       show_grid_attention(dir);
       return 0;
     }
-    if (kind != ModelKind::ram && reads_images(kind))
-      throw Error(dir + " holds an image classifier that reads the whole image at once "
-                  "(model.kind " + kind_name + "): heed show --images draws where a model looks, "
-                  "the glimpse paths of model.kind ram or the grid attention of image2seq");
-    if (kind != ModelKind::ram)
+    if (!reads_images(kind))
       throw UsageError(dir + " holds a text model (model.kind " + kind_name + "): give --input "
-                       "FILE, not --images (heed show --images draws model.kind ram and image2seq)");
-    show_glimpses(dir);
+                       "FILE, not --images (heed show --images draws the image models: ram, fc, "
+                       "cnn and image2seq)");
+    if (kind != ModelKind::ram && no_saliency_)
+      throw UsageError(dir + " holds a classifier that reads the whole image at once (model.kind " +
+                       kind_name + "): its pictures are its saliency maps; drop --no-saliency");
+    show_classifier(dir, kind == ModelKind::ram);
     return 0;
   }
 
-  void show_glimpses(const std::string& dir) {
+  // An image classifier: for ram each image's glimpse path, and (unless --no-saliency) the
+  // pixel saliency of the predicted class (models/pixel_saliency.h) beside it; for fc and cnn,
+  // which read the whole image, the saliency picture alone.
+  void show_classifier(const std::string& dir, bool glimpses) {
     const LoadedImageModel m =
         load_image_model_dir(dir, model_.weights.empty() ? model_.checkpoint : model_.weights.front());
     const std::string targets = targets_.empty() ? default_targets_path(images_) : targets_;
     const ClassifiedImages set = read_classified_images(images_, targets, m.classes);
     HEED_CHECK(set.images.count > 0, images_, ": holds no images");
     const RamConfig& ram = m.config.model.ram;
-    const std::int64_t paths = paths_ > 0 ? paths_ : ram.sample_paths;
+    const std::int64_t paths = !glimpses ? 1 : paths_ > 0 ? paths_ : ram.sample_paths;
     const std::int64_t n = std::min<std::int64_t>(set.images.count, max_images_);
     const std::int64_t C = m.model->classes(), T = ram.glimpses;
     make_out_dir();
@@ -319,9 +326,19 @@ class ShowCommand : public Command {
       std::iota(members.begin(), members.end(), static_cast<std::size_t>(start));
       const auto B = static_cast<std::int64_t>(members.size());
       ArenaScope scope(&arena);
-      const ClassPrediction p = m.model->predict(
-          Var(classifier_images(set.images, members, m.config.training.dtype)), paths, rng);
+      const Tensor batch = classifier_images(set.images, members, m.config.training.dtype);
+      const ClassPrediction p = m.model->predict(Var(batch), paths, rng);
       const std::vector<double> probs = p.probabilities.to_vector();
+      std::vector<std::int32_t> guesses(static_cast<std::size_t>(B));
+      for (std::int64_t b = 0; b < B; ++b) {
+        const double* row = probs.data() + b * C;
+        guesses[static_cast<std::size_t>(b)] =
+            static_cast<std::int32_t>(std::max_element(row, row + C) - row);
+      }
+      Rng saliency_rng(seed_);  // random-location ram: the saliency's own path
+      const std::vector<std::vector<float>> saliency =
+          no_saliency_ ? std::vector<std::vector<float>>{}
+                       : pixel_saliency(*m.model, batch, guesses, saliency_rng);
       // where[path][(t B + b) 2 + {0, 1}]: l_t of image b, (row, col).
       std::vector<std::vector<double>> where;
       for (const auto& path : p.paths) {
@@ -333,8 +350,35 @@ class ShowCommand : public Command {
       }
       for (std::int64_t b = 0; b < B; ++b) {
         const std::int64_t i = start + b;
-        const double* row = probs.data() + b * C;
-        const auto guess = static_cast<std::int32_t>(std::max_element(row, row + C) - row);
+        const std::int32_t guess = guesses[static_cast<std::size_t>(b)];
+        const std::string name = image_picture_name(i);
+        const std::string label = m.classes.token(set.labels[static_cast<std::size_t>(i)]);
+        const std::string prediction = m.classes.token(guess + Vocabulary::kSpecials);
+        const std::string title = "image " + std::to_string(i) + " of " +
+                                  fs::path(images_).filename().string();
+        if (!no_saliency_) {
+          viz::GridAttentionPicture sal;
+          sal.rows = sal.grid_rows = set.images.rows;
+          sal.cols = sal.grid_cols = set.images.cols;
+          sal.pixels = pixels_of(set.images, i);
+          sal.words = {"saliency of " + prediction};
+          sal.note = "pixel saliency: |d score / d pixel| of the predicted class (its logit), "
+                     "scaled to sum to 1; full colour at the largest";
+          sal.weight_symbol = "share";
+          sal.attention = {scaled_to_sum_one(saliency[static_cast<std::size_t>(b)])};
+          sal.title = title + " \xC2\xB7 label " + label + " \xC2\xB7 predicted " + prediction +
+                      (label == prediction ? "  \xE2\x9C\x93 right" : "  \xE2\x9C\x97 wrong");
+          const std::string sal_name = glimpses ? name + "-saliency" : name;
+          write_file_atomically((out / (sal_name + ".svg")).string(), viz::grid_attention_svg(sal));
+          write_file_atomically((out / (sal_name + ".png")).string(),
+                                viz::grid_attention_png(sal, png_scale_));
+        }
+        if (!glimpses) {
+          gallery.push_back({"image " + std::to_string(i), name + ".png", name + ".svg", label,
+                             prediction});
+          progress.say("drew image", static_cast<std::size_t>(i + 1));
+          continue;
+        }
         viz::GlimpsePathPicture pic;
         pic.rows = set.images.rows;
         pic.cols = set.images.cols;
@@ -347,11 +391,10 @@ class ShowCommand : public Command {
             pic.paths.back().push_back({w[static_cast<std::size_t>((t * B + b) * 2)],
                                         w[static_cast<std::size_t>((t * B + b) * 2 + 1)]});
         }
-        pic.title = "image " + std::to_string(i) + " of " + fs::path(images_).filename().string();
-        pic.label = m.classes.token(set.labels[static_cast<std::size_t>(i)]);
-        pic.prediction = m.classes.token(guess + Vocabulary::kSpecials);
+        pic.title = title;
+        pic.label = label;
+        pic.prediction = prediction;
         pic.note = paths_text(ram, paths) + " \xC2\xB7 " + dir;
-        const std::string name = image_picture_name(i);
         write_file_atomically((out / (name + ".svg")).string(), viz::glimpse_path_svg(pic));
         write_file_atomically((out / (name + ".png")).string(), viz::glimpse_path_png(pic, png_scale_));
         gallery.push_back({"image " + std::to_string(i), name + ".png", name + ".svg", pic.label,
@@ -362,14 +405,32 @@ class ShowCommand : public Command {
     }
     viz::GalleryInfo info;
     info.title = "heed show: " + images_;
-    info.facts.push_back("model " + dir + " (" + m.weights_path + "): ram, " + std::to_string(T) +
-                         " glimpses, " + std::to_string(ram.scales) + " scales from " +
-                         std::to_string(ram.glimpse_size) + " px");
+    const std::string kind(enum_name(m.config.model.kind));
+    info.facts.push_back("model " + dir + " (" + m.weights_path + "): " + kind +
+                         (glimpses ? ", " + std::to_string(T) + " glimpses, " +
+                                         std::to_string(ram.scales) + " scales from " +
+                                         std::to_string(ram.glimpse_size) + " px"
+                                   : std::string(", reading the whole image")));
     info.facts.push_back("the first " + std::to_string(n) + " of " +
                          std::to_string(set.images.count) + " images of " +
                          std::to_string(set.images.rows) + "x" + std::to_string(set.images.cols) +
-                         ", labels from " + targets + "; " + paths_text(ram, paths));
+                         ", labels from " + targets +
+                         (glimpses ? "; " + paths_text(ram, paths) : std::string()));
+    if (!no_saliency_)
+      info.facts.push_back(glimpses ? "beside each picture, image-NNNN-saliency.png: |d score / d "
+                                      "pixel| of the predicted class along the mean locations"
+                                    : "each picture: |d score / d pixel| of the predicted class "
+                                      "(pixel saliency), brightest where the score moves most");
     write_gallery(info, gallery, n);
+  }
+
+  // A saliency map as the grid picture's weights: scaled to sum to 1 (all zeros stay zeros).
+  static std::vector<float> scaled_to_sum_one(std::vector<float> v) {
+    double sum = 0;
+    for (const float x : v) sum += x;
+    if (sum > 0)
+      for (float& x : v) x = static_cast<float>(x / sum);
+    return v;
   }
 
   // model.kind image2seq: each image decoded greedily, as heed eval does by default, and each

@@ -25,6 +25,8 @@ ClassPrediction WholeImageClassifier::predict(const Var& images, std::int64_t, R
   return p;
 }
 
+Var WholeImageClassifier::test_logits(const Var& images, Rng&) const { return forward(images); }
+
 std::int64_t no_source_length(const ModelConfig&) { return 0; }
 
 void validate_image_size(const ModelConfig& c) {

@@ -53,6 +53,12 @@ class ImageClassifier : public Module {
   // M sampled paths averaged); the other kinds ignore it. rng: ram's sampled or random
   // locations, unused otherwise.
   virtual ClassPrediction predict(const Var& images, std::int64_t paths, Rng& rng) const = 0;
+
+  // The logits (B, classes) of one test-time pass (ram: the mean locations, or random ones
+  // with model.random_locations; the locations are fixed by it, not differentiated), recorded
+  // like a training pass so that pixel saliency (models/pixel_saliency.h) can differentiate
+  // them with respect to the images.
+  virtual Var test_logits(const Var& images, Rng& rng) const = 0;
 };
 
 // A classifier that reads the whole image at once (fc, cnn): logits from the pixels, nothing
@@ -65,6 +71,7 @@ class WholeImageClassifier : public ImageClassifier {
   ClassifierOutput forward_train(const Var& images, Rng& rng,
                                  kernels::MatmulPrecision precision) const override;
   ClassPrediction predict(const Var& images, std::int64_t paths, Rng& rng) const override;
+  Var test_logits(const Var& images, Rng& rng) const override;
 };
 
 // The registry entries' longest source: an image classifier reads no tokens (0 = any).

@@ -179,6 +179,11 @@ RamPrediction RecurrentAttentionModel::predict(const Var& images, std::int64_t p
   return p;
 }
 
+Var RecurrentAttentionModel::test_logits(const Var& images, Rng& rng) const {
+  return forward(images, config_.random_locations ? RamLocations::random : RamLocations::mean, &rng)
+      .logits;
+}
+
 std::vector<Var> RecurrentAttentionModel::glimpse_parameters() const { return glimpse_.parameters(); }
 std::vector<Var> RecurrentAttentionModel::core_parameters() const { return core_.parameters(); }
 std::vector<Var> RecurrentAttentionModel::location_parameters() const { return location_.parameters(); }

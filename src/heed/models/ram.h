@@ -69,6 +69,8 @@ class RecurrentAttentionModel : public ImageClassifier {
   // paths = M > 1 draws M paths from rng and averages their class probabilities. With
   // model.random_locations every path is random, drawn from rng.
   RamPrediction predict(const Var& images, std::int64_t paths, Rng& rng) const override;
+  // One path's logits: the mean locations (random ones with model.random_locations, from rng).
+  Var test_logits(const Var& images, Rng& rng) const override;
 
   const RamConfig& config() const { return config_; }
   std::int64_t classes() const override { return classes_; }

@@ -51,10 +51,10 @@ double colour_scale(const std::vector<float>& v) {
   return std::max(static_cast<double>(largest(v)), 2.0 * sum / static_cast<double>(v.size()));
 }
 
-std::string weight_text(double v) {
+std::string weight_text(const std::string& symbol, double v) {
   char buf[48];
-  std::snprintf(buf, sizeof buf, "largest \xCE\xB1 %.3f", v);
-  return buf;
+  std::snprintf(buf, sizeof buf, " %.3f", v);
+  return "largest " + symbol + buf;
 }
 
 Layout layout_of(const GridAttentionPicture& p) {
@@ -62,15 +62,17 @@ Layout layout_of(const GridAttentionPicture& p) {
   const Measure m;
   Layout L;
   L.title = drawable(label_text(p.title, kMaxTitle));
-  L.note = "each word's attention over the " + std::to_string(p.grid_rows) + " \xC3\x97 " +
-           std::to_string(p.grid_cols) +
-           " grid, upsampled bilinearly to the pixels; full colour at its largest weight (at "
-           "least twice the even share)";
+  L.note = !p.note.empty()
+               ? p.note
+               : "each word's attention over the " + std::to_string(p.grid_rows) + " \xC3\x97 " +
+                     std::to_string(p.grid_cols) +
+                     " grid, upsampled bilinearly to the pixels; full colour at its largest "
+                     "weight (at least twice the even share)";
   L.captions.push_back("image");
   L.weights.push_back(std::to_string(p.rows) + " \xC3\x97 " + std::to_string(p.cols) + " px");
   for (std::size_t w = 0; w < p.words.size(); ++w) {
     L.captions.push_back(drawable(label_text(p.words[w], kMaxLabel)));
-    L.weights.push_back(weight_text(largest(p.attention[w])));
+    L.weights.push_back(weight_text(p.weight_symbol, largest(p.attention[w])));
   }
   double y = kMargin, text_w = 0;
   if (!L.title.empty()) {

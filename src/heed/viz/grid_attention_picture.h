@@ -27,6 +27,11 @@ struct GridAttentionPicture {
   std::vector<std::string> words;             // emitted words in order
   std::vector<std::vector<float>> attention;  // per word, grid_rows*grid_cols
   std::string title;
+  // The line under the title ("" = the grid attention's own) and the symbol of the largest
+  // weight under each panel: another map drawn this way (a classifier's pixel saliency,
+  // scaled to sum to 1) names itself.
+  std::string note;
+  std::string weight_symbol = "\xCE\xB1";
 };
 
 // The grid's weights at every pixel of a rows x cols image, bilinear between the centres of
