@@ -9,6 +9,10 @@ set -eu
 heed=${1:-heed}
 config=$(dirname "$0")/config.yaml
 [ -f canvas-data/test.tgt ] || "$heed" data images --kind canvas --out canvas-data
+# The dev set (best checkpoint) from the training images with another seed: the test canvases
+# decide nothing.
+[ -f canvas-dev/train.tgt ] ||
+  "$heed" data images --kind canvas --count 1000 --test-count 1 --seed 4321 --out canvas-dev
 for mode in soft none hard; do
   "$heed" train "$config" --set model.attention.mode=$mode --set output=canvas-$mode
 done
