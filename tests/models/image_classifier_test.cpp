@@ -123,14 +123,7 @@ TEST(ImageClassifiers, TheRegistryBuildsEachKind) {
 }
 
 RamConfig small_ram() {
-  RamConfig c;
-  c.glimpses = 4;
-  c.glimpse_size = 4;
-  c.scales = 2;
-  c.glimpse_hidden = 6;
-  c.location_hidden = 5;
-  c.glimpse_dim = 7;
-  c.core_hidden = 8;
+  RamConfig c = testing::small_ram_config();
   c.random_locations = true;
   return c;
 }

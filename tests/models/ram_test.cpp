@@ -7,22 +7,12 @@
 #include "heed/models/model_registry.h"
 #include "heed/models/ram.h"
 #include "support/gradcheck.h"
+#include "support/tiny_models.h"
 
 namespace heed {
 namespace {
 
-RamConfig small() {
-  RamConfig c;
-  c.glimpses = 4;
-  c.glimpse_size = 4;
-  c.scales = 2;
-  c.glimpse_hidden = 6;
-  c.location_hidden = 5;
-  c.glimpse_dim = 7;
-  c.core_hidden = 8;
-  c.location_std = 0.5;
-  return c;
-}
+RamConfig small() { return testing::small_ram_config(); }
 
 Var images(std::int64_t B) { return Var(testing::random_tensor({B, 1, 12, 12}, 3, 0.0, 1.0)); }
 

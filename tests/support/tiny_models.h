@@ -51,4 +51,20 @@ inline ModelConfig tiny_image_config(const std::string& kind, std::int64_t heigh
   return c;
 }
 
+// A small recurrent attention model for its own tests: four glimpses of two scales from 4x4
+// pixels, every size different so that shape mistakes show; location_std 0.5, wide enough
+// that sampled paths differ.
+inline RamConfig small_ram_config() {
+  RamConfig c;
+  c.glimpses = 4;
+  c.glimpse_size = 4;
+  c.scales = 2;
+  c.glimpse_hidden = 6;
+  c.location_hidden = 5;
+  c.glimpse_dim = 7;
+  c.core_hidden = 8;
+  c.location_std = 0.5;
+  return c;
+}
+
 }  // namespace heed::testing
