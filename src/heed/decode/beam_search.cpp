@@ -251,6 +251,9 @@ DecodeResult beam_search(const Seq2Seq& model, const TokenBatch& src,
   FrozenModel frozen(model, options.precision);
   return detail::decode_in_row_blocks(
       src, options, [&](const TokenBatch& part, const DecodeOptions& opt) {
+        // A block may run on another thread: the ops there see the packed weights only
+        // under that thread's own hold (Var::packed); it shares the packs made above.
+        const FrozenModel held(model, opt.precision);
         return beam_block(model, part, opt);
       });
 }
