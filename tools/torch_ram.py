@@ -16,82 +16,40 @@ ReLU(W l), g = ReLU(W h_g + W h_l) (128, 128, 256); ReLU RNN core 256; location 
 tanh(W h) with sigma 0.15 on the detached core state, a linear baseline on it, a linear
 classifier over 10 classes. Training: sampled locations, cross-entropy + REINFORCE with the
 baseline + the baseline's squared error, Adam (lr 1e-3). Inference: the mean locations, no
-autograd. Data: pixels uniform in [0, 1), labels uniform over the 10 classes, a new batch per
-step (torch's generator: the same distribution as heed's, not the same numbers).
+autograd. Data: pixels uniform in [0, 1), labels uniform over the 10 classes, a new batch
+per step (torch's generator: the same distribution as heed's, not the same numbers).
+
+The model and its sensor are tools/reference/images.py's Ram, under heed's parameter names:
+the one PyTorch definition that heed's interop fixtures and round trip use too
+(docs/INTEROP.md); this file adds the protocol and the timing.
 """
 import argparse
 import json
 import math
+import os
 import resource
 import statistics
+import sys
 import time
 
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import reference  # noqa: E402 (tools/reference: the model, the sensor)
 
 SIDE, CLASSES = 60, 10
 T, G, K = 6, 8, 3
 GLIMPSE_HIDDEN, LOCATION_HIDDEN, GLIMPSE_DIM, CORE_HIDDEN, STD = 128, 128, 256, 256, 0.15
 
 
-def glimpse(images, l):
-    """images (B, C, H, W), l (B, 2) rows (row, col) in [-1, 1] -> (B, K * C * G * G)."""
-    B, C, H, W = images.shape
-    pad = G << (K - 1)  # enough zeros around the image for any patch of a clamped location
-    flat = F.pad(images, (pad, pad, pad, pad)).reshape(B, C, -1)
-    row_stride = W + 2 * pad
-    centre_r = (l[:, 0] + 1) / 2 * H
-    centre_c = (l[:, 1] + 1) / 2 * W
-    out = []
-    for i in range(K):
-        side = G << i
-        r0 = torch.floor(centre_r - side / 2 + 0.5).long() + pad
-        c0 = torch.floor(centre_c - side / 2 + 0.5).long() + pad
-        steps = torch.arange(side)
-        index = ((r0.view(B, 1, 1) + steps.view(1, side, 1)) * row_stride + c0.view(B, 1, 1)
-                 + steps.view(1, 1, side)).view(B, 1, side * side).expand(B, C, side * side)
-        patch = flat.gather(2, index).view(B, C, side, side)
-        if side > G:
-            patch = F.avg_pool2d(patch, side // G)
-        out.append(patch.reshape(B, -1))
-    return torch.cat(out, 1)
-
-
-class Ram(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.patches = nn.Linear(K * G * G, GLIMPSE_HIDDEN)
-        self.location_in = nn.Linear(2, LOCATION_HIDDEN)
-        self.what = nn.Linear(GLIMPSE_HIDDEN, GLIMPSE_DIM)
-        self.where = nn.Linear(LOCATION_HIDDEN, GLIMPSE_DIM)
-        self.core = nn.RNNCell(GLIMPSE_DIM, CORE_HIDDEN, nonlinearity="relu")
-        self.location = nn.Linear(CORE_HIDDEN, 2)
-        self.baseline = nn.Linear(CORE_HIDDEN, 1)
-        self.classifier = nn.Linear(CORE_HIDDEN, CLASSES)
-
-    def forward(self, images, sample):
-        B = images.shape[0]
-        l = images.new_zeros(B, 2)
-        h = images.new_zeros(B, CORE_HIDDEN)
-        log_probs, baselines = [], []
-        for t in range(1, T + 1):
-            h_g = F.relu(self.patches(glimpse(images, l)))
-            h_l = F.relu(self.location_in(l))
-            g = F.relu(self.what(h_g) + self.where(h_l))
-            h = self.core(g, h)
-            if t == T:
-                break
-            hd = h.detach()
-            mu = torch.tanh(self.location(hd))
-            if sample:
-                s = (mu + STD * torch.randn_like(mu)).detach()
-                log_probs.append(torch.distributions.Normal(mu, STD).log_prob(s).sum(1))
-                baselines.append(self.baseline(hd).squeeze(1))
-            else:
-                s = mu
-            l = s.clamp(-1, 1).detach()
-        return self.classifier(h), log_probs, baselines
+def make_model():
+    """The paper's sizes of the reference RAM (tools/reference/images.py, heed's parameter
+    names and sensor), the one definition the interop fixtures and tests use too."""
+    return reference.Ram(classes=CLASSES, channels=1, glimpses=T, glimpse_size=G, scales=K,
+                         glimpse_hidden=GLIMPSE_HIDDEN, location_hidden=LOCATION_HIDDEN,
+                         glimpse_dim=GLIMPSE_DIM, core="rnn", core_hidden=CORE_HIDDEN,
+                         location_std=STD)
 
 
 def ram_loss(logits, log_probs, baselines, labels):
@@ -129,7 +87,7 @@ def main():
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     only = set(args.only.split(","))
-    model = Ram()
+    model = make_model()
     base = {"config": "ram", "threads": torch.get_num_threads(), "torch": torch.__version__,
             "tag": args.tag}
     print(json.dumps({**base, "measure": "info", "model": "ram", "batch": args.batch,
@@ -146,7 +104,7 @@ def main():
         for i, (x, y) in enumerate(data):
             t0 = time.perf_counter()
             opt.zero_grad()
-            logits, lp, b = model(x, True)
+            logits, lp, b, _ = model.run(x, sample=True)
             ce, total = ram_loss(logits, lp, b, y)
             last = ce.item()
             t1 = time.perf_counter()
@@ -178,10 +136,10 @@ def main():
         data = batches(n + 1, args.batch, gen)
         model.eval()
         with torch.no_grad():
-            model(data[0][0], False)  # warm-up
+            model(data[0][0])  # warm-up: the mean locations
             t0 = time.perf_counter()
             for x, _ in data[1:]:
-                logits, _, _ = model(x, False)
+                logits = model(x)
                 logits.softmax(1)
             dt = time.perf_counter() - t0
         print(json.dumps({**base, "measure": "infer", "precision": "fp32", "images": n * args.batch,

@@ -7,6 +7,7 @@ the CPU. Modules:
   common.py     token ids, masks, the packed recurrent run, row selection
   attention.py  every attention score, masking and softmax, local-p
   models.py     Bahdanau, NoAttention, Luong, build_model, seq2seq_loss
+  images.py     FcClassifier, CnnClassifier, Ram (and its glimpse sensor), Image2Seq
   decode.py     greedy_decode, beam_search
 
 This is the numerical reference, not the speed reference: heed's `bench` compares its speed
@@ -15,8 +16,10 @@ with the team's separate PyTorch benchmark (docs/PERFORMANCE.md).
 from .attention import SCORES, AdditiveAttention, Attention, GlobalAttention
 from .common import BOS, EOS, PAD, UNK, length_mask, run_packed, select_rows
 from .decode import beam_search, greedy_decode
+from .images import CnnClassifier, FcClassifier, Image2Seq, Ram, glimpse
 from .models import Bahdanau, Luong, NoAttention, build_model, seq2seq_loss
 
 __all__ = ["SCORES", "AdditiveAttention", "Attention", "GlobalAttention", "BOS", "EOS", "PAD",
            "UNK", "length_mask", "run_packed", "select_rows", "beam_search", "greedy_decode",
-           "Bahdanau", "Luong", "NoAttention", "build_model", "seq2seq_loss"]
+           "Bahdanau", "Luong", "NoAttention", "build_model", "seq2seq_loss",
+           "CnnClassifier", "FcClassifier", "Image2Seq", "Ram", "glimpse"]

@@ -214,7 +214,11 @@ MODEL_KINDS = {"bahdanau": Bahdanau, "luong": Luong, "noattn": NoAttention}
 
 
 def build_model(kind, **kwargs):
-    """A model by heed's `model.kind` name (bahdanau | luong | noattn)."""
+    """A model by heed's `model.kind` name: bahdanau | luong | noattn, or one of the image
+    kinds of images.py (fc | cnn | ram | image2seq)."""
+    from .images import IMAGE_KINDS
+    if kind in IMAGE_KINDS:
+        return IMAGE_KINDS[kind](**kwargs)
     return MODEL_KINDS[kind](**kwargs)
 
 
