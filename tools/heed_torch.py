@@ -66,7 +66,10 @@ def reference_kwargs(model_config):
     unsupported = []
     if c.get("tie_embeddings"):
         unsupported.append("tie_embeddings: true")
-    if c.get("attention", {}).get("mode", "soft") != "soft":
+    attention = c.get("attention", {})
+    if kind in IMAGE_KINDS:
+        return _image_kwargs(c, unsupported)
+    if attention.get("mode", "soft") != "soft":
         unsupported.append("attention.mode: hard (the reference attends softly)")
     common = dict(src_vocab=c["src_vocab"], tgt_vocab=c["tgt_vocab"], emb_dim=c["emb_dim"])
     if kind in ("bahdanau", "noattn"):
@@ -95,9 +98,62 @@ def reference_kwargs(model_config):
     return kind, kw
 
 
+IMAGE_KINDS = ("fc", "cnn", "ram", "image2seq")
+RAM_KEYS = ("glimpses", "glimpse_size", "scales", "glimpse_hidden", "location_hidden",
+            "glimpse_dim", "core", "core_hidden", "location_std")
+
+
+def _image_kwargs(c, unsupported):
+    """reference_kwargs for the image kinds (tools/reference/images.py). Their images have one
+    channel, as heed's image sets; the classifiers' classes are tgt_vocab minus the 4
+    specials."""
+    kind = c["kind"]
+    classes = c["tgt_vocab"] - 4
+    if kind == "fc":
+        kw = dict(classes=classes, image_height=c["image_height"], image_width=c["image_width"],
+                  fc_layers=c["fc_layers"], fc_hidden=c["fc_hidden"])
+    elif kind == "cnn":
+        kw = dict(classes=classes, image_height=c["image_height"], image_width=c["image_width"],
+                  conv_layers=c["conv_layers"], conv_channels=c["conv_channels"])
+    elif kind == "ram":
+        if c.get("random_locations"):
+            unsupported.append("random_locations: true (the test pass looks at random places: "
+                               "no deterministic logits to compare)")
+        kw = dict(classes=classes, **{k: c[k] for k in RAM_KEYS})
+    else:  # image2seq
+        attention = c.get("attention", {})
+        kw = dict(tgt_vocab=c["tgt_vocab"], emb_dim=c["emb_dim"], dec_hidden=c["dec_hidden"],
+                  attn_dim=c["attn_dim"] or None, out_dim=c["out_dim"] or None,
+                  conv_layers=c["conv_layers"], conv_channels=c["conv_channels"],
+                  attention=attention.get("mode", "soft"),
+                  hard_eval=attention.get("hard_eval", "argmax"))
+    if unsupported:
+        raise ValueError(f"the reference {kind} model does not implement: "
+                         + "; ".join(unsupported))
+    return kind, kw
+
+
 def heed_model_config(kind, kw):
     """The inverse of reference_kwargs: heed's model: section (a dict, YAML or JSON) for
-    reference.build_model(kind, **kw); the vocabulary sizes are left to the vocabularies."""
+    reference.build_model(kind, **kw); the vocabulary sizes are left to the vocabularies (a
+    classifier's classes are its target vocabulary's entries after the 4 specials). The
+    attention section is a nested dict (image2seq: {mode, hard_eval})."""
+    if kind in ("fc", "cnn", "ram"):
+        c = dict(kind=kind)
+        if kind == "ram":
+            c.update({k: kw[k] for k in RAM_KEYS if k in kw})
+        else:
+            c.update(image_height=kw["image_height"], image_width=kw["image_width"])
+            keys = ("fc_layers", "fc_hidden") if kind == "fc" else ("conv_layers", "conv_channels")
+            c.update({k: kw[k] for k in keys if k in kw})
+        return c
+    if kind == "image2seq":
+        c = dict(kind=kind, emb_dim=kw.get("emb_dim", 128), dec_hidden=kw.get("dec_hidden", 256),
+                 attn_dim=kw.get("attn_dim") or 0, out_dim=kw.get("out_dim") or 0,
+                 conv_layers=kw.get("conv_layers", 3), conv_channels=kw.get("conv_channels", 16),
+                 attention=dict(mode=kw.get("attention", "soft"),
+                                hard_eval=kw.get("hard_eval", "argmax")))
+        return c
     c = dict(kind=kind, emb_dim=kw.get("emb_dim", 128 if kind != "luong" else 256))
     if kind in ("bahdanau", "noattn"):
         c.update(encoder_cell="gru", enc_hidden=kw.get("enc_hidden", 256), enc_layers=1,

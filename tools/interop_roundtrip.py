@@ -15,15 +15,36 @@ For each case of tools/make_model_goldens.py (every kind and score the model gol
      scores and attention must match PyTorch's.
 Prints max |score diff| and max |attention diff| per case and exits 1 on a mismatch.
 
+The image kinds (IMAGE_CASES: fc, cnn, ram with an RNN and an LSTM core, image2seq with soft,
+hard and no attention) go the same way on small images the script writes as gzipped IDX
+(16x16 canvases with a bright 4x4 square in one quadrant; image2seq's canvases hold one or
+two squares and their targets name the quadrants in reading order):
+  1. `heed train` a few steps, `heed export`, the reference module (tools/reference/images.py)
+     from the export's metadata,
+  2. `heed eval --locations` (classifiers) or `--attention` (image2seq) on the test images;
+     PyTorch runs the same images: every class heed predicts must be PyTorch's argmax and
+     ram's glimpse locations PyTorch's (the JSON holds them in full precision); every word
+     image2seq's greedy decode emits must be the argmax of PyTorch's logits along heed's
+     output, and the grid attention PyTorch's (the JSON rounds it to float32),
+  3. PyTorch saves the state_dict back (plain and with the export's metadata), `heed import`
+     (--config and --tgt-vocab given; and from the metadata), and `heed eval` on the imported
+     directories must print and write exactly what it did for the trained one, with every
+     weight bit-identical.
+heed's command line prints no classifier logits; tests/store/interop_test.cpp compares them
+with PyTorch's on committed fixtures.
+
 Needs python3-torch (Debian) and a built heed; not run by CI (tests/store/interop_test.cpp
 checks committed fixtures there). Usage:
   /usr/bin/python3 tools/interop_roundtrip.py --heed build/heed [--dtype f32|f64] [--keep DIR]
+                                              [--only text|images]
 """
 import argparse
+import gzip
 import json
 import os
 import random
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -109,12 +130,155 @@ def nbest_records(src_path, nbest):
     return records
 
 
+# ---------------------------------------------------------------- the image kinds
+
+# name -> (kind, reference keywords (heed_torch.heed_model_config makes the model: section)).
+# fc and cnn take the image size from the training images, as heed train fills it.
+IMAGE_CASES = {
+    "image fc": ("fc", dict(image_height=0, image_width=0, fc_layers=1, fc_hidden=16)),
+    "image cnn": ("cnn", dict(image_height=0, image_width=0, conv_layers=2, conv_channels=4)),
+    "image ram": ("ram", dict(glimpses=3, glimpse_size=4, scales=2, glimpse_hidden=16,
+                              location_hidden=8, glimpse_dim=16, core="rnn", core_hidden=16)),
+    "image ram lstm": ("ram", dict(glimpses=4, glimpse_size=2, scales=3, glimpse_hidden=12,
+                                   location_hidden=6, glimpse_dim=12, core="lstm",
+                                   core_hidden=10)),
+    "image2seq soft": ("image2seq", dict(emb_dim=6, dec_hidden=12, attn_dim=8, conv_layers=2,
+                                         conv_channels=4, attention="soft")),
+    "image2seq none": ("image2seq", dict(emb_dim=6, dec_hidden=12, conv_layers=2,
+                                         conv_channels=4, attention="none")),
+    "image2seq hard": ("image2seq", dict(emb_dim=6, dec_hidden=12, attn_dim=8, conv_layers=2,
+                                         conv_channels=4, attention="hard",
+                                         hard_eval="argmax")),
+}
+QUADRANTS = ["top-left", "top-right", "bottom-left", "bottom-right"]
+SIDE = 16
+
+
+def write_idx_images(path, images):
+    """images: a list of SIDE x SIDE lists of bytes -> gzipped IDX (magic 0x803)."""
+    with gzip.open(path, "wb") as f:
+        f.write(struct.pack(">IIII", 0x803, len(images), SIDE, SIDE))
+        for im in images:
+            f.write(bytes(v for row in im for v in row))
+
+
+def write_image_task(d, sequences):
+    """train/test sets of canvases: one square (classifiers) or one or two squares in
+    distinct quadrants (sequences), the targets their quadrants in reading order. Returns the
+    test images as lists of rows."""
+    rng = random.Random(9)
+    test = None
+    for split, n in (("train", 400), ("test", 60)):
+        images, targets = [], []
+        for _ in range(n):
+            im = [[0] * SIDE for _ in range(SIDE)]
+            qs = sorted(rng.sample(range(4), rng.randint(1, 2) if sequences else 1))
+            for q in qs:
+                r0, c0 = (q // 2) * 8 + rng.randint(0, 4), (q % 2) * 8 + rng.randint(0, 4)
+                for r in range(r0, r0 + 4):
+                    for c in range(c0, c0 + 4):
+                        im[r][c] = 255
+            images.append(im)
+            targets.append(" ".join(QUADRANTS[q] for q in qs))
+        write_idx_images(os.path.join(d, f"{split}-images-idx3-ubyte.gz"), images)
+        with open(os.path.join(d, f"{split}.tgt"), "w") as f:
+            f.write("".join(t + "\n" for t in targets))
+        test = images
+    return test
+
+
+def image_config(d, section, dtype, steps):
+    section = {k: v for k, v in section.items() if not (k.startswith("image_") and v == 0)}
+    lines = ["data:", f"  train_images: {d}/train-images-idx3-ubyte.gz",
+             f"  train_target: {d}/train.tgt", "model:"]
+    lines += [f"  {k}: {json.dumps(v)}" for k, v in section.items()]
+    lines += ["training:", "  lr: 0.003", "  max_sentences: 32", "  max_epochs: 0",
+              f"  max_steps: {steps}", f"  validate_every: {steps}", f"  dtype: {dtype}",
+              "  threads: 1", f"output: {d}/trained"]
+    path = os.path.join(d, "config.yaml")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
+def image_case(torch, ref, heed_torch, heed, d, kind, kw, dtype, steps):
+    """One image case: returns (tensors, bits same, outputs same, heed == PyTorch, max
+    |difference| of the numbers compared (ram: locations, image2seq: attention; nan when
+    none), what they were)."""
+    test = write_image_task(d, kind == "image2seq")
+    cfg = image_config(d, heed_torch.heed_model_config(kind, kw), dtype, steps)
+    run([heed, "train", cfg])
+    trained, exported = f"{d}/trained", f"{d}/export.safetensors"
+    run([heed, "export", "--model", trained, "--out", exported])
+    state, meta = heed_torch.load(exported)
+    model = heed_torch.build_reference(meta)
+    model.load_state_dict(state)
+    back, back_meta = f"{d}/back.safetensors", f"{d}/back_meta.safetensors"
+    heed_torch.save(model.state_dict(), back)
+    heed_torch.save(model.state_dict(), back_meta, meta)
+    imported, imported_meta = f"{d}/imported", f"{d}/imported_meta"
+    run([heed, "import", "--from-pytorch", back, "--config", f"{trained}/config.yaml",
+         "--tgt-vocab", f"{trained}/tgt.vocab", "--out", imported])
+    run([heed, "import", "--from-pytorch", back_meta, "--out", imported_meta])
+
+    flag = "--attention" if kind == "image2seq" else "--locations"
+    outs = {}
+    for tag, m in (("trained", trained), ("imported", imported), ("imported_meta", imported_meta)):
+        # The same file each time (the summary names it), then kept under the tag's name.
+        printed = run([heed, "eval", "--model", m, "--images", f"{d}/test-images-idx3-ubyte.gz",
+                       flag, f"{d}/eval.jsonl"])
+        os.replace(f"{d}/eval.jsonl", f"{d}/{tag}.jsonl")
+        outs[tag] = (printed, open(f"{d}/{tag}.jsonl").read())
+    same_outputs = outs["trained"] == outs["imported"] == outs["imported_meta"]
+    a, _ = heed_torch.load(f"{trained}/best.safetensors")
+    b, _ = heed_torch.load(f"{imported}/best.safetensors")
+    c, _ = heed_torch.load(f"{imported_meta}/best.safetensors")
+    bits = list(a) == list(b) == list(c) and \
+        all(torch.equal(a[k], b[k]) and torch.equal(a[k], c[k]) for k in a)
+
+    pdtype = next(model.parameters()).dtype
+    images = torch.tensor(test, dtype=torch.float64).unsqueeze(1).div(255).to(pdtype)
+    records = [json.loads(l) for l in open(f"{d}/imported.jsonl") if l.strip()]  # image order
+    classes = meta["heed.tgt_vocab"].splitlines()
+    diff, agree = float("nan"), True
+    with torch.no_grad():
+        if kind in ("fc", "cnn"):
+            predicted = model(images).argmax(1)
+            agree = all(classes[int(p) + 4] == r["predicted"] for p, r in zip(predicted, records))
+        elif kind == "ram":
+            logits, _, _, locations = model.run(images)
+            agree = all(classes[int(p) + 4] == r["predicted"]
+                        for p, r in zip(logits.argmax(1), records))
+            mine = torch.stack(locations, 1)                                  # (N, T, 2)
+            theirs = torch.tensor([r["paths"][0] for r in records], dtype=pdtype)
+            diff = float((mine - theirs).abs().max())
+        else:
+            ids = {w: i for i, w in enumerate(classes)}
+            diff = 0.0 if model.mode != "none" else float("nan")
+            for n, r in enumerate(records):
+                enc, st = model.encode(images[n:n + 1])
+                y = torch.tensor([ref.BOS])
+                words = r["output"].split()
+                if len(words) < 20:          # heed eval's --max-len 20 counts EOS
+                    words.append("</s>")
+                for t, w in enumerate(words):
+                    logits, st, alpha = model.step(y, st, enc)
+                    agree &= int(logits.argmax(1)) == ids[w]
+                    if alpha is not None and t < len(r["attention"]):
+                        row = torch.tensor(r["attention"][t], dtype=pdtype)
+                        diff = max(diff, float((row - alpha[0]).abs().max()))
+                    y = torch.tensor([ids[w]])
+    return len(b), bits, same_outputs, agree, diff
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--heed", default=os.path.join(REPO, "build", "heed"))
     ap.add_argument("--dtype", choices=["f32", "f64"], default="f32")
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--keep", help="work here and keep the files (default: a temporary folder)")
+    ap.add_argument("--only", choices=["text", "images"],
+                    help="only the text kinds' cases or only the image kinds' (default: both)")
     args = ap.parse_args()
 
     import torch
@@ -129,7 +293,7 @@ def main():
     failures = []
     print(f"{'case':28} {'tensors':>7} {'bits':>5} {'tokens':>6} {'max|score|':>11} "
           f"{'max|attn|':>10}")
-    for case, (kind, kw, _) in mmg.CASES.items():
+    for case, (kind, kw, _) in (mmg.CASES.items() if args.only != "images" else []):
         d = os.path.join(root, case)
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
@@ -192,11 +356,31 @@ def main():
         print(f"{case:28} {len(b):7d} {'same' if bits else 'DIFF':>5} "
               f"{'same' if same_tokens and argmax_ok else 'DIFF':>6} {score_diff:11.3g} "
               f"{attn_diff:10.3g}{'' if ok else '  MISMATCH'}")
+    n_cases = 0 if args.only == "images" else len(mmg.CASES)
+    if args.only != "text":
+        print(f"\n{'case':28} {'tensors':>7} {'bits':>5} {'outputs':>7} {'pytorch':>7} "
+              f"{'max|diff|':>10}  (ram: locations, image2seq: attention)")
+    # The locations are printed in full; the attention rounded to float32.
+    loc_tol = 1e-5 if args.dtype == "f32" else 1e-12
+    for case, (kind, kw) in (IMAGE_CASES.items() if args.only != "text" else []):
+        n_cases += 1
+        d = os.path.join(root, case.replace(" ", "_"))
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        tensors, bits, same, agree, diff = image_case(torch, ref, heed_torch, heed, d, kind, kw,
+                                                      args.dtype, args.steps)
+        ok = bits and same and agree and \
+            not (diff > (loc_tol if kind == "ram" else 1e-6))
+        if not ok:
+            failures.append(case)
+        print(f"{case:28} {tensors:7d} {'same' if bits else 'DIFF':>5} "
+              f"{'same' if same else 'DIFF':>7} {'agrees' if agree else 'DIFF':>7} "
+              f"{diff:10.3g}{'' if ok else '  MISMATCH'}")
     if not args.keep:
         shutil.rmtree(root, ignore_errors=True)
     if failures:
         sys.exit(f"mismatch: {', '.join(failures)}")
-    print(f"all {len(mmg.CASES)} cases round-trip (heed {args.dtype}, score tolerance {tol:g})")
+    print(f"all {n_cases} cases round-trip (heed {args.dtype}, score tolerance {tol:g})")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,20 @@ torch.manual_seed and saved by tools/heed_torch.py exactly as a PyTorch user wou
                                      reference's forward in float64 with the stored (rounded)
                                      weights
 
+and for the image kinds (tools/reference/images.py; IMAGE_CASES below: fc, cnn, ram with an
+RNN and an LSTM core, image2seq with soft, hard and no attention), likewise with a config
+whose data section reads images and only heed.tgt_vocab (the classes, or image2seq's words):
+
+  interop_<case>.logits.safetensors  F64: in.images (B, 1, H, W), pixel / 255 of small
+                                     random images; image2seq also in.tgt_in; out.logits:
+                                     the classifiers' test pass (B, classes) (ram: the mean
+                                     locations) or image2seq's teacher-forced (B, n, V)
+
+A ram case is drawn again (the next seed) until every location it looks at is at least
+1e-3 pixels from where the sensor's rounding changes, and a hard-attention case until every
+step's largest weight leads the next by 1e-3: heed's float32 models must pick the same pixels
+and cells as the float64 reference.
+
 tests/store/interop_test.cpp imports each state through heed's import code path and compares
 heed's logits with out.logits. Usage: /usr/bin/python3 tools/make_interop_fixtures.py [--out DIR]
 """
@@ -36,9 +50,37 @@ def vocab_text(size):
                      + [chr(ord("a") + i) for i in range(size - 4)]) + "\n"
 
 
-def config_text(model_section, dtype):
+# name -> (kind, reference constructor keywords, image height, width). The classifiers'
+# classes and image2seq's words are the target vocabulary: IMAGE_TGT_V entries.
+IMAGE_CASES = {
+    "interop_fc": ("fc", dict(image_height=7, image_width=6, fc_layers=2, fc_hidden=5), 7, 6),
+    "interop_cnn": ("cnn", dict(image_height=9, image_width=8, conv_layers=2, conv_channels=3),
+                    9, 8),
+    "interop_ram": ("ram", dict(glimpses=3, glimpse_size=3, scales=2, glimpse_hidden=6,
+                                location_hidden=4, glimpse_dim=5, core="rnn", core_hidden=6,
+                                location_std=0.15), 11, 9),
+    "interop_ram_lstm": ("ram", dict(glimpses=4, glimpse_size=2, scales=3, glimpse_hidden=5,
+                                     location_hidden=3, glimpse_dim=6, core="lstm",
+                                     core_hidden=5, location_std=0.2), 10, 12),
+    "interop_image2seq": ("image2seq", dict(emb_dim=5, dec_hidden=6, attn_dim=4, out_dim=7,
+                                            conv_layers=2, conv_channels=2, attention="soft"),
+                          8, 12),
+    "interop_image2seq_none": ("image2seq", dict(emb_dim=5, dec_hidden=6, out_dim=7,
+                                                 conv_layers=2, conv_channels=2,
+                                                 attention="none"), 8, 12),
+    "interop_image2seq_hard": ("image2seq", dict(emb_dim=4, dec_hidden=5, attn_dim=6,
+                                                 conv_layers=1, conv_channels=3,
+                                                 attention="hard", hard_eval="argmax"), 6, 8),
+}
+IMAGE_B, IMAGE_TGT_V = 3, 9
+IMAGE_TGT_LEN = [4, 2, 3]     # image2seq decoder inputs, BOS first, then padding
+
+
+def config_text(model_section, dtype, images=False):
     """A heed training config (docs/CONFIG.md) for the model section; data paths are never read."""
-    lines = ["data:", "  train_source: train.src", "  train_target: train.tgt", "model:"]
+    data = ["  train_images: train-images-idx3-ubyte.gz"] if images else \
+        ["  train_source: train.src"]
+    lines = ["data:"] + data + ["  train_target: train.tgt", "model:"]
     lines += [f"  {k}: {json.dumps(v)}" for k, v in model_section.items()]
     lines += ["training:", f"  dtype: {dtype}", "output: model"]
     return "\n".join(lines) + "\n"
@@ -99,6 +141,101 @@ def main():
                                      f"with the {store} weights of {name}.safetensors",
              "torch": torch.__version__})
         print(f"{path}: {len(state)} tensors as {store}, heed dtype {heed_dtype}")
+
+    first = len(mmg.CASES)
+    for j, (name, (kind, kw, H, W)) in enumerate(IMAGE_CASES.items()):
+        i = first + j
+        write_image_case(args.out, name, kind, kw, H, W, i, torch, heed_torch, make_goldens,
+                         reference)
+
+
+def image_margin(model, kind, images, torch):
+    """How far the float64 reference is from a decision that float32 could take the other
+    way: ram, the distance in pixels of every patch origin it computes (before the floor) to
+    the nearest integer; hard attention, the least lead of a step's largest weight over the
+    next. inf for the other cases."""
+    if kind == "ram":
+        _, _, _, locations = model.run(images)
+        H, W = images.shape[2], images.shape[3]
+        worst = float("inf")
+        for l in locations[1:]:                  # l_0 = (0, 0) is exact in any dtype
+            for i in range(model.scales):
+                side = model.glimpse_size << i
+                for extent, col in ((H, 0), (W, 1)):
+                    v = (l[:, col] + 1) * 0.5 * extent - 0.5 * side + 0.5
+                    worst = min(worst, float((v - v.round()).abs().min()))
+        return worst
+    if kind == "image2seq" and model.mode == "hard":
+        return model.hard_margin
+    return float("inf")
+
+
+def write_image_case(out, name, kind, kw, H, W, i, torch, heed_torch, make_goldens, reference):
+    store = STORE[i % len(STORE)]
+    heed_dtype = "f64" if i % 2 == 0 else "f32"
+    classifier = kind != "image2seq"
+    tgt_v = IMAGE_TGT_V
+    full_kw = dict(kw, classes=tgt_v - 4) if classifier else dict(kw, tgt_vocab=tgt_v)
+    gen = torch.Generator().manual_seed(5000 + i)
+    images = torch.randint(0, 256, (IMAGE_B, 1, H, W), generator=gen).double() / 255
+    tgt_in = torch.zeros(IMAGE_B, max(IMAGE_TGT_LEN), dtype=torch.long)
+    for b, n in enumerate(IMAGE_TGT_LEN):
+        tgt_in[b, 0] = reference.BOS
+        tgt_in[b, 1:n] = torch.randint(4, tgt_v, (n - 1,), generator=gen)
+    for seed in range(300 + i, 300 + i + 1000):
+        torch.manual_seed(seed)
+        model = reference.build_model(kind, **full_kw)
+        state = {k: v.detach().to(heed_torch.DTYPES[store]) for k, v in
+                 model.state_dict().items()}
+        # The reference in float64 with exactly the stored values.
+        model = model.double()
+        model.load_state_dict({k: v.double() for k, v in state.items()})
+        model.eval()
+        with torch.no_grad():
+            if classifier:
+                logits = model(images)
+            else:
+                logits = model(images, tgt_in)
+                if model.mode == "hard":
+                    enc, st = model.encode(images)
+                    lead = float("inf")
+                    for y in tgt_in.unbind(1):
+                        _, st, alpha = model.step(y, st, enc)
+                        top = alpha.topk(2, 1).values
+                        lead = min(lead, float((top[:, 0] - top[:, 1]).min()))
+                    model.hard_margin = lead
+            margin = image_margin(model, kind, images, torch)
+        # The logits must tell the images apart, or the comparison would test little.
+        spread = float(logits.std(0).max())
+        if margin >= 1e-3 and spread > 1e-3:
+            break
+    else:
+        raise SystemExit(f"{name}: no seed gives a margin of 1e-3")
+
+    section = heed_torch.heed_model_config(kind, kw)
+    words = [f"c{k}" for k in range(tgt_v - 4)] if classifier else \
+        [chr(ord("a") + k) for k in range(tgt_v - 4)]
+    tgt_vocab = "\n".join(["<pad>", "<s>", "</s>", "<unk>"] + words) + "\n"
+    meta = {"format": "pt", "heed.model": kind,
+            "heed.model_config": json.dumps(dict(section, src_vocab=0, tgt_vocab=tgt_v)),
+            "heed.config": config_text(section, heed_dtype, images=True),
+            "heed.tgt_vocab": tgt_vocab, "heed.dtype": heed_dtype,
+            "interop.case": f"{name}: reference.build_model({kind!r}, " + ", ".join(
+                f"{k}={v!r}" for k, v in full_kw.items())
+                            + f") after torch.manual_seed({seed}), saved as {store}",
+            "torch": torch.__version__}
+    path = os.path.join(out, name + ".safetensors")
+    heed_torch.save(state, path, meta)
+    tensors = [("in.images", images)] + ([] if classifier else [("in.tgt_in", tgt_in)]) + \
+        [("out.logits", logits)]
+    what = "forward(images)" + (", the mean locations" if kind == "ram" else "") if classifier \
+        else "forward(images, tgt_in), teacher forced"
+    make_goldens.write_safetensors(
+        os.path.join(out, name + ".logits.safetensors"), tensors,
+        {"case": name, "logits": f"the reference's {what} in float64 with the {store} weights "
+                                 f"of {name}.safetensors", "torch": torch.__version__})
+    print(f"{path}: {len(state)} tensors as {store}, heed dtype {heed_dtype}, seed {seed}, "
+          f"margin {margin:.3g}")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 // End-to-end tests of `heed export` and `heed import` (docs/cli/export.md, import.md): a
-// trained model goes out and back in and translates the same; a PyTorch-saved fixture
+// trained model goes out and back in and translates the same (an image model: evaluates the
+// same); a PyTorch-saved fixture
 // (tests/golden/interop_*) imports with its metadata or with --config and vocabularies
 // given; mistakes are exit 1 with a message naming the file, bad command lines exit 2.
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "cli/cli_test_util.h"
+#include "cli/quadrant_images.h"
 #include "heed/store/interop.h"
 #include "heed/tensor/safetensors.h"
 
@@ -117,6 +119,84 @@ TEST_F(InteropCli, PyTorchStateWithMetadataOrGivenFiles) {
   r = run_heed("import --from-pytorch " + state + " --out " + dir_.path("m1"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_OUTPUT_HAS(r, "m1: exists");
+}
+
+// The image kinds: a ram and an image2seq model trained on the quadrant images go out and
+// back in without any source vocabulary, and heed eval, info and show --images read the
+// imported directories and say what they said of the trained ones.
+TEST_F(InteropCli, ImageModelsExportAndImportBack) {
+  Rng rng(3);
+  testing::write_quadrants(dir_, "train", 64, rng);
+  testing::write_quadrants(dir_, "test", 12, rng);
+  const std::string images = dir_.path("test-images-idx3-ubyte.gz");
+  const std::string data = "data:\n  train_images: " + dir_.path("train-images-idx3-ubyte.gz") +
+                           "\n  train_target: " + dir_.path("train.tgt") + "\n";
+  const std::string training =
+      "training:\n  max_sentences: 16\n  max_epochs: 0\n  max_steps: 4\n  threads: 1\n";
+  struct Case {
+    std::string kind, model, eval_flag;
+    int tensors;
+  };
+  const Case cases[] = {
+      {"ram", "  glimpses: 3\n  glimpse_size: 4\n  scales: 2\n  glimpse_hidden: 8\n"
+              "  location_hidden: 4\n  glimpse_dim: 8\n  core: lstm\n  core_hidden: 8\n",
+       " --locations ", 18},
+      {"image2seq", "  conv_layers: 2\n  conv_channels: 3\n  emb_dim: 4\n  dec_hidden: 6\n"
+                    "  attn_dim: 5\n",
+       " --attention ", 19}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.kind);
+    const std::string trained = dir_.path(c.kind), back = dir_.path(c.kind + "_back");
+    const std::string config = dir_.file(
+        c.kind + ".yaml", data + "model:\n  kind: " + c.kind + "\n" + c.model + training +
+                              "output: " + trained + "\n");
+    CommandResult r = run_heed("train " + config);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::string out = dir_.path(c.kind + ".safetensors");
+    r = run_heed("export --model " + trained + " --out " + out);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_OUTPUT_HAS(r, "exported " + std::to_string(c.tensors) + " tensors");
+    const SafeTensorsFile f = load_safetensors(out);
+    EXPECT_EQ(f.metadata.at(interop_keys::kKind), c.kind);
+    EXPECT_EQ(f.metadata.count(interop_keys::kSrcVocab), 0u);
+    EXPECT_EQ(f.metadata.at(interop_keys::kTgtVocab), read(trained + "/tgt.vocab"));
+
+    // From the file's own metadata; and from a config and a class list given as files.
+    r = run_heed("import --from-pytorch " + out + " --out " + back);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(back + "/src.vocab"));
+    const std::string back2 = dir_.path(c.kind + "_back2");
+    r = run_heed("import --from-pytorch " + out + " --config " + trained + "/config.yaml" +
+                 " --tgt-vocab " + trained + "/tgt.vocab --out " + back2);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_EQ(read(back + "/best.safetensors"), read(back2 + "/best.safetensors"));
+
+    // The same file for both runs: the summary names it.
+    const std::string jsonl = dir_.path(c.kind + ".jsonl");
+    const CommandResult a =
+        run_heed("eval --model " + trained + " --images " + images + c.eval_flag + jsonl);
+    ASSERT_EQ(a.exit_code, 0) << a.output;
+    const std::string a_lines = read(jsonl);
+    const CommandResult b =
+        run_heed("eval --model " + back + " --images " + images + c.eval_flag + jsonl);
+    ASSERT_EQ(b.exit_code, 0) << b.output;
+    EXPECT_EQ(a.output, b.output);
+    EXPECT_EQ(a_lines, read(jsonl));
+    EXPECT_NE(a_lines.find("\"image\":11,"), std::string::npos) << a_lines;  // 12 lines
+    r = run_heed("info --model " + back);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_OUTPUT_HAS(r, c.kind);
+    r = run_heed("show -m " + back + " --images " + images + " --max-images 2 -o " +
+                 dir_.path(c.kind + "_show"));
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+
+    // No source side: --src-vocab (or --vocab) is refused, and nothing is written.
+    r = run_heed("import --from-pytorch " + out + " --vocab " + trained + "/tgt.vocab --out " +
+                 dir_.path("refused"));
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_OUTPUT_HAS(r, "model.kind " + c.kind + " reads images and has no source vocabulary");
+    EXPECT_FALSE(std::filesystem::exists(dir_.path("refused")));
+  }
 }
 
 TEST_F(InteropCli, BadFilesAndCommandLines) {

@@ -2,14 +2,18 @@
 // tests/golden/interop_<case>.safetensors were saved by PyTorch (tools/heed_torch.py, written
 // by tools/make_interop_fixtures.py) from the reference model of every model golden, in F32,
 // F64, BF16 or F16; importing each through import_model and running heed's forward must give
-// the reference's logits (interop_<case>.logits.safetensors). Then export -> import keeps
-// every weight bit for bit, and bad states are refused with messages that say what is wrong.
+// the reference's logits (interop_<case>.logits.safetensors). The image kinds (fc, cnn, ram,
+// image2seq; tools/reference/images.py) have fixtures of their own, whose logits files hold
+// the images (and image2seq's decoder inputs). Then export -> import keeps every weight bit
+// for bit, and bad states are refused with messages that say what is wrong.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +21,8 @@
 #include "cli/cli_test_util.h"
 #include "heed/autograd/tape.h"
 #include "heed/base/error.h"
+#include "heed/models/image_encoder.h"
+#include "heed/models/model_registry.h"
 #include "heed/store/checkpoint.h"
 #include "heed/store/interop.h"
 #include "heed/store/model_dir.h"
@@ -32,7 +38,16 @@ std::string fixture(const std::string& name) {
   return std::string(HEED_GOLDEN_DIR) + "/" + name + ".safetensors";
 }
 
-// The state fixtures (not the .logits files), one per model golden.
+// The image kinds' fixtures (tools/make_interop_fixtures.py IMAGE_CASES): no model golden.
+const std::vector<std::string> kImageFixtures = {
+    "interop_cnn",   "interop_fc",       "interop_image2seq", "interop_image2seq_hard",
+    "interop_image2seq_none", "interop_ram", "interop_ram_lstm"};
+
+bool image_fixture(const std::string& name) {
+  return std::find(kImageFixtures.begin(), kImageFixtures.end(), name) != kImageFixtures.end();
+}
+
+// The state fixtures (not the .logits files): one per model golden, then the image kinds'.
 std::vector<std::string> state_fixtures() {
   std::vector<std::string> out;
   for (const std::string& n : golden_names("interop_"))
@@ -64,10 +79,35 @@ std::string error_of(F&& f) {
   EXPECT_NE(std::string(text).find(part), std::string::npos) << "expected '" << (part) << "' in: " << (text)
 
 TEST(Interop, EveryModelGoldenHasAFixture) {
-  std::vector<std::string> expected;
+  std::vector<std::string> expected = kImageFixtures;
   for (const std::string& n : golden_names("models_"))
     expected.push_back("interop_" + n.substr(std::string("models_").size()));
+  std::sort(expected.begin(), expected.end());
   EXPECT_EQ(state_fixtures(), expected);
+  // Every image kind has one.
+  std::set<std::string> kinds;
+  for (const std::string& n : kImageFixtures)
+    kinds.insert(load_safetensors(fixture(n)).metadata.at(interop_keys::kKind));
+  EXPECT_EQ(kinds, (std::set<std::string>{"cnn", "fc", "image2seq", "ram"}));
+}
+
+// The logits heed computes for an image fixture's inputs (check: its .logits file) with the
+// model directory dir: a classifier's test pass (ram: the mean locations), image2seq's
+// teacher-forced forward. dtype: the model's.
+Tensor image_logits(const std::string& dir, const SafeTensorsFile& check, DType* dtype) {
+  NoGradGuard no_grad;
+  const ModelKind kind = load_model_config(dir).model.kind;
+  Rng rng(1);
+  if (classifies_images(kind)) {
+    const LoadedImageModel m = load_image_model_dir(dir, "best");
+    *dtype = m.config.training.dtype;
+    return m.model->test_logits(Var(check.get("in.images").to(*dtype)), rng).value();
+  }
+  const LoadedModel m = load_image_sequence_model_dir(dir, "best");
+  *dtype = m.config.training.dtype;
+  const TokenBatch src = image_source(check.get("in.images").to(*dtype), m.config.model.image);
+  const TokenBatch tgt_in = testing::golden_token_batch(check.get("in.tgt_in"), {});
+  return m.model->forward(src, tgt_in).value();
 }
 
 // PyTorch -> heed: the fixture's state through the import code path, then heed's forward on
@@ -76,6 +116,20 @@ TEST(Interop, ImportedPyTorchStatesGiveTheReferenceLogits) {
   ScratchDir dir("heed_interop");
   for (const std::string& name : state_fixtures()) {
     SCOPED_TRACE(name);
+    if (image_fixture(name)) {
+      const std::string imported = import_file(fixture(name), dir.path(name));
+      const SafeTensorsFile check = testing::load_golden(name + ".logits");
+      DType dtype = DType::f32;
+      const Tensor logits = image_logits(imported, check, &dtype);
+      const Tensor& ref = check.get("out.logits");
+      EXPECT_EQ(logits.dtype(), dtype);
+      testing::expect_close_to_golden(logits.reshape(ref.shape()), ref, "logits",
+                                      testing::golden_tolerance(dtype));
+      std::printf("[interop] %-28s heed %s  max |logits - pytorch| %.3g\n", name.c_str(),
+                  std::string(enum_name(dtype)).c_str(),
+                  testing::max_abs_diff(logits.reshape(ref.shape()), ref));
+      continue;
+    }
     const LoadedModel m = load_model_dir(import_file(fixture(name), dir.path(name)), "best");
     const SafeTensorsFile check = testing::load_golden(name + ".logits");
     const auto src_len = testing::golden_ints(check.get("in.src_len"));
@@ -116,14 +170,26 @@ TEST(Interop, ExportThenImportKeepsEveryBit) {
     const auto model_json = nlohmann::json::parse(meta.at(interop_keys::kModelConfig));
     EXPECT_EQ(model_json.at("kind").get<std::string>(), enum_name(config.model.kind));
     EXPECT_EQ(model_json.at("src_vocab").get<std::int64_t>(), config.model.src_vocab);
+    EXPECT_EQ(model_json.at("tgt_vocab").get<std::int64_t>(), config.model.tgt_vocab);
     EXPECT_EQ(model_json.at("emb_dim").get<std::int64_t>(), config.model.emb_dim);
     EXPECT_EQ(model_json.at("input_feed").get<bool>(), config.model.input_feed);
     EXPECT_EQ(model_json.at("dropout").get<double>(), config.model.dropout);
-    EXPECT_EQ(model_json.at("attention").at("mode").get<std::string>(), "soft");
+    EXPECT_EQ(model_json.at("attention").at("mode").get<std::string>(),
+              enum_name(config.model.attention_mode));
+    EXPECT_EQ(model_json.at("glimpse_size").get<std::int64_t>(), config.model.ram.glimpse_size);
+    EXPECT_EQ(model_json.at("core").get<std::string>(), enum_name(config.model.ram.core));
+    EXPECT_EQ(model_json.at("image_height").get<std::int64_t>(),
+              config.model.classifier.image_height);
+    EXPECT_EQ(model_json.at("conv_channels").get<std::int64_t>(), config.model.image.conv_channels);
+    // An image kind has no source side: no src.vocab, no heed.src_vocab.
+    const bool images = image_fixture(name);
+    EXPECT_EQ(meta.count(interop_keys::kSrcVocab), images ? 0u : 1u);
+    EXPECT_EQ(std::filesystem::exists(path_in(first, model_files::kSrcVocab)), !images);
     EXPECT_EQ(parse_train_config(meta.at(interop_keys::kConfig), "heed.config").model.score,
               config.model.score);
 
     const std::string second = import_file(e.out, dir.path(name + "_b"));
+    EXPECT_EQ(std::filesystem::exists(path_in(second, model_files::kSrcVocab)), !images);
     const SafeTensorsFile given = load_safetensors(fixture(name));
     const SafeTensorsFile a = load_safetensors(path_in(first, model_files::kBest));
     const SafeTensorsFile b = load_safetensors(path_in(second, model_files::kBest));
@@ -261,6 +327,60 @@ TEST_F(InteropErrors, VocabularyOfTheWrongSize) {
   o.out = dir_.path("out");
   const std::string e = error_of([&] { import_model(o); });
   EXPECT_HAS(e, "wrong shape: src_emb.weight (11, 5) where the model has (6, 5)");
+  EXPECT_FALSE(std::filesystem::exists(o.out));
+}
+
+// The image kinds have no source side: a source vocabulary or SentencePiece model given for
+// one is a mistake, said as such.
+TEST_F(InteropErrors, SourceSideRefusedForAnImageKind) {
+  for (const char* name : {"interop_ram", "interop_image2seq"}) {
+    SCOPED_TRACE(name);
+    ImportOptions o;
+    o.weights = fixture(name);
+    o.src_vocab = dir_.file("src.vocab", file_.metadata.at(interop_keys::kSrcVocab));
+    o.out = dir_.path("out");
+    std::string e = error_of([&] { import_model(o); });
+    EXPECT_HAS(e, "reads images and has no source vocabulary");
+    EXPECT_HAS(e, "--src-vocab");
+    EXPECT_HAS(e, std::string(name) + ".safetensors (heed.config): model.kind ");
+    EXPECT_FALSE(std::filesystem::exists(o.out));
+    o.src_vocab.clear();
+    o.tgt_spm = dir_.file("t.spm.model", "x");
+    EXPECT_HAS(error_of([&] { import_model(o); }), "has no SentencePiece model");
+    EXPECT_FALSE(std::filesystem::exists(o.out));
+  }
+}
+
+// A ram state under a text model's config: every name listed, and the kinds named.
+TEST_F(InteropErrors, ImageStateWithATextConfig) {
+  ImportOptions o;
+  o.weights = fixture("interop_ram");
+  o.config = dir_.file("luong.yaml", file_.metadata.at(interop_keys::kConfig));
+  o.src_vocab = dir_.file("src.vocab", file_.metadata.at(interop_keys::kSrcVocab));
+  o.tgt_vocab = dir_.file("tgt.vocab", file_.metadata.at(interop_keys::kTgtVocab));
+  o.out = dir_.path("out");
+  const std::string e = error_of([&] { import_model(o); });
+  EXPECT_HAS(e, "interop_ram.safetensors: the state does not match the model that ");
+  EXPECT_HAS(e, "missing: src_emb.weight (11, 5)");
+  EXPECT_HAS(e, "unexpected: glimpse.patches.weight (6, 18)");
+  EXPECT_HAS(e, "heed.model metadata says model.kind ram, the config model.kind luong");
+  EXPECT_FALSE(std::filesystem::exists(o.out));
+}
+
+// An fc state for other image sizes: the first layer's shape names the difference.
+TEST_F(InteropErrors, ClassifierOfAnotherImageSize) {
+  const SafeTensorsFile fc = load_safetensors(fixture("interop_fc"));
+  std::string config = fc.metadata.at(interop_keys::kConfig);
+  const std::size_t at = config.find("image_height: 7");
+  ASSERT_NE(at, std::string::npos) << config;
+  config.replace(at, 15, "image_height: 8");
+  ImportOptions o;
+  o.weights = fixture("interop_fc");
+  o.config = dir_.file("fc8.yaml", config);
+  o.out = dir_.path("out");
+  const std::string e = error_of([&] { import_model(o); });
+  EXPECT_HAS(e, "wrong shape: hidden1.weight (5, 42) where the model has (5, 48)");
+  EXPECT_EQ(e.find("metadata says"), std::string::npos) << e;  // the same kind
   EXPECT_FALSE(std::filesystem::exists(o.out));
 }
 

@@ -26,8 +26,9 @@ class ExportCommand : public Command {
     app.add_flag("--force,-f", o_.force, "overwrite --out if it exists");
     app.footer("The file holds every parameter under its PyTorch state_dict name, in the\n"
                "model's dtype, and as metadata the config (heed.config, and heed.model_config\n"
-               "as JSON) and both vocabularies. tools/heed_torch.py loads it and builds the\n"
-               "reference torch.nn.Module; heed import reads it back. docs/INTEROP.md.");
+               "as JSON) and the vocabularies (an image kind's classes only: it has no source\n"
+               "side). tools/heed_torch.py loads it and builds the reference torch.nn.Module;\n"
+               "heed import reads it back. docs/INTEROP.md.");
   }
 
   int run() override {

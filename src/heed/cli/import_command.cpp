@@ -42,6 +42,8 @@ class ImportCommand : public Command {
                "name with its shape, and nothing else; the weights are converted to the\n"
                "config's training.dtype. The directory (config.yaml, vocabularies,\n"
                "best.safetensors, last.safetensors) works with heed translate, info, export.\n"
+               "An image kind (ram, fc, cnn, image2seq) takes --tgt-vocab only (no source\n"
+               "side) and its directory works with heed eval, info, show --images, export.\n"
                "docs/INTEROP.md lists the names and shapes of every model kind.");
   }
 

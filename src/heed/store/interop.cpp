@@ -81,11 +81,33 @@ std::map<std::string, std::string> stored_dtypes(const std::string& path) {
   return out;
 }
 
+// Whether the kind reads images (ram, fc, cnn, image2seq): no source side, no src.vocab.
+bool image_kind(ModelKind kind) { return reads_images(kind) || reads_image_sources(kind); }
+
+// A model directory of any kind, loaded as `heed translate` / `heed eval` load it.
+struct AnyModel {
+  TrainConfig config;
+  std::unique_ptr<Module> model;
+  Metadata metadata;
+};
+
+AnyModel load_any_model_dir(const std::string& dir, const std::string& which) {
+  const ModelKind kind = load_model_config(dir).model.kind;
+  if (classifies_images(kind)) {
+    LoadedImageModel m = load_image_model_dir(dir, which);
+    return {std::move(m.config), std::move(m.model), std::move(m.metadata)};
+  }
+  LoadedModel m = reads_image_sources(kind) ? load_image_sequence_model_dir(dir, which)
+                                            : load_model_dir(dir, which);
+  return {std::move(m.config), std::move(m.model), std::move(m.metadata)};
+}
+
 // The names and shapes of the state against the model's: one error listing every missing
 // name (with the shape the model needs), every unexpected one (with its shape in the file)
 // and every wrong shape. load_into checks the same, but without the shapes a user needs to
 // see which part of the architecture differs.
-void check_names(const Module& model, const SafeTensorsFile& file, const std::string& config) {
+void check_names(const Module& model, const SafeTensorsFile& file, const std::string& config,
+                 ModelKind kind) {
   std::map<std::string, Shape> expected;
   std::vector<std::string> missing, unexpected, mismatched;
   for (const auto& [name, v] : model.named_parameters()) {
@@ -112,6 +134,11 @@ void check_names(const Module& model, const SafeTensorsFile& file, const std::st
   if (!unexpected.empty() && unexpected.front().rfind("optimizer.", 0) == 0)
     os << " this is a training state (weights and optimizer); import best.safetensors, "
           "last.safetensors or a step checkpoint instead;";
+  // A state of another kind (its export metadata says which) under this config's kind.
+  if (auto it = file.metadata.find(interop_keys::kKind);
+      it != file.metadata.end() && it->second != enum_name(kind))
+    os << " the state's " << interop_keys::kKind << " metadata says model.kind " << it->second
+       << ", the config model.kind " << enum_name(kind) << ";";
   os << " parameter names and shapes per model kind: docs/INTEROP.md";
   throw Error(os.str());
 }
@@ -162,26 +189,40 @@ void import_into(const ImportOptions& o, const std::string& stage, const std::st
     config_source = o.weights + " (" + interop_keys::kConfig + ")";
     config = parse_train_config(it->second, config_source);
   }
-  const Vocabulary src = stage_vocabulary(o.src_vocab, file, interop_keys::kSrcVocab,
-                                          "--src-vocab", path_in(stage, model_files::kSrcVocab));
+  ModelConfig& mc = config.model;
+  // An image kind has no source side: no source vocabulary or tokeniser to take.
+  const bool images = image_kind(mc.kind);
+  HEED_CHECK(!images || (o.src_vocab.empty() && o.src_spm.empty() && o.tgt_spm.empty()),
+             config_source, ": model.kind ", enum_name(mc.kind), " reads images and has no ",
+             !o.src_vocab.empty() ? "source vocabulary; drop --src-vocab (and --vocab), give the "
+                                    "classes with --tgt-vocab"
+                                  : "SentencePiece model; drop --src-spm / --tgt-spm");
+  Vocabulary src;
+  if (!images)
+    src = stage_vocabulary(o.src_vocab, file, interop_keys::kSrcVocab, "--src-vocab",
+                           path_in(stage, model_files::kSrcVocab));
   const Vocabulary tgt = stage_vocabulary(o.tgt_vocab, file, interop_keys::kTgtVocab,
                                           "--tgt-vocab", path_in(stage, model_files::kTgtVocab));
-  stage_spm(config.data.source, o.src_spm, "--src-spm", path_in(stage, model_files::kSrcSpm));
-  stage_spm(config.data.target, o.tgt_spm, "--tgt-spm", path_in(stage, model_files::kTgtSpm));
+  if (!images) {
+    stage_spm(config.data.source, o.src_spm, "--src-spm", path_in(stage, model_files::kSrcSpm));
+    stage_spm(config.data.target, o.tgt_spm, "--tgt-spm", path_in(stage, model_files::kTgtSpm));
+  }
 
-  ModelConfig& mc = config.model;
   auto set_size = [&](std::int64_t& field, std::size_t size, const char* key) {
     const auto n = static_cast<std::int64_t>(size);
     HEED_CHECK(field == 0 || field == n, config_source, ": model.", key, " is ", field,
                " but the vocabulary has ", n, " tokens");
     field = n;
   };
-  set_size(mc.src_vocab, src.size(), "src_vocab");
+  if (!images) set_size(mc.src_vocab, src.size(), "src_vocab");
   set_size(mc.tgt_vocab, tgt.size(), "tgt_vocab");
   validate_model_config(mc);
   Rng rng(config.training.seed);
-  std::unique_ptr<Seq2Seq> model = build_model(mc, rng, config.training.dtype);
-  check_names(*model, file, config_source);
+  // The image classifiers read one channel, as heed train and heed eval build them.
+  std::unique_ptr<Module> model;
+  if (classifies_images(mc.kind)) model = make_image_classifier(mc, 1, rng, config.training.dtype);
+  else model = build_model(mc, rng, config.training.dtype);
+  check_names(*model, file, config_source, mc.kind);
   load_into(*model, file.tensors, o.weights);
 
   config.output = target;
@@ -191,7 +232,7 @@ void import_into(const ImportOptions& o, const std::string& stage, const std::st
                          {interop_keys::kImportedFrom, fs::path(o.weights).filename().string()}};
   save_module(*model, path_in(stage, model_files::kBest), meta);
   save_module(*model, path_in(stage, model_files::kLast), meta);
-  load_model_dir(stage, "best");  // what translate and info will do: must succeed now
+  load_any_model_dir(stage, "best");  // what translate, eval and info will do: must succeed now
 }
 
 }  // namespace
@@ -203,7 +244,7 @@ std::string model_config_json(const TrainConfig& config) {
 std::size_t export_model(const ExportOptions& o) {
   HEED_CHECK(o.force || !fs::exists(o.out), o.out,
              ": exists; heed export does not overwrite a file unless given --force");
-  const LoadedModel m = load_model_dir(o.dir, o.weights);
+  const AnyModel m = load_any_model_dir(o.dir, o.weights);
   Metadata meta = {
       {"format", "pt"},
       {interop_keys::kFormat, kExportFormat},
@@ -211,12 +252,14 @@ std::size_t export_model(const ExportOptions& o) {
       {interop_keys::kKind, std::string(enum_name(m.config.model.kind))},
       {interop_keys::kModelConfig, model_config_json(m.config)},
       {interop_keys::kConfig, to_yaml(m.config)},
-      {interop_keys::kSrcVocab, read_text(path_in(o.dir, model_files::kSrcVocab))},
       {interop_keys::kTgtVocab, read_text(path_in(o.dir, model_files::kTgtVocab))},
       {interop_keys::kDtype, std::string(enum_name(m.config.training.dtype))},
       {interop_keys::kWeights, o.weights == "best" || o.weights == "last"
                                    ? o.weights
                                    : fs::path(o.weights).filename().string()}};
+  // An image kind has no source side, so no heed.src_vocab.
+  if (!image_kind(m.config.model.kind))
+    meta.emplace(interop_keys::kSrcVocab, read_text(path_in(o.dir, model_files::kSrcVocab)));
   if (auto it = m.metadata.find("heed.step"); it != m.metadata.end()) meta.insert(*it);
   save_module(*m.model, o.out, meta);
   return m.model->named_parameters().size();
