@@ -144,12 +144,11 @@ void draw_panel(cairo_t* cr, const Layout& L, const Panel& panel, std::size_t co
   // Column labels: upright ones end just above the grid, centred on their column.
   for (std::size_t j = 0; j < cols; ++j) {
     const double cx = gx + (static_cast<double>(j) + 0.5) * L.cell;
-    set_font(cr, f, false);
     if (L.upright) {
       cairo_save(cr);
-      cairo_move_to(cr, cx + f * 0.36, gy - 6.0);
+      cairo_translate(cr, cx + f * 0.36, gy - 6.0);
       cairo_rotate(cr, -kPi / 2);
-      cairo_show_text(cr, L.cols[j].c_str());
+      text_at(cr, 0, 0, L.cols[j], f);
       cairo_restore(cr);
     } else {
       text_at(cr, cx - advance(cr, L.cols[j], f) / 2, gy - 6.0, L.cols[j], f);

@@ -1,9 +1,11 @@
 #include "heed/viz/cairo_drawing.h"
 
 #include <cairo-svg.h>
+#include <pango/pangocairo.h>
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "heed/base/error.h"
 #include "heed/base/utf8.h"
@@ -39,28 +41,51 @@ std::string drawable(std::string_view text) {
   return out;
 }
 
-void set_font(cairo_t* cr, double size, bool bold) {
-  cairo_select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL,
-                         bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size(cr, size);
+namespace {
+
+struct LayoutDeleter {
+  void operator()(PangoLayout* l) const { g_object_unref(l); }
+};
+using Layout = std::unique_ptr<PangoLayout, LayoutDeleter>;
+
+// text laid out for cr (its transformation included) in the pictures' font.
+Layout layout_of(cairo_t* cr, const std::string& text, double size, bool bold) {
+  Layout l(pango_cairo_create_layout(cr));
   cairo_font_options_t* fo = cairo_font_options_create();
   cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
   cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
-  cairo_set_font_options(cr, fo);
+  pango_cairo_context_set_font_options(pango_layout_get_context(l.get()), fo);
   cairo_font_options_destroy(fo);
+  pango_layout_context_changed(l.get());
+  PangoFontDescription* d = pango_font_description_new();
+  pango_font_description_set_family(d, kFont);
+  pango_font_description_set_weight(d, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+  pango_font_description_set_absolute_size(d, size * PANGO_SCALE);
+  pango_layout_set_font_description(l.get(), d);
+  pango_font_description_free(d);
+  const std::string safe = drawable(text);
+  pango_layout_set_text(l.get(), safe.data(), static_cast<int>(safe.size()));
+  return l;
+}
+
+}  // namespace
+
+std::size_t missing_glyphs(const std::string& text) {
+  const Measure m;
+  return static_cast<std::size_t>(
+      pango_layout_get_unknown_glyphs_count(layout_of(m.get(), text, 12.0, false).get()));
 }
 
 double advance(cairo_t* cr, const std::string& text, double size, bool bold) {
-  set_font(cr, size, bold);
-  cairo_text_extents_t e;
-  cairo_text_extents(cr, text.c_str(), &e);
-  return e.x_advance;
+  PangoRectangle logical;
+  pango_layout_get_extents(layout_of(cr, text, size, bold).get(), nullptr, &logical);
+  return static_cast<double>(logical.width) / PANGO_SCALE;
 }
 
 void text_at(cairo_t* cr, double x, double y, const std::string& text, double size, bool bold) {
-  set_font(cr, size, bold);
-  cairo_move_to(cr, x, y);
-  cairo_show_text(cr, text.c_str());
+  const Layout l = layout_of(cr, text, size, bold);
+  cairo_move_to(cr, x, y - static_cast<double>(pango_layout_get_baseline(l.get())) / PANGO_SCALE);
+  pango_cairo_show_layout(cr, l.get());
 }
 
 void set_rgb(cairo_t* cr, Rgb c) { cairo_set_source_rgb(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0); }

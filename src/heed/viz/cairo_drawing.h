@@ -1,9 +1,9 @@
 #pragma once
 // What the cairo pictures share (the attention maps of attention_picture.h, the glimpse
 // paths of glimpse_path_picture.h, the grid attention of grid_attention_picture.h): one
-// drawing function, written once, rendered to an SVG document or to PNG bytes; text in DejaVu
-// Sans with metrics that do not depend on the output's resolution; raster images painted
-// pixel for pixel.
+// drawing function, written once, rendered to an SVG document or to PNG bytes; text laid out
+// by Pango in DejaVu Sans (other installed fonts for what it lacks) with metrics that do not
+// depend on the output's resolution; raster images painted pixel for pixel.
 #include <cairo.h>
 
 #include <cstdint>
@@ -31,9 +31,13 @@ using DrawFunction = std::function<void(cairo_t*)>;
 // control character becomes U+FFFD).
 std::string drawable(std::string_view text);
 
-// DejaVu Sans at size px, unhinted, so that the layout measured once fits the SVG and the
-// PNG at any scale alike.
-void set_font(cairo_t* cr, double size, bool bold);
+// Text is laid out by Pango (pangocairo) in DejaVu Sans at size px, unhinted, so that the
+// layout measured once fits the SVG and the PNG at any scale alike; a character DejaVu Sans
+// lacks (CJK, for one) is drawn from another installed font that has it (fontconfig's
+// fallback), not as a box. cairo's own text calls have no such fallback.
+//
+// The characters of text that no installed font has (drawn as boxes).
+std::size_t missing_glyphs(const std::string& text);
 // The advance width of text in px.
 double advance(cairo_t* cr, const std::string& text, double size, bool bold = false);
 // text with its baseline's left end at (x, y), in the current colour.
