@@ -141,6 +141,9 @@ class EvalCommand : public Command {
           j["label"] = m.classes.token(set.labels[i]);
           j["predicted"] = m.classes.token(guess + Vocabulary::kSpecials);
           j["correct"] = guess + Vocabulary::kSpecials == set.labels[i];
+          // What the prediction came from: per class, in the model's order (for comparing
+          // with another implementation, e.g. tools/interop_roundtrip.py with PyTorch's).
+          j["probabilities"] = std::vector<double>(row, row + C);
           nlohmann::json all = nlohmann::json::array();
           const std::size_t T = p.paths.empty() ? 0 : p.paths.front().size();
           for (const auto& w : where) {
