@@ -2,7 +2,7 @@
 
     import heed_torch                       # with tools/ on sys.path
     state, meta = heed_torch.load("model.safetensors")   # written by `heed export`
-    model = heed_torch.build_reference(meta)             # tools/reference/models.py
+    model = heed_torch.build_reference(meta)             # tools/reference/ (text, images)
     model.load_state_dict(state)            # the names are the reference's state_dict keys
     ...
     heed_torch.save(model.state_dict(), "back.safetensors", meta)   # for `heed import`
@@ -174,8 +174,9 @@ def heed_model_config(kind, kw):
 
 
 def build_reference(metadata):
-    """The reference torch.nn.Module (tools/reference/models.py) a `heed export` file
-    describes, in eval mode and in the file's dtype (heed.dtype), weights not loaded."""
+    """The reference torch.nn.Module (tools/reference/models.py, or images.py for the image
+    kinds) a `heed export` file describes, in eval mode and in the file's dtype (heed.dtype),
+    weights not loaded."""
     import os
     import sys
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
