@@ -184,8 +184,9 @@ TEST_F(InteropCli, ImageModelsExportAndImportBack) {
     EXPECT_EQ(a_lines, read(jsonl));
     EXPECT_NE(a_lines.find("\"image\":11,"), std::string::npos) << a_lines;  // 12 lines
     // A classifier's lines carry its class probabilities (what the round trip compares).
-    if (c.kind == "ram")
+    if (c.kind == "ram") {
       EXPECT_NE(a_lines.find("\"probabilities\":[0."), std::string::npos) << a_lines;
+    }
     r = run_heed("info --model " + back);
     EXPECT_EQ(r.exit_code, 0) << r.output;
     EXPECT_OUTPUT_HAS(r, c.kind);
