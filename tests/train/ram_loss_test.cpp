@@ -14,6 +14,7 @@
 #include "heed/train/ram_loss.h"
 #include "heed/train/reinforce.h"
 #include "support/gradcheck.h"
+#include "support/tiny_models.h"
 
 namespace heed {
 namespace {
@@ -21,16 +22,10 @@ namespace {
 using testing::gradcheck;
 using testing::random_tensor;
 
+// The models' tests' tiny RAM (three glimpses of two 2x2 scales) with the given core.
 RamConfig tiny(RamCore core) {
-  RamConfig c;
-  c.glimpses = 3;
-  c.glimpse_size = 2;
-  c.scales = 2;
-  c.glimpse_hidden = 3;
-  c.location_hidden = 2;
-  c.glimpse_dim = 4;
+  RamConfig c = testing::tiny_image_config("ram", 8, 8).ram;
   c.core = core;
-  c.core_hidden = 4;
   c.location_std = 0.3;
   return c;
 }
