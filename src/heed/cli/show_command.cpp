@@ -193,7 +193,7 @@ class ShowCommand : public Command {
                ")");
 
     const TrainConfig config = load_model_config(model_.dirs.front());
-    if (reads_images(config.model.kind) || reads_image_sources(config.model.kind))
+    if (takes_images(config.model.kind))
       throw UsageError(model_.dirs.front() + " holds an image model (model.kind " +
                        std::string(enum_name(config.model.kind)) +
                        "): give --images FILE, not --input");

@@ -36,6 +36,8 @@ bool reads_images(ModelKind kind) { return model_kind_spec(kind).build == nullpt
 
 bool reads_image_sources(ModelKind kind) { return kind == ModelKind::image2seq; }
 
+bool takes_images(ModelKind kind) { return reads_images(kind) || reads_image_sources(kind); }
+
 bool classifies_images(ModelKind kind) {
   return model_kind_spec(kind).build_classifier != nullptr;
 }

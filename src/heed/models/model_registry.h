@@ -44,6 +44,10 @@ bool classifies_images(ModelKind kind);
 // source batches carry images (TokenBatch::images) and it has no source vocabulary.
 bool reads_image_sources(ModelKind kind);
 
+// Whether the kind reads images at all (the classifiers and image2seq): it has no source
+// vocabulary, tokeniser or src.vocab, and its data are image files.
+bool takes_images(ModelKind kind);
+
 // The encoder's cell: the configured one, or the kind's default.
 RnnCell encoder_cell(const ModelConfig& config);
 

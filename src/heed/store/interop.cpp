@@ -81,9 +81,6 @@ std::map<std::string, std::string> stored_dtypes(const std::string& path) {
   return out;
 }
 
-// Whether the kind reads images (ram, fc, cnn, image2seq): no source side, no src.vocab.
-bool image_kind(ModelKind kind) { return reads_images(kind) || reads_image_sources(kind); }
-
 // A model directory of any kind, loaded as `heed translate` / `heed eval` load it.
 struct AnyModel {
   TrainConfig config;
@@ -191,7 +188,7 @@ void import_into(const ImportOptions& o, const std::string& stage, const std::st
   }
   ModelConfig& mc = config.model;
   // An image kind has no source side: no source vocabulary or tokeniser to take.
-  const bool images = image_kind(mc.kind);
+  const bool images = takes_images(mc.kind);
   HEED_CHECK(!images || (o.src_vocab.empty() && o.src_spm.empty() && o.tgt_spm.empty()),
              config_source, ": model.kind ", enum_name(mc.kind), " reads images and has no ",
              !o.src_vocab.empty() ? "source vocabulary; drop --src-vocab (and --vocab), give the "
@@ -258,7 +255,7 @@ std::size_t export_model(const ExportOptions& o) {
                                    ? o.weights
                                    : fs::path(o.weights).filename().string()}};
   // An image kind has no source side, so no heed.src_vocab.
-  if (!image_kind(m.config.model.kind))
+  if (!takes_images(m.config.model.kind))
     meta.emplace(interop_keys::kSrcVocab, read_text(path_in(o.dir, model_files::kSrcVocab)));
   if (auto it = m.metadata.find("heed.step"); it != m.metadata.end()) meta.insert(*it);
   save_module(*m.model, o.out, meta);
