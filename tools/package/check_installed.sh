@@ -13,13 +13,16 @@ sudo_cmd=()
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "check_installed: $*" >&2; exit 1; }
+# Checks read a command's whole output before grep looks at it: under pipefail, `cmd | grep -q`
+# fails whenever grep stops at the first match and cmd then dies writing the rest (SIGPIPE).
 
 echo "== the package"
 rm -f "$build"/heed_*.deb
 (cd "$build" && cpack -G DEB >/dev/null)
 deb=$(ls "$build"/heed_*.deb)
 dpkg-deb --info "$deb" | sed -n 's/^ *\(Package\|Version\|Depends\|Recommends\):/  \1:/p'
-dpkg-deb --field "$deb" Depends | grep -q libopenblas0-openmp || fail "$deb does not depend on libopenblas0-openmp"
+depends=$(dpkg-deb --field "$deb" Depends)
+grep -q libopenblas0-openmp <<<"$depends" || fail "$deb does not depend on libopenblas0-openmp"
 dpkg-deb --contents "$deb" | awk '{print $6}' >"$work/contents"
 for f in ./usr/bin/heed ./usr/include/heed/translator.h ./usr/include/heed/version.h \
          ./usr/share/man/man1/heed.1.gz ./usr/share/man/man1/heed-translate.1.gz \
@@ -40,8 +43,9 @@ echo "== the installed command"
 /usr/bin/heed translate --model "$model" --beam 5 --input "$words" >"$work/installed.txt"
 "$build/heed" translate --model "$model" --beam 5 --input "$words" >"$work/built.txt"
 cmp -s "$work/installed.txt" "$work/built.txt" || fail "the installed heed translates differently"
-paste "$words" "$work/installed.txt" | head -3 | sed 's/^/  /'
-zcat /usr/share/man/man1/heed-train.1.gz | grep -qF -- '\-\-set' || fail "heed-train.1.gz lacks the options"
+paste "$words" "$work/installed.txt" | sed -n '1,3s/^/  /p'
+train_page=$(zcat /usr/share/man/man1/heed-train.1.gz)
+grep -qF -- '\-\-set' <<<"$train_page" || fail "heed-train.1.gz lacks the options"
 # The completion offers the commands, then a command's options, then an option's choices.
 complete_line() {  # WORDS...: what the completion offers for the last word
   (
@@ -67,8 +71,9 @@ cmake -S "$repo/examples/embed" -B "$work/cmake-build" -G Ninja >/dev/null
 cmake --build "$work/cmake-build" >/dev/null
 g++ -std=c++20 -O2 "$repo/examples/embed/main.cpp" $(pkg-config --cflags --libs heed) -o "$work/embed-pc"
 for program in "$work/cmake-build/embed" "$work/embed-pc"; do
-  ldd "$program" | grep -Eq 'libheed.so.0 => (/usr)?/lib/x86_64-linux-gnu/libheed.so.0' ||
-    fail "$program does not use the installed libheed.so"
+  libraries=$(ldd "$program")
+  grep -Eq 'libheed.so.0 => (/usr)?/lib/x86_64-linux-gnu/libheed.so.0' <<<"$libraries" ||
+    fail "$program does not use the installed libheed.so; ldd says: $(grep -F libheed <<<"$libraries")"
   "$program" "$model" --beam 5 <"$words" >"$work/embed.txt" 2>"$work/embed.err" ||
     fail "$program failed: $(cat "$work/embed.err")"
   cmp -s "$work/embed.txt" "$work/built.txt" || fail "$program translates differently from heed translate"

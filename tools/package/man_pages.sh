@@ -25,9 +25,9 @@ page() {  # NAME DESCRIPTION COMMAND...
     --name="$description" --include="$wrappers/$name.h2m" --output="$out/$name.1" \
     "$wrappers/$name"
 }
-page heed "$("$heed" --help | head -1 | sed 's/^heed: //')"
+page heed "$("$heed" --help | sed -n '1s/^heed: //p')"
 for c in $commands; do
-  description=$("$heed" "$c" --help | head -1)
+  description=$("$heed" "$c" --help | sed -n 1p)
   page "heed-$c" "$description" "$c"
 done
 # Compressed, as Debian keeps them (-n: no time stamp, so the bytes depend on the text only).
