@@ -2,22 +2,30 @@
 # Issue 16's comparison on Fashion-MNIST (docs/RESULTS.md#recurrent-attention-model-on-fashion-mnist):
 # on translated and on cluttered 60x60 sets, the recurrent attention model (ram.yaml), the same
 # model with random glimpse locations (ram-random.yaml), a fully connected network with more
-# parameters (fc.yaml) and a small CNN (cnn.yaml), each trained for at most 29 minutes on
-# 2 threads, then tested on the sets made from the official test images; OUT_DIR/results.md
-# gets the table (test error with its 95% bootstrap interval).
+# parameters (fc.yaml) and a small CNN (cnn.yaml), each trained for at most 29 minutes, then
+# tested on the sets made from the official test images; OUT_DIR/results.md gets the table
+# (test error with its 95% bootstrap interval).
 #
-# Usage: examples/fashion-ram/run.sh OUT_DIR [--quick] [--source DIR] [--heed BIN]
+# Usage: examples/fashion-ram/run.sh OUT_DIR [--quick] [--sets LIST] [--threads N]
+#                                    [--source DIR] [--heed BIN]
 #   --quick        small sets and 15 s per model: a smoke test of the whole recipe (minutes)
+#   --sets LIST    which sets, comma-separated (default translated,cluttered)
+#   --threads N    threads per training and evaluation (default 2)
 #   --source DIR   Fashion-MNIST's gzipped IDX files (default /usr/share/datasets/fashion-mnist)
 #   --heed BIN     the heed binary (default: heed on PATH)
 #
+# On a 2-core machine the two sets can run side by side, one thread each, in the same OUT_DIR:
+#   run.sh OUT --sets translated --threads 1 &  run.sh OUT --sets cluttered --threads 1
+# Each finished model leaves OUT_DIR/<set>/<model>.row, its line of the table; a run skips the
+# models that have one (delete it to train on and evaluate again), and every run writes
+# results.md from all the rows there are, so the last one to finish writes the whole table.
+#
 # The dev set, which picks each model's best checkpoint, is generated from the training
-# images with another seed (2000 images), so the test images decide nothing. Run again with
-# the same OUT_DIR, finished models are only evaluated again.
+# images with another seed (2000 images), so the test images decide nothing.
 set -eu
 
 usage() {
-  echo "usage: $0 OUT_DIR [--quick] [--source DIR] [--heed BIN]" >&2
+  echo "usage: $0 OUT_DIR [--quick] [--sets LIST] [--threads N] [--source DIR] [--heed BIN]" >&2
   exit 2
 }
 [ $# -ge 1 ] || usage
@@ -26,15 +34,28 @@ shift
 quick=0
 source=/usr/share/datasets/fashion-mnist
 heed=heed
+sets="translated cluttered"
+threads=2
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
+    --sets) [ $# -ge 2 ] || usage; sets=$(echo "$2" | tr ',' ' '); shift ;;
+    --threads) [ $# -ge 2 ] || usage; threads=$2; shift ;;
     --source) [ $# -ge 2 ] || usage; source=$2; shift ;;
     --heed) [ $# -ge 2 ] || usage; heed=$2; shift ;;
     *) usage ;;
   esac
   shift
 done
+for kind in $sets; do
+  case $kind in
+    translated|cluttered) ;;
+    *) echo "$0: --sets: '$kind' is not a set (translated, cluttered)" >&2; exit 2 ;;
+  esac
+done
+case $threads in
+  ''|*[!0-9]*|0) echo "$0: --threads: '$threads' is not a positive number" >&2; exit 2 ;;
+esac
 here=$(cd "$(dirname "$0")" && pwd)
 if [ $quick = 1 ]; then
   count=2000 test_count=500 dev_count=300 seconds=15 validate_every=40
@@ -43,18 +64,8 @@ else
 fi
 models="ram ram-random fc cnn"
 mkdir -p "$out"
-results=$out/results.md
-{
-  echo "# RAM against its baselines on Fashion-MNIST"
-  echo
-  echo "examples/fashion-ram/run.sh$( [ $quick = 1 ] && echo ' --quick'), $(date -u '+%Y-%m-%d %H:%M UTC'), $("$heed" --version 2>/dev/null | head -n 1)"
-  echo "$count training images, $test_count test images (from the official test set), dev $dev_count; at most $seconds s of training per model, 2 threads."
-  echo
-  echo "| set | model | parameters | training (s) | test error % | 95% bootstrap interval |"
-  echo "| --- | --- | --- | --- | --- | --- |"
-} > "$results"
 
-for kind in translated cluttered; do
+for kind in $sets; do
   d=$out/$kind
   [ -f "$d/data/test.tgt" ] ||
     "$heed" data images --kind $kind --count $count --test-count $test_count --source "$source" \
@@ -63,6 +74,10 @@ for kind in translated cluttered; do
     "$heed" data images --kind $kind --count $dev_count --test-count 1 --seed 4321 \
       --source "$source" --out "$d/dev"
   for model in $models; do
+    if [ -f "$d/$model.row" ]; then
+      echo "== $kind: $model: done before ($d/$model.row)" >&2
+      continue
+    fi
     echo "== $kind: $model" >&2
     start=$(date +%s)
     "$heed" train "$here/$model.yaml" \
@@ -71,19 +86,37 @@ for kind in translated cluttered; do
       --set data.dev_images="$d/dev/train-images-idx3-ubyte.gz" \
       --set data.dev_target="$d/dev/train.tgt" \
       --set training.max_seconds=$seconds --set training.validate_every=$validate_every \
-      --set output="$d/$model" > "$d/$model.train.log" 2>&1 ||
+      --set training.threads=$threads --set output="$d/$model" > "$d/$model.train.log" 2>&1 ||
       { tail -n 20 "$d/$model.train.log" >&2; exit 1; }
     took=$(($(date +%s) - start))
-    "$heed" eval --model "$d/$model" --images "$d/data/test-images-idx3-ubyte.gz" --threads 2 \
-      > "$d/$model.eval.txt"
+    "$heed" eval --model "$d/$model" --images "$d/data/test-images-idx3-ubyte.gz" \
+      --threads $threads > "$d/$model.eval.txt"
     head -n 1 "$d/$model.eval.txt" >&2
     params=$("$heed" info --model "$d/$model" | sed -n 's/^ *total *\([0-9,]*\)$/\1/p')
     line=$(head -n 1 "$d/$model.eval.txt")
     error=$(echo "$line" | sed -n 's/^test error \([0-9.]*\)%.*/\1/p')
     interval=$(echo "$line" | sed -n 's/.*bootstrap interval \([0-9.]*\)-\([0-9.]*\)%.*/\1-\2/p')
-    echo "| $kind | $model | $params | $took | $error | $interval |" >> "$results"
+    echo "| $kind | $model | $params | $threads | $took | $error | $interval |" > "$d/$model.row.part"
+    mv "$d/$model.row.part" "$d/$model.row"
   done
 done
-echo >> "$results"
-echo "Per model: OUT_DIR/<set>/<model>.train.log (training), <model>.eval.txt (per-class accuracy)." >> "$results"
+
+results=$out/results.md
+{
+  echo "# RAM against its baselines on Fashion-MNIST"
+  echo
+  echo "examples/fashion-ram/run.sh$( [ $quick = 1 ] && echo ' --quick'), table written $(date -u '+%Y-%m-%d %H:%M UTC'), $("$heed" --version 2>/dev/null | head -n 1)"
+  echo "$count training images, $test_count test images (from the official test set), dev $dev_count; at most $seconds s of training per model."
+  echo
+  echo "| set | model | parameters | threads | training (s) | test error % | 95% bootstrap interval |"
+  echo "| --- | --- | --- | --- | --- | --- | --- |"
+  for kind in translated cluttered; do
+    for model in $models; do
+      [ ! -f "$out/$kind/$model.row" ] || cat "$out/$kind/$model.row"
+    done
+  done
+  echo
+  echo "Per model: OUT_DIR/<set>/<model>.train.log (training), <model>.eval.txt (per-class accuracy)."
+} > "$results.part"
+mv "$results.part" "$results"
 cat "$results"
