@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "heed/kernels/gemm.h"
 #include "heed/kernels/glimpse.h"
 #include "support/gradcheck.h"
 
@@ -20,8 +21,7 @@ Var numbered() {
   return Var(Tensor::from({1, 1, 8, 8}, v, DType::f64), true);
 }
 
-std::vector<double> look(const Var& image, double row, double col, std::int64_t g,
-                         std::int64_t k) {
+std::vector<double> look(const Var& image, double row, double col, std::int64_t g, std::int64_t k) {
   return glimpse(image, Tensor::from({1, 2}, {row, col}, DType::f64), {g, k}).value().to_vector();
 }
 
@@ -106,6 +106,37 @@ TEST(Glimpse, GradientCheck) {
   EXPECT_TRUE(gradcheck([&] { return glimpse(x, loc, {3, 3}); }, {x}));
   Tensor corners = Tensor::from({2, 2}, {-1, 1, 1, -1}, DType::f64);
   EXPECT_TRUE(gradcheck([&] { return glimpse(x, corners, {2, 2}); }, {x}));
+}
+
+// A batch large enough to be split across threads gives each image what it gets alone, forward
+// and backward (each block of images has a workspace of its own).
+TEST(Glimpse, BatchSplitAcrossThreadsMatchesImagesAlone) {
+  const int before = kernels::num_threads();
+  kernels::set_num_threads(2);
+  const kernels::GlimpseShape batch{40, 2, 12, 11, 2, 3};
+  kernels::GlimpseShape one = batch;
+  one.N = 1;
+  const std::int64_t image = batch.C * batch.H * batch.W, out = batch.out_size();
+  const std::vector<double> x = random_tensor({batch.N, image}, 7).to_vector();
+  const std::vector<double> loc = random_tensor({batch.N, 2}, 8).to_vector();
+  const std::vector<double> dy = random_tensor({batch.N, out}, 9).to_vector();
+  std::vector<double> y(static_cast<std::size_t>(batch.N * out));
+  std::vector<double> dx(x.size(), 0.5);
+  kernels::glimpse_forward<double>(x.data(), loc.data(), y.data(), batch);
+  kernels::glimpse_backward<double>(loc.data(), dy.data(), dx.data(), batch);
+  for (std::int64_t n = 0; n < batch.N; ++n) {
+    std::vector<double> y1(static_cast<std::size_t>(out)),
+        dx1(static_cast<std::size_t>(image), 0.5);
+    kernels::glimpse_forward<double>(x.data() + n * image, loc.data() + 2 * n, y1.data(), one);
+    kernels::glimpse_backward<double>(loc.data() + 2 * n, dy.data() + n * out, dx1.data(), one);
+    for (std::int64_t i = 0; i < out; ++i)
+      ASSERT_EQ(y[static_cast<std::size_t>(n * out + i)], y1[static_cast<std::size_t>(i)])
+          << "image " << n << " output " << i;
+    for (std::int64_t i = 0; i < image; ++i)
+      ASSERT_EQ(dx[static_cast<std::size_t>(n * image + i)], dx1[static_cast<std::size_t>(i)])
+          << "image " << n << " pixel " << i;
+  }
+  kernels::set_num_threads(before);
 }
 
 TEST(Glimpse, RefusesBadArguments) {

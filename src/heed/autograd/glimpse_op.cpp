@@ -24,15 +24,13 @@ Var glimpse(const Var& images, const Tensor& locations, GlimpseOptions options) 
                                 options.patches};
   Tensor y = Tensor::empty(Shape{s.N, s.out_size()}, xv.dtype());
   dispatch(xv.dtype(), [&]<typename T>() {
-    Tensor patch = Tensor::empty(Shape{s.workspace()}, xv.dtype());
-    kernels::glimpse_forward<T>(xv.data<T>(), loc.data<T>(), y.data<T>(), s, patch.data<T>());
+    kernels::glimpse_forward<T>(xv.data<T>(), loc.data<T>(), y.data<T>(), s);
   });
   return record_op(y, {&images}, [images, loc, s](Var& o) {
     if (!images.requires_grad()) return;
     dispatch(o.dtype(), [&]<typename T>() {
-      Tensor patch = Tensor::empty(Shape{s.workspace()}, o.dtype());
       kernels::glimpse_backward<T>(loc.data<T>(), o.grad().data<T>(),
-                                   images.grad_buffer().data<T>(), s, patch.data<T>());
+                                   images.grad_buffer().data<T>(), s);
     });
   });
 }

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "heed/kernels/pool2d.h"
+#include "heed/kernels/row_blocks.h"
 
 namespace heed::kernels {
 namespace {
@@ -13,10 +15,9 @@ namespace {
 // the image when p = -1. The one copy of the patch geometry that forward (copy in) and
 // backward (add back) share; whole pieces, so that each is one copy or one fill.
 template <typename F>
-void patch_rows(const GlimpseShape& s, std::int64_t side, std::int64_t r0, std::int64_t c0,
-                F&& f) {
-  const std::int64_t lo = std::clamp<std::int64_t>(-c0, 0, side);            // first inside
-  const std::int64_t hi = std::clamp<std::int64_t>(s.W - c0, lo, side);       // past the last
+void patch_rows(const GlimpseShape& s, std::int64_t side, std::int64_t r0, std::int64_t c0, F&& f) {
+  const std::int64_t lo = std::clamp<std::int64_t>(-c0, 0, side);        // first inside
+  const std::int64_t hi = std::clamp<std::int64_t>(s.W - c0, lo, side);  // past the last
   for (std::int64_t c = 0; c < s.C; ++c)
     for (std::int64_t r = 0; r < side; ++r) {
       const std::int64_t k = (c * side + r) * side, ir = r0 + r;
@@ -50,40 +51,53 @@ std::int64_t glimpse_origin(double l, std::int64_t extent, std::int64_t side) {
   return static_cast<std::int64_t>(std::floor(centre - 0.5 * static_cast<double>(side) + 0.5));
 }
 
+// Images are independent (each writes its own outputs, or its own image's gradient): blocks of
+// them go to the threads, each block with its own patch workspace.
 template <typename T>
-void glimpse_forward(const T* x, const T* loc, T* y, const GlimpseShape& s, T* patch) {
-  for (std::int64_t n = 0; n < s.N; ++n) {
-    const T* xn = x + n * s.C * s.H * s.W;
-    scales(s, loc, n, [&](std::int64_t side, std::int64_t r0, std::int64_t c0,
-                          const Pool2dShape& pool, std::int64_t out) {
-      patch_rows(s, side, r0, c0, [&](std::int64_t k, std::int64_t p, std::int64_t len) {
-        if (p >= 0) std::copy(xn + p, xn + p + len, patch + k);
-        else std::fill(patch + k, patch + k + len, T(0));
-      });
-      avg_pool2d_forward(patch, y + out, pool);
-    });
-  }
+void glimpse_forward(const T* x, const T* loc, T* y, const GlimpseShape& s) {
+  for_row_blocks(s.N, [&](int, std::int64_t n0, std::int64_t n1) {
+    std::vector<T> patch(static_cast<std::size_t>(s.workspace()));
+    for (std::int64_t n = n0; n < n1; ++n) {
+      const T* xn = x + n * s.C * s.H * s.W;
+      scales(s, loc, n,
+             [&](std::int64_t side, std::int64_t r0, std::int64_t c0, const Pool2dShape& pool,
+                 std::int64_t out) {
+               patch_rows(s, side, r0, c0, [&](std::int64_t k, std::int64_t p, std::int64_t len) {
+                 if (p >= 0)
+                   std::copy(xn + p, xn + p + len, patch.data() + k);
+                 else
+                   std::fill(patch.data() + k, patch.data() + k + len, T(0));
+               });
+               avg_pool2d_forward(patch.data(), y + out, pool);
+             });
+    }
+  });
 }
 
 template <typename T>
-void glimpse_backward(const T* loc, const T* dy, T* dx, const GlimpseShape& s, T* patch) {
-  for (std::int64_t n = 0; n < s.N; ++n) {
-    T* dxn = dx + n * s.C * s.H * s.W;
-    scales(s, loc, n, [&](std::int64_t side, std::int64_t r0, std::int64_t c0,
-                          const Pool2dShape& pool, std::int64_t out) {
-      for (std::int64_t k = 0; k < s.C * side * side; ++k) patch[k] = T(0);
-      avg_pool2d_backward(dy + out, patch, pool);
-      patch_rows(s, side, r0, c0, [&](std::int64_t k, std::int64_t p, std::int64_t len) {
-        if (p >= 0)
-          for (std::int64_t j = 0; j < len; ++j) dxn[p + j] += patch[k + j];
-      });
-    });
-  }
+void glimpse_backward(const T* loc, const T* dy, T* dx, const GlimpseShape& s) {
+  for_row_blocks(s.N, [&](int, std::int64_t n0, std::int64_t n1) {
+    std::vector<T> patch(static_cast<std::size_t>(s.workspace()));
+    for (std::int64_t n = n0; n < n1; ++n) {
+      T* dxn = dx + n * s.C * s.H * s.W;
+      scales(s, loc, n,
+             [&](std::int64_t side, std::int64_t r0, std::int64_t c0, const Pool2dShape& pool,
+                 std::int64_t out) {
+               std::fill(patch.begin(), patch.begin() + s.C * side * side, T(0));
+               avg_pool2d_backward(dy + out, patch.data(), pool);
+               patch_rows(s, side, r0, c0, [&](std::int64_t k, std::int64_t p, std::int64_t len) {
+                 if (p >= 0)
+                   for (std::int64_t j = 0; j < len; ++j)
+                     dxn[p + j] += patch[static_cast<std::size_t>(k + j)];
+               });
+             });
+    }
+  });
 }
 
-#define HEED_INSTANTIATE(T)                                                                  \
-  template void glimpse_forward<T>(const T*, const T*, T*, const GlimpseShape&, T*);         \
-  template void glimpse_backward<T>(const T*, const T*, T*, const GlimpseShape&, T*);
+#define HEED_INSTANTIATE(T)                                                      \
+  template void glimpse_forward<T>(const T*, const T*, T*, const GlimpseShape&); \
+  template void glimpse_backward<T>(const T*, const T*, T*, const GlimpseShape&);
 HEED_INSTANTIATE(float)
 HEED_INSTANTIATE(double)
 #undef HEED_INSTANTIATE

@@ -25,12 +25,13 @@ struct GlimpseShape {
 // pixels.
 std::int64_t glimpse_origin(double l, std::int64_t extent, std::int64_t side);
 
-// loc (N, 2), y (N, k C g g); patch: workspace() elements.
+// loc (N, 2), y (N, k C g g). Blocks of images run in parallel (kernels/row_blocks.h), each
+// with a workspace() patch of its own.
 template <typename T>
-void glimpse_forward(const T* x, const T* loc, T* y, const GlimpseShape& s, T* patch);
+void glimpse_forward(const T* x, const T* loc, T* y, const GlimpseShape& s);
 
-// dx += the gradient of y w.r.t. x; patch: workspace() elements.
+// dx += the gradient of y w.r.t. x, in parallel as forward.
 template <typename T>
-void glimpse_backward(const T* loc, const T* dy, T* dx, const GlimpseShape& s, T* patch);
+void glimpse_backward(const T* loc, const T* dy, T* dx, const GlimpseShape& s);
 
 }  // namespace heed::kernels
