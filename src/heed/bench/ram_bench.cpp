@@ -3,7 +3,6 @@
 #include <cmath>
 #include <ostream>
 
-#include "heed/autograd/tape.h"
 #include "heed/base/error.h"
 #include "heed/base/random.h"
 #include "heed/bench/record.h"
@@ -13,7 +12,7 @@
 #include "heed/models/ram.h"
 #include "heed/tensor/arena.h"
 #include "heed/train/adam.h"
-#include "heed/train/ram_loss.h"
+#include "heed/train/classifier_shares.h"
 #include "heed/version.h"
 
 namespace heed::bench {
@@ -88,28 +87,29 @@ void run_ram_bench(const BenchOptions& opt, std::ostream& out) {
     Adam optimizer(params, adam);
     model.train();
     Rng draws(opt.seed + 7);
+    // The trainer's step (train/classifier_shares.h): with two or more threads, the batch's
+    // shares side by side, each through a replica sharing the model's values.
+    ClassifierShares shares(model, [&] {
+      Rng unused;
+      return std::make_unique<RecurrentAttentionModel>(mc.ram, ram_classes(mc), 1, unused,
+                                                       DType::f32);
+    });
     std::vector<double> t_forward, t_backward, t_update, step_times;
     double last_loss = std::nan("");
     auto step = [&](const ImageBatch& b, bool timed) {
-      {
-        ArenaScope scope(&arena);
-        const auto t0 = Clock::now();
-        optimizer.zero_grad();
-        const ClassifierOutput o = model.forward_train(Var(b.images), draws, opt.precision);
-        RamLoss l = ram_loss(o, b.labels);
-        last_loss = l.classification.value().item();
-        const auto t1 = Clock::now();
-        Tape::current().backward(l.total);
-        const auto t2 = Clock::now();
-        optimizer.step();
-        if (timed) {
-          t_forward.push_back(std::chrono::duration<double>(t1 - t0).count());
-          t_backward.push_back(std::chrono::duration<double>(t2 - t1).count());
-          t_update.push_back(seconds_since(t2));
-          step_times.push_back(seconds_since(t0));
-        }
+      const auto t0 = Clock::now();
+      optimizer.zero_grad();
+      const ClassifierShares::Step s =
+          shares.forward_backward(b.images, b.labels, draws, opt.precision, 1.0);
+      last_loss = s.classification;
+      const auto t1 = Clock::now();
+      optimizer.step();
+      if (timed) {
+        t_forward.push_back(s.forward_seconds);
+        t_backward.push_back(s.backward_seconds);
+        t_update.push_back(seconds_since(t1));
+        step_times.push_back(seconds_since(t0));
       }
-      arena.reset();
     };
     for (std::int64_t i = 0; i < opt.warmup; ++i) step(batches[static_cast<std::size_t>(i)], false);
     const auto t0 = Clock::now();

@@ -43,12 +43,12 @@
 #include "heed/tensor/arena.h"
 #include "heed/train/adam.h"
 #include "heed/store/checkpoint.h"
+#include "heed/train/classifier_shares.h"
 #include "heed/train/clip.h"
 #include "heed/train/doubly_stochastic.h"
 #include "heed/train/lr_schedule.h"
 #include "heed/store/model_dir.h"
 #include "heed/train/progress.h"
-#include "heed/train/ram_loss.h"
 #include "heed/train/reinforce.h"
 #include "heed/train/sgd.h"
 #include "heed/train/training_state.h"
@@ -231,6 +231,7 @@ class Run {
   // trains: what is saved, loaded and counted.
   const bool images_ = reads_images(c_.model.kind);
   std::unique_ptr<ImageClassifier> classifier_;
+  std::unique_ptr<ClassifierShares> shares_;  // its training steps, made at the first one
   ClassifiedImages train_images_, dev_images_;
   Module* module_ = nullptr;
   // model.kind image2seq: an encoder-decoder whose sources are images (its source batches carry
@@ -496,18 +497,22 @@ double Run::forward_backward(const Batch& batch, double batch_tokens) {
 double Run::classifier_forward_backward(const Batch& batch) {
   // An image classifier's loss (train/ram_loss.h): cross-entropy and, for the recurrent
   // attention model's sampled locations, REINFORCE with the learned baseline and the
-  // baseline's squared error. The reported loss is the cross-entropy.
+  // baseline's squared error; with two or more threads the batch's shares run side by side
+  // (train/classifier_shares.h). The reported loss is the cross-entropy.
+  if (t_.precision == kernels::MatmulPrecision::bf16) kernels::require_bf16_products();
+  if (!shares_)
+    shares_ = std::make_unique<ClassifierShares>(*classifier_, [this] {
+      Rng unused;  // the replica's initial values are replaced by the model's
+      return make_image_classifier(c_.model, classifier_->channels(), unused, t_.dtype);
+    });
   double loss = 0.0;
   {
-    if (t_.precision == kernels::MatmulPrecision::bf16) kernels::require_bf16_products();
     ArenaScope scope(&arena_);
-    const Var x(classifier_images(train_images_.images, batch.members, t_.dtype));
+    const Tensor x = classifier_images(train_images_.images, batch.members, t_.dtype);
     std::vector<std::int32_t> labels(batch.tgt_out.begin(), batch.tgt_out.end());
     for (std::int32_t& y : labels) y -= Vocabulary::kSpecials;
-    const ClassifierOutput out = classifier_->forward_train(x, rng_, t_.precision);
-    RamLoss l = ram_loss(out, labels, t_.reinforce_weight);
-    loss = l.classification.value().item();
-    Tape::current().backward(l.total);
+    loss = shares_->forward_backward(x, labels, rng_, t_.precision, t_.reinforce_weight)
+               .classification;
   }
   arena_.reset();
   return loss;
