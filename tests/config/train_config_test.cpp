@@ -224,10 +224,13 @@ TEST(TrainConfig, AttentionModeDefaultsToSoftAndRoundTrips) {
   EXPECT_DOUBLE_EQ(d.training.reinforce_weight, 1.0);
   EXPECT_DOUBLE_EQ(d.training.entropy_weight, 0.0);
   EXPECT_DOUBLE_EQ(d.training.baseline_decay, 0.9);
+  EXPECT_DOUBLE_EQ(d.training.hard_soft_mix, 0.0);
   const TrainConfig c = parse_train_config(
       kMinimal + "model:\n  attention:\n    mode: hard\n    hard_eval: expectation\n"
-                 "training:\n  entropy_weight: 0.01\n  baseline_decay: 0.5\n",
+                 "training:\n  entropy_weight: 0.01\n  baseline_decay: 0.5\n"
+                 "  hard_soft_mix: 0.5\n",
       "cfg.yaml");
+  EXPECT_DOUBLE_EQ(c.training.hard_soft_mix, 0.5);
   EXPECT_EQ(c.model.attention_mode, AttentionMode::hard);
   EXPECT_EQ(c.model.hard_eval, HardEval::expectation);
   EXPECT_DOUBLE_EQ(c.training.entropy_weight, 0.01);
@@ -258,6 +261,13 @@ TEST(TrainConfigErrors, AttentionModeErrorsNameTheKey) {
             "--set: training.entropy_weight: must be 0 or more");
   EXPECT_EQ(error_of(kMinimal, {"training.reinforce_weight=-1"}),
             "--set: training.reinforce_weight: must be 0 or more");
+  EXPECT_EQ(error_of(kMinimal, {"training.hard_soft_mix=1.5"}),
+            "--set: training.hard_soft_mix: must be in [0, 1] (the probability that a batch "
+            "reads the soft expectation)");
+  EXPECT_EQ(error_of(kMinimal, {"training.hard_soft_mix=0.5"}),
+            "--set: training.hard_soft_mix: mixes the soft expectation into hard attention's "
+            "training (model.attention.mode hard), not model.kind bahdanau with mode soft; set "
+            "it to 0");
 }
 
 const std::string kRam =

@@ -186,6 +186,40 @@ TEST(HardAttentionModel, SoftTrainingDrawsNothingAndRecordsNothing) {
   }
 }
 
+// training.hard_soft_mix: a batch that reads the soft expectation trains exactly as the soft
+// model does (same parameters, same logits), draws nothing and records nothing; switched off
+// again, the model samples.
+TEST(HardAttentionModel, ExpectationBatchesTrainAsTheSoftModel) {
+  for (const ModelConfig& c : kConfigs) {
+    const std::string what(enum_name(c.kind));
+    ModelConfig s = c;
+    s.attention_mode = AttentionMode::soft;
+    auto hard = build(c), soft = build(s);
+    Rng rng(5), unused(5);
+    const std::string before = rng.state();
+    HardAttentionTrace trace;
+    hard->train();
+    hard->set_rng(&rng);
+    hard->set_hard_attention_trace(&trace);
+    hard->set_hard_attention_expectation(true);
+    soft->train();
+    soft->set_rng(&unused);
+    dynamic_cast<EncoderDecoder&>(*hard).set_accelerations(false);
+    dynamic_cast<EncoderDecoder&>(*soft).set_accelerations(false);
+    const Tensor mixed = hard->forward(kSrc, kTgt).value().clone();
+    EXPECT_TRUE(all_close(mixed, soft->forward(kSrc, kTgt).value(), 0, 0)) << what;
+    EXPECT_EQ(rng.state(), before) << what;
+    EXPECT_TRUE(trace.log_prob.empty()) << what;
+    hard->set_hard_attention_expectation(false);
+    hard->forward(kSrc, kTgt);
+    EXPECT_NE(rng.state(), before) << what;
+    EXPECT_EQ(trace.log_prob.size(), static_cast<std::size_t>(kTgt.len)) << what;
+    hard->set_hard_attention_trace(nullptr);
+    hard->set_rng(nullptr);
+    soft->set_rng(nullptr);
+  }
+}
+
 TEST(HardAttentionModel, NoAttentionRefusesHard) {
   ModelConfig c = base(ModelKind::noattn, AttentionMode::hard);
   try {

@@ -330,7 +330,8 @@ void read_model(Section s, ModelConfig& c) {
   s.finish();
 }
 
-void read_training(Section s, TrainingConfig& c, ModelKind kind) {
+void read_training(Section s, TrainingConfig& c, const ModelConfig& model) {
+  const ModelKind kind = model.kind;
   s.read_enum("optimizer", c.optimizer);
   s.read("lr", c.lr);
   s.check("lr", c.lr > 0, "must be positive");
@@ -419,6 +420,16 @@ void read_training(Section s, TrainingConfig& c, ModelKind kind) {
   s.check("doubly_stochastic", c.doubly_stochastic >= 0, "must be 0 (off) or more");
   s.read("baseline_decay", c.baseline_decay);
   s.check("baseline_decay", c.baseline_decay >= 0 && c.baseline_decay < 1, "must be in [0, 1)");
+  s.read("hard_soft_mix", c.hard_soft_mix);
+  s.check("hard_soft_mix", c.hard_soft_mix >= 0 && c.hard_soft_mix <= 1,
+          "must be in [0, 1] (the probability that a batch reads the soft expectation)");
+  const bool hard = !classifies_images(kind) && model.attention_mode == AttentionMode::hard;
+  s.check("hard_soft_mix", c.hard_soft_mix == 0 || hard,
+          "mixes the soft expectation into hard attention's training (model.attention.mode "
+          "hard), not model.kind " + std::string(enum_name(kind)) +
+              (classifies_images(kind) ? "" : " with mode " +
+                                                  std::string(enum_name(model.attention_mode))) +
+              "; set it to 0");
   s.read_enum("dtype", c.dtype);
   s.read_enum("precision", c.precision);
   s.check("precision", c.precision == kernels::MatmulPrecision::f32 || c.dtype == DType::f32,
@@ -474,7 +485,7 @@ TrainConfig parse_node(YAML::Node root, const std::string& source, const Overrid
   read_data(top.section("data"), c.data,
             classifies_images(c.model.kind) || c.model.kind == ModelKind::image2seq, c.model.kind);
   read_model(top.section("model"), c.model);
-  read_training(top.section("training"), c.training, c.model.kind);
+  read_training(top.section("training"), c.training, c.model);
   top.read("output", c.output);
   top.check("output", !c.output.empty(), "required: the model directory to write");
   top.finish();
@@ -628,6 +639,7 @@ std::string to_yaml(const TrainConfig& c) {
   e << YAML::Key << "entropy_weight" << YAML::Value << t.entropy_weight;
   e << YAML::Key << "doubly_stochastic" << YAML::Value << t.doubly_stochastic;
   e << YAML::Key << "baseline_decay" << YAML::Value << t.baseline_decay;
+  e << YAML::Key << "hard_soft_mix" << YAML::Value << t.hard_soft_mix;
   e << YAML::Key << "dtype" << YAML::Value << text_of(t.dtype);
   e << YAML::Key << "precision" << YAML::Value << text_of(t.precision);
   e << YAML::EndMap;

@@ -76,6 +76,9 @@ struct TrainingConfig {
   double reinforce_weight = 1.0;
   double entropy_weight = 0.0;
   double baseline_decay = 0.9;
+  // The probability that a batch trains with the soft expectation instead of samples (Xu et
+  // al. 2015, sec. 4.1, use 0.5); such a batch has no REINFORCE term. 0 = always samples.
+  double hard_soft_mix = 0.0;
   // lambda of the doubly stochastic attention penalty of image2seq (train/doubly_stochastic.h);
   // 0 = off.
   double doubly_stochastic = 0.0;

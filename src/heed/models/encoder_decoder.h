@@ -44,6 +44,7 @@ class EncoderDecoder : public Seq2Seq {
     RunMode m{training(), rng(), config_.dropout, training() ? hard_attention_trace() : nullptr,
               precision};
     if (training()) m.attention = attention_trace();
+    m.hard_expectation = training() && hard_attention_expectation();
     return m;
   }
   Encoded encode(const TokenBatch& src, const RunMode& m) const;

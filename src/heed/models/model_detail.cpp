@@ -53,7 +53,8 @@ void set_attention_mode(AttentionConfig& a, const ModelConfig& config) {
 Attention::Output attend(const Attention& attention, const Var& q, const Encoded& enc,
                          const RunMode& mode) {
   Attention::Output att = attention.forward(q, enc.annotations, enc.keys, enc.lengths,
-                                            mode.training ? mode.rng : nullptr, mode.precision);
+                                            mode.training ? mode.rng : nullptr, mode.precision,
+                                            mode.hard_expectation);
   if (mode.trace && att.log_prob.defined()) {
     mode.trace->log_prob.push_back(att.log_prob);
     mode.trace->entropy.push_back(att.entropy);

@@ -36,6 +36,9 @@ struct RunMode {
   // Where set (training with the doubly stochastic penalty, train/doubly_stochastic.h), each
   // teacher-forced decoder step appends its attention weights alpha_t (B, m), on the tape.
   std::vector<Var>* attention = nullptr;
+  // Hard attention in training: this pass reads the soft expectation instead of samples
+  // (training.hard_soft_mix): nothing is drawn and nothing recorded.
+  bool hard_expectation = false;
 };
 
 }  // namespace heed

@@ -85,6 +85,9 @@ class Seq2Seq : public Module {
   // Hard attention in training: each decoder step appends its sample's log-probability and
   // entropy here (the REINFORCE loss reads them, train/reinforce.h); null: not recorded.
   void set_hard_attention_trace(HardAttentionTrace* trace) { trace_ = trace; }
+  // Hard attention in training: while on, the decoders read the soft expectation instead of
+  // a sample (training.hard_soft_mix; Xu et al. 2015, sec. 4.1): nothing drawn or recorded.
+  void set_hard_attention_expectation(bool on) { hard_expectation_ = on; }
   // Teacher-forced training: each decoder step appends its attention weights (B, m), with
   // their gradient, here (the doubly stochastic penalty reads them); null: not recorded.
   void set_attention_trace(std::vector<Var>* alphas) { alphas_ = alphas; }
@@ -92,12 +95,14 @@ class Seq2Seq : public Module {
  protected:
   Rng* rng() const { return rng_; }
   HardAttentionTrace* hard_attention_trace() const { return trace_; }
+  bool hard_attention_expectation() const { return hard_expectation_; }
   std::vector<Var>* attention_trace() const { return alphas_; }
   ModelConfig config_;
 
  private:
   Rng* rng_ = nullptr;
   HardAttentionTrace* trace_ = nullptr;
+  bool hard_expectation_ = false;
   std::vector<Var>* alphas_ = nullptr;
 };
 

@@ -89,7 +89,7 @@ Var Attention::keys(const Var& H, kernels::MatmulPrecision precision) const {
 
 Attention::Output Attention::forward(const Var& q, const Var& H, const Var& K,
                                      std::span<const std::int64_t> lengths, Rng* rng,
-                                     kernels::MatmulPrecision precision) const {
+                                     kernels::MatmulPrecision precision, bool expectation) const {
   HEED_CHECK(q.value().ndim() == 2 && q.dim(1) == config_.query_dim,
              "attention: query must be (B, ", config_.query_dim, "), got ", q.shape().str());
   HEED_CHECK(H.value().ndim() == 3 && H.dim(2) == config_.key_dim,
@@ -100,7 +100,7 @@ Attention::Output Attention::forward(const Var& q, const Var& H, const Var& K,
                " > max_src_len ", config_.max_src_len);
   AttentionResult r = attention_step(score_, q, K, H, lengths, weights_, precision);
   Output out{r.context, r.alpha, {}, Var(), Var()};
-  if (!config_.hard) return out;
+  if (!config_.hard || (training() && expectation)) return out;
   if (training()) {
     HEED_CHECK(rng != nullptr, "hard attention: training needs an Rng to sample positions");
     out.index = sample_positions(r.alpha.value(), *rng);

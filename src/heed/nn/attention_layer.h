@@ -57,10 +57,12 @@ class Attention : public Module {
     Var entropy;                      // hard attention while training: H(pi) (B)
   };
   // One step for queries q (B, dq); lengths[b] is row b's real source length. Hard
-  // attention in training mode samples from rng (required then).
+  // attention in training mode samples from rng (required then), unless expectation: then the
+  // step is soft attention's (Xu et al.'s mixing, training.hard_soft_mix).
   Output forward(const Var& q, const Var& H, const Var& K, std::span<const std::int64_t> lengths,
                  Rng* rng = nullptr,
-                 kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32) const;
+                 kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32,
+                 bool expectation = false) const;
 
   const AttentionConfig& config() const { return config_; }
   AttentionScore score() const { return score_; }

@@ -250,6 +250,7 @@ class Run {
 
   // Hard attention: the samples of the step's forward pass and the REINFORCE baseline.
   bool hard_ = false;
+  bool expectation_step_ = false;  // training.hard_soft_mix chose the soft expectation
   HardAttentionTrace trace_;
   ReinforceBaseline baseline_;
 
@@ -469,7 +470,7 @@ double Run::forward_backward(const Batch& batch, double batch_tokens) {
     // A rank's share of a data-parallel batch: its mean weighs count / batch_tokens, so that
     // the sum over the ranks is the gradient of the whole batch's mean.
     Var total = batch_tokens > 0 ? scale(ce.loss, count / batch_tokens) : ce.loss;
-    if (hard_) {
+    if (hard_ && !expectation_step_) {
       // REINFORCE for the sampled attention positions (docs/MODELS.md#hard-attention); the
       // reported loss stays the cross-entropy. A rank's share divides by the whole batch's
       // tokens and updates the baseline with the whole batch's mean NLL, as one process would.
@@ -520,6 +521,13 @@ double Run::classifier_forward_backward(const Batch& batch) {
 
 double Run::train_step(const Batch& batch) {
   optimizer_->zero_grad();
+  if (hard_ && t_.hard_soft_mix > 0) {
+    // training.hard_soft_mix: whether this batch reads the soft expectation, from the seed and
+    // the step alone, so every rank and a resumed run decide alike.
+    Rng coin(t_.seed ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(state_.step + 1)));
+    expectation_step_ = coin.uniform() < t_.hard_soft_mix;
+    model_->set_hard_attention_expectation(expectation_step_);
+  }
   const auto batch_tokens = static_cast<double>(batch.tgt_tokens);
   double loss = 0.0;
   if (!sync_) {
@@ -537,7 +545,7 @@ double Run::train_step(const Batch& batch) {
       const Batch share = make_batch(corpus_, mine);
       sums[1] = static_cast<double>(share.tgt_tokens);
       sums[0] = forward_backward(share, batch_tokens) * sums[1];
-    } else if (hard_) {  // no sentence here: still in the sum, and the same baseline
+    } else if (hard_ && !expectation_step_) {  // no sentence here: in the sum, same baseline
       update_baseline(baseline_, whole_batch_nll_mean({}, 0.0), t_.baseline_decay);
     }
     sync_->finish();
@@ -836,6 +844,7 @@ void Run::set_up() {
     if (t_.doubly_stochastic > 0) model_->set_attention_trace(&alpha_trace_);
     module_ = model_.get();
   }
+  HEED_CHECK(t_.hard_soft_mix == 0 || hard_, "training.hard_soft_mix: hard attention only");
   module_->train();
   params_ = module_->parameters();
   {
