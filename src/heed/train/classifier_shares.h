@@ -38,9 +38,10 @@ class ClassifierShares {
                    std::function<std::unique_ptr<ImageClassifier>()> make);
 
   struct Step {
-    double classification = 0;  // the batch's mean cross-entropy
-    double forward_seconds = 0;  // share 0's forward pass and loss
-    double backward_seconds = 0;  // share 0's backward pass, waiting for the others, the sum
+    double classification = 0;    // the batch's mean cross-entropy
+    double forward_seconds = 0;   // share 0's forward pass and loss
+    double backward_seconds = 0;  // the rest: share 0's backward pass, the wait for the other
+                                  // shares and the sum of their gradients
   };
 
   // The forward and backward pass of images (B, C, H, W) with labels in [0, classes): the
@@ -50,12 +51,28 @@ class ClassifierShares {
                         kernels::MatmulPrecision precision, double reinforce_weight);
 
  private:
+  // Makes replicas and arenas up to `shares`.
+  void grow(int shares);
+  Arena& arena(int share) {
+    if (arenas_.empty()) arenas_.push_back(std::make_unique<Arena>());
+    return *arenas_[static_cast<std::size_t>(share)];
+  }
+  // One share's forward pass, loss (times weight) and backward pass on this thread; returns
+  // its mean cross-entropy; forward_seconds (if set) gets the forward pass's time.
+  static double pass(const ImageClassifier& model, const Tensor& images,
+                     std::span<const std::int32_t> labels, Rng& rng,
+                     kernels::MatmulPrecision precision, double reinforce_weight, double weight,
+                     Arena& arena, double* forward_seconds);
+  // The model's gradients += the replicas' of shares 1 .. shares - 1, element by element in
+  // share order.
+  void add_replica_gradients(int shares);
+
   const ImageClassifier& model_;
   std::function<std::unique_ptr<ImageClassifier>()> make_;
   std::vector<std::unique_ptr<ImageClassifier>> replicas_;  // share s > 0 runs replicas_[s - 1]
-  std::vector<std::vector<Var>> replica_params_;              // their parameters, in order
-  std::vector<std::unique_ptr<Arena>> arenas_;                // one per share
-  std::vector<Var> params_;                                   // the model's
+  std::vector<std::vector<Var>> replica_params_;            // their parameters, in order
+  std::vector<std::unique_ptr<Arena>> arenas_;              // one per share
+  std::vector<Var> params_;                                 // the model's
 };
 
 }  // namespace heed
