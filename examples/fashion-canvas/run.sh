@@ -3,7 +3,8 @@
 # run from: the data, then soft attention, no attention and hard attention, each trained for
 # at most 25 minutes (examples/fashion-canvas/config.yaml), then each evaluated on the 10000
 # test canvases with greedy decoding (the sequence accuracy, its bootstrap interval and the
-# accuracy by number of items); the soft model's grid attention goes to canvas-soft.jsonl.
+# accuracy by number of items); the soft model's grid attention goes to canvas-soft.jsonl, and
+# its pictures on the first 8 test canvases to show-canvas/ (heed show, gallery.html).
 # Usage: sh examples/fashion-canvas/run.sh [HEED]   (HEED: the heed binary, default heed)
 set -eu
 heed=${1:-heed}
@@ -25,3 +26,6 @@ for mode in soft none hard; do
     "$heed" eval --model canvas-$mode --images canvas-data/test-images-idx3-ubyte.gz
   fi
 done
+[ -f show-canvas/gallery.html ] ||
+  "$heed" show -m canvas-soft --images canvas-data/test-images-idx3-ubyte.gz \
+    --targets canvas-data/test.tgt --max-images 8 -o show-canvas

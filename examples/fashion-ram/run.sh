@@ -4,7 +4,8 @@
 # model with random glimpse locations (ram-random.yaml), a fully connected network with more
 # parameters (fc.yaml) and a small CNN (cnn.yaml), each trained for at most 29 minutes, then
 # tested on the sets made from the official test images; OUT_DIR/results.md gets the table
-# (test error with its 95% bootstrap interval).
+# (test error with its 95% bootstrap interval), and OUT_DIR/<set>/show-ram/ the RAM's glimpse
+# paths on the first 12 test images (heed show, gallery.html).
 #
 # Usage: examples/fashion-ram/run.sh OUT_DIR [--quick] [--sets LIST] [--threads N]
 #                                    [--source DIR] [--heed BIN]
@@ -99,6 +100,11 @@ for kind in $sets; do
     echo "| $kind | $model | $params | $threads | $took | $error | $interval |" > "$d/$model.row.part"
     mv "$d/$model.row.part" "$d/$model.row"
   done
+  # Where the RAM looks: its glimpse paths on the first 12 test images (gallery.html).
+  [ -f "$d/show-ram/gallery.html" ] ||
+    "$heed" show --model "$d/ram" --images "$d/data/test-images-idx3-ubyte.gz" \
+      --max-images 12 --out "$d/show-ram" > "$d/show-ram.log" 2>&1 ||
+    { tail -n 20 "$d/show-ram.log" >&2; exit 1; }
 done
 
 results=$out/results.md
@@ -116,7 +122,8 @@ results=$out/results.md
     done
   done
   echo
-  echo "Per model: OUT_DIR/<set>/<model>.train.log (training), <model>.eval.txt (per-class accuracy)."
+  echo "Per model: OUT_DIR/<set>/<model>.train.log (training), <model>.eval.txt (per-class accuracy);"
+  echo "RAM's glimpse paths on 12 test images: OUT_DIR/<set>/show-ram/gallery.html."
 } > "$results.part"
 mv "$results.part" "$results"
 cat "$results"
