@@ -21,8 +21,11 @@
 # models that have one (delete it to train on and evaluate again), and every run writes
 # results.md from all the rows there are, so the last one to finish writes the whole table.
 #
-# The dev set, which picks each model's best checkpoint, is generated from the training
-# images with another seed (2000 images), so the test images decide nothing.
+# The training canvases are drawn by heed train itself (data.generate, docs/CONFIG.md#data):
+# every item of Fashion-MNIST's training set placed anew at each epoch, so that no model can
+# learn one fixed set of placements by heart. The dev set, which picks each model's best
+# checkpoint, is generated from the training images with another seed (2000 images), so the
+# test images decide nothing.
 set -eu
 
 usage() {
@@ -68,8 +71,9 @@ mkdir -p "$out"
 
 for kind in $sets; do
   d=$out/$kind
+  # The test set (data/train* is one image: heed train draws the training set)
   [ -f "$d/data/test.tgt" ] ||
-    "$heed" data images --kind $kind --count $count --test-count $test_count --source "$source" \
+    "$heed" data images --kind $kind --count 1 --test-count $test_count --source "$source" \
       --out "$d/data"
   [ -f "$d/dev/train.tgt" ] ||
     "$heed" data images --kind $kind --count $dev_count --test-count 1 --seed 4321 \
@@ -82,8 +86,8 @@ for kind in $sets; do
     echo "== $kind: $model" >&2
     start=$(date +%s)
     "$heed" train "$here/$model.yaml" \
-      --set data.train_images="$d/data/train-images-idx3-ubyte.gz" \
-      --set data.train_target="$d/data/train.tgt" \
+      --set data.generate.kind=$kind --set data.generate.source="$source" \
+      --set data.generate.count=$count \
       --set data.dev_images="$d/dev/train-images-idx3-ubyte.gz" \
       --set data.dev_target="$d/dev/train.tgt" \
       --set training.max_seconds=$seconds --set training.validate_every=$validate_every \
@@ -112,7 +116,7 @@ results=$out/results.md
   echo "# RAM against its baselines on Fashion-MNIST"
   echo
   echo "examples/fashion-ram/run.sh$( [ $quick = 1 ] && echo ' --quick'), table written $(date -u '+%Y-%m-%d %H:%M UTC'), $("$heed" --version 2>/dev/null | head -n 1)"
-  echo "$count training images, $test_count test images (from the official test set), dev $dev_count; at most $seconds s of training per model."
+  echo "$count training images an epoch (data.generate: each item placed anew every epoch), $test_count test images (from the official test set), dev $dev_count; at most $seconds s of training per model."
   echo
   echo "| set | model | parameters | threads | training (s) | test error % | 95% bootstrap interval |"
   echo "| --- | --- | --- | --- | --- | --- | --- |"

@@ -104,6 +104,8 @@ check config-tgt-vocab-huge 2 "model.tgt_vocab;more than this machine" '$H train
 check config-enc-layers-huge 2 "model.enc_layers 100000000;more than this machine;lower model.enc_layers" '$H train $F/c.yaml --set model.enc_layers=100000000 --set output=$T/m'
 check config-location-max-src-len-huge 2 "model.max_src_len 1000000000000;more than this machine;!out of memory" '$H train $F/c.yaml --set model.kind=luong --set model.score=location --set model.max_src_len=1000000000000 --set output=$T/m'
 check config-ram-no-images 2 "data.train_images;required for model.kind ram" '$H train $F/c.yaml --set model.kind=ram --set output=$T/m'
+check config-generate-text-model 2 "data.generate.kind;model.kind ram, fc and cnn;bahdanau" '$H train $F/c.yaml --set data.generate.kind=translated --set output=$T/m; rc=$?; [ ! -e $T/m ] && exit $rc'
+check config-generate-missing-source 1 "nowhere;dataset-fashion-mnist" '$H train $F/c.yaml --set model.kind=fc --set data.train_source= --set data.train_target= --set data.dev_source= --set data.dev_target= --set data.generate.kind=cluttered --set data.generate.source=$T/nowhere --set output=$T/m'
 check config-ram-location-std-zero 2 "model.location_std;must be in (0, 1]" '$H train $F/c.yaml --set model.location_std=0 --set output=$T/m'
 check config-ram-core-gru 2 "model.core;rnn | lstm;gru" '$H train $F/c.yaml --set model.core=gru --set output=$T/m'
 check config-emb-dim-negative 2 "model.emb_dim;must be at least 1" '$H train $F/c.yaml --set model.emb_dim=-5 --set output=$T/m'

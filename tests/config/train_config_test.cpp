@@ -320,6 +320,68 @@ TEST(TrainConfigErrors, RamNamesTheKey) {
             std::string::npos);
 }
 
+// data.generate: the image classifiers' training set drawn by heed, placed anew every epoch.
+const std::string kGenerated =
+    "data:\n"
+    "  generate:\n"
+    "    kind: cluttered\n"
+    "    count: 500\n"
+    "    pieces: 8\n"
+    "model:\n"
+    "  kind: ram\n"
+    "output: out\n";
+
+TEST(TrainConfig, GenerateKeysRoundTrip) {
+  const TrainConfig c = parse_train_config(kGenerated, "cfg.yaml",
+                                           {"data.generate.seed=7", "data.generate.size=64"});
+  ASSERT_TRUE(c.data.generate.kind);
+  EXPECT_EQ(*c.data.generate.kind, ImageSetKind::cluttered);
+  EXPECT_EQ(c.data.generate.count, 500);
+  EXPECT_EQ(c.data.generate.pieces, 8);
+  EXPECT_EQ(c.data.generate.piece_size, 8);
+  EXPECT_EQ(c.data.generate.size, 64);
+  EXPECT_EQ(c.data.generate.seed, 7u);
+  EXPECT_EQ(c.data.generate.source, "/usr/share/datasets/fashion-mnist");
+  EXPECT_TRUE(c.data.train_images.empty());
+  const TrainConfig d = parse_train_config(to_yaml(c), "saved.yaml");
+  EXPECT_EQ(to_yaml(d), to_yaml(c));
+  ASSERT_TRUE(d.data.generate.kind);
+  EXPECT_EQ(*d.data.generate.kind, ImageSetKind::cluttered);
+  // Without it, the training files are read (and saved configs say so with an empty kind).
+  const TrainConfig files = parse_train_config(kRam, "cfg.yaml");
+  EXPECT_FALSE(files.data.generate.kind);
+  EXPECT_FALSE(parse_train_config(to_yaml(files), "saved.yaml").data.generate.kind);
+}
+
+TEST(TrainConfigErrors, GenerateNamesTheKey) {
+  EXPECT_EQ(error_of(kGenerated, {"data.train_images=d/x.gz"}),
+            "--set: data.train_images: data.generate draws the training set and its targets: "
+            "give it or train_images and train_target, not both");
+  EXPECT_NE(error_of(kGenerated, {"data.train_target=d/x.tgt"}).find("data.train_target: data.generate"),
+            std::string::npos);
+  EXPECT_EQ(error_of(kGenerated, {"data.generate.kind=canvas"}),
+            "--set: data.generate.kind: expected translated or cluttered: a canvas set's items do "
+            "not move (use heed data images --kind canvas and data.train_images)");
+  EXPECT_NE(error_of(kGenerated, {"model.kind=image2seq"})
+                .find("data.generate draws training images for model.kind ram, fc and cnn, not "
+                      "image2seq"),
+            std::string::npos);
+  EXPECT_NE(error_of(kMinimal, {"data.generate.kind=translated"})
+                .find("for model.kind ram, fc and cnn, not bahdanau"),
+            std::string::npos);
+  EXPECT_NE(error_of(kGenerated, {"data.generate.kind=mosaic"})
+                .find("data.generate.kind: expected one of"),
+            std::string::npos);
+  EXPECT_NE(error_of(kGenerated, {"data.generate.count=0"}).find("data.generate.count: must be at least 1"),
+            std::string::npos);
+  EXPECT_NE(error_of(kGenerated, {"data.generate.pieces=65"}).find("data.generate.pieces: must be"),
+            std::string::npos);
+  EXPECT_NE(error_of(kGenerated, {"data.generate.colour=red"}).find("data.generate.colour"),
+            std::string::npos);
+  EXPECT_NE(error_of(kGenerated, {"data.train_source=a.src"}).find("train_source is not read"),
+            std::string::npos);
+}
+
 // The keys of the fully connected and convolutional image classifiers (model.kind fc, cnn) and
 // of the recurrent attention model's random-location ablation.
 std::string config_of(const char* kind) {

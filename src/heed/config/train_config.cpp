@@ -227,6 +227,35 @@ bool classifies_images(ModelKind kind) {
   return kind == ModelKind::ram || kind == ModelKind::fc || kind == ModelKind::cnn;
 }
 
+// data.generate: for the image classifiers only; kind translated or cluttered (a canvas set's
+// targets are sequences, and its items do not move).
+void read_generate(Section s, DataConfig::Generate& c, ModelKind model_kind) {
+  s.read_enum("kind", c.kind);
+  s.read("source", c.source);
+  s.read("count", c.count);
+  s.read("size", c.size);
+  s.read("pieces", c.pieces);
+  s.read("piece_size", c.piece_size);
+  s.read("seed", c.seed);
+  if (c.kind) {
+    s.check("kind", classifies_images(model_kind),
+            "data.generate draws training images for model.kind ram, fc and cnn, not " +
+                std::string(enum_name(model_kind)));
+    s.check("kind", *c.kind != ImageSetKind::canvas,
+            "expected translated or cluttered: a canvas set's items do not move (use heed data "
+            "images --kind canvas and data.train_images)");
+    s.check("source", !c.source.empty(), "required: the Fashion-MNIST directory");
+  }
+  s.check("count", c.count >= 1, "must be at least 1");
+  // Fashion-MNIST's items are 28x28 (read_fashion_mnist refuses others).
+  s.check("size", c.size == 0 || (c.size >= kFashionMnistSide && c.size <= 4096),
+          "must be 0 (60) or a side from 28 (an item's) up to 4096");
+  s.check("pieces", c.pieces >= 0 && c.pieces <= 64, "must be between 0 and 64");
+  s.check("piece_size", c.piece_size >= 1 && c.piece_size <= kFashionMnistSide,
+          "must be between 1 and 28 (an item's side)");
+  s.finish();
+}
+
 // images: the kind reads images (named by kind in the messages), not text.
 void read_data(Section s, DataConfig& c, bool images, ModelKind kind) {
   const std::string reader = "model.kind " + std::string(enum_name(kind));
@@ -234,7 +263,16 @@ void read_data(Section s, DataConfig& c, bool images, ModelKind kind) {
   s.read("train_target", c.train_target);
   s.read("train_images", c.train_images);
   s.read("dev_images", c.dev_images);
-  if (images) {  // an image model reads images, one class name per image in the targets
+  read_generate(s.section("generate"), c.generate, kind);
+  if (c.generate.kind) {  // the training set drawn by heed: no training files
+    for (const auto& [key, value] : {std::pair{"train_images", &c.train_images},
+                                     std::pair{"train_target", &c.train_target}})
+      s.check(key, value->empty(),
+              "data.generate draws the training set and its targets: give it or "
+              "train_images and train_target, not both");
+    s.check("train_source", c.train_source.empty(),
+            reader + " reads images: data.generate draws them, train_source is not read");
+  } else if (images) {  // an image model reads images, one class name per image in the targets
     s.check("train_images", !c.train_images.empty(),
             "required for " + reader + ": the training images (an IDX file of heed data images)");
     s.check("train_source", c.train_source.empty(),
@@ -245,7 +283,8 @@ void read_data(Section s, DataConfig& c, bool images, ModelKind kind) {
             "only model.kind ram reads images (and fc and cnn, the other image classifiers); "
             "text models read train_source");
   }
-  s.check("train_target", !c.train_target.empty(), "required: the training target file");
+  if (!c.generate.kind)
+    s.check("train_target", !c.train_target.empty(), "required: the training target file");
   s.read("dev_source", c.dev_source);
   s.read("dev_target", c.dev_target);
   if (images) {
@@ -552,6 +591,18 @@ std::string to_yaml(const TrainConfig& c) {
   e << YAML::Key << "dev_target" << YAML::Value << c.data.dev_target;
   e << YAML::Key << "train_images" << YAML::Value << c.data.train_images;
   e << YAML::Key << "dev_images" << YAML::Value << c.data.dev_images;
+  {
+    const DataConfig::Generate& g = c.data.generate;
+    e << YAML::Key << "generate" << YAML::Value << YAML::BeginMap;
+    e << YAML::Key << "kind" << YAML::Value << (g.kind ? std::string(enum_name(*g.kind)) : "");
+    e << YAML::Key << "source" << YAML::Value << g.source;
+    e << YAML::Key << "count" << YAML::Value << g.count;
+    e << YAML::Key << "size" << YAML::Value << g.size;
+    e << YAML::Key << "pieces" << YAML::Value << g.pieces;
+    e << YAML::Key << "piece_size" << YAML::Value << g.piece_size;
+    e << YAML::Key << "seed" << YAML::Value << g.seed;
+    e << YAML::EndMap;
+  }
   e << YAML::Key << "max_dev_sentences" << YAML::Value << c.data.max_dev_sentences;
   emit_side(e, "source", c.data.source);
   emit_side(e, "target", c.data.target);

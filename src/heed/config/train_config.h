@@ -4,10 +4,13 @@
 // value of the wrong type or out of range is a heed::Error naming the key and the file's line ("cfg.yaml:12: training.lr: expected a
 // number, got 'fast'"); `--set key=value` overrides are applied before checking.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "heed/config/training_choices.h"
+#include "heed/data/fashion_mnist.h"
+#include "heed/data/image_sets.h"
 #include "heed/data/sentencepiece_tokenizer.h"
 #include "heed/data/tokenizer.h"
 #include "heed/kernels/precision.h"
@@ -30,11 +33,22 @@ struct SideConfig {
 };
 
 struct DataConfig {
-  std::string train_source, train_target;  // required (model.kind ram: train_images, train_target)
+  std::string train_source, train_target;  // required (model.kind ram: train_images, train_target, or generate)
   std::string dev_source, dev_target;      // optional (both or neither)
   // model.kind ram: gzipped IDX image files as `heed data images` writes them; the targets
   // (train_target, dev_target) hold each image's class name (docs/DATA.md#generated-image-sets).
   std::string train_images, dev_images;
+  // data.generate (ram, fc, cnn): instead of train_images and train_target, the training set
+  // is drawn by heed from Fashion-MNIST's training images (options as `heed data images`) and
+  // every item placed anew at each epoch (data/fresh_image_set.h). No kind = read train_images.
+  struct Generate {
+    std::optional<ImageSetKind> kind;  // translated or cluttered
+    std::string source = kFashionMnistDefaultDir;
+    std::int64_t count = 60000;
+    std::int64_t size = 0;  // 0 = 60
+    std::int64_t pieces = 4, piece_size = 8;
+    std::uint64_t seed = 1234;
+  } generate;
   std::int64_t max_dev_sentences = 0;      // first N dev pairs; 0 = all
   SideConfig source, target;
 };

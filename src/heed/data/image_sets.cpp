@@ -86,6 +86,39 @@ std::vector<PlacedItem> canvas_layout(const ImageSetOptions& o, std::int64_t row
                              "x", o.size, " canvas after ", kMaxLayoutDraws, " layouts"));
 }
 
+std::int64_t draw_below(Rng& rng, std::int64_t span) {
+  return static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(span)));
+}
+
+// The translated and cluttered kinds' one item: a uniformly random top-left corner.
+PlacedItem draw_single_place(std::int64_t size, const IdxImages& src, Rng& rng) {
+  PlacedItem p;
+  p.row = draw_below(rng, size - src.rows + 1);
+  p.col = draw_below(rng, size - src.cols + 1);
+  return p;
+}
+
+// The cluttered kind's pieces: o.pieces windows of piece_size x piece_size, each cut at a
+// random place from a random item other than `shown` and pasted at a random place.
+void paste_clutter(std::uint8_t* canvas, const ImageSetOptions& o, const IdxImages& src,
+                   std::int64_t shown, Rng& rng) {
+  const std::int64_t k = o.piece_size;
+  for (std::int64_t j = 0; j < o.pieces; ++j) {
+    // Any item but the one shown: draw among the others.
+    std::int64_t other = draw_below(rng, src.count - 1);
+    if (other >= shown) ++other;
+    const std::int64_t sr = draw_below(rng, src.rows - k + 1), sc = draw_below(rng, src.cols - k + 1);
+    const std::int64_t r = draw_below(rng, o.size - k + 1), c = draw_below(rng, o.size - k + 1);
+    paste_max(canvas, o.size, src, other, sr, sc, k, k, r, c);
+  }
+}
+
+ImageSetOptions with_default_size(const ImageSetOptions& options) {
+  ImageSetOptions o = options;
+  if (o.size == 0) o.size = default_canvas_size(o.kind);
+  return o;
+}
+
 }  // namespace
 
 std::int64_t default_canvas_size(ImageSetKind kind) {
@@ -126,8 +159,7 @@ bool before_in_reading_order(const PlacedItem& a, const PlacedItem& b) {
 }
 
 ImageSet make_image_set(const IdxLabelledImages& source, const ImageSetOptions& options, Rng& rng) {
-  ImageSetOptions o = options;
-  if (o.size == 0) o.size = default_canvas_size(o.kind);
+  const ImageSetOptions o = with_default_size(options);
   const IdxImages& src = source.images;
   validate_image_set_options(o, src.rows, src.cols, src.count);
   ImageSet set;
@@ -136,39 +168,45 @@ ImageSet make_image_set(const IdxLabelledImages& source, const ImageSetOptions& 
   set.images.pixels.assign(static_cast<std::size_t>(o.count * o.size * o.size), 0);
   set.items.resize(static_cast<std::size_t>(o.count));
   ItemStream stream(src.count, rng);
-  const auto place = [&](std::int64_t span) {
-    return static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(span)));
-  };
   for (std::int64_t i = 0; i < o.count; ++i) {
     std::uint8_t* canvas = set.images.image(i);
     std::vector<PlacedItem>& items = set.items[static_cast<std::size_t>(i)];
-    if (o.kind == ImageSetKind::canvas) {
-      items = canvas_layout(o, src.rows, src.cols, rng);
-    } else {
-      PlacedItem p;
-      p.row = place(o.size - src.rows + 1);
-      p.col = place(o.size - src.cols + 1);
-      items.push_back(p);
-    }
+    if (o.kind == ImageSetKind::canvas) items = canvas_layout(o, src.rows, src.cols, rng);
+    else items.push_back(draw_single_place(o.size, src, rng));
     for (PlacedItem& p : items) {
       p.source = stream.next();
       p.label = source.labels[static_cast<std::size_t>(p.source)];
       paste_max(canvas, o.size, src, p.source, 0, 0, src.rows, src.cols, p.row, p.col);
     }
-    if (o.kind == ImageSetKind::cluttered) {
-      const std::int64_t k = o.piece_size;
-      for (std::int64_t j = 0; j < o.pieces; ++j) {
-        // Any item but the one shown: draw among the others.
-        std::int64_t other = place(src.count - 1);
-        if (other >= items[0].source) ++other;
-        const std::int64_t sr = place(src.rows - k + 1), sc = place(src.cols - k + 1);
-        const std::int64_t r = place(o.size - k + 1), c = place(o.size - k + 1);
-        paste_max(canvas, o.size, src, other, sr, sc, k, k, r, c);
-      }
-    }
+    if (o.kind == ImageSetKind::cluttered) paste_clutter(canvas, o, src, items[0].source, rng);
     std::sort(items.begin(), items.end(), before_in_reading_order);
   }
   return set;
+}
+
+void place_items_again(ImageSet& set, const IdxLabelledImages& source,
+                       const ImageSetOptions& options, Rng& rng) {
+  const ImageSetOptions o = with_default_size(options);
+  const IdxImages& src = source.images;
+  validate_image_set_options(o, src.rows, src.cols, src.count);
+  HEED_CHECK(o.kind != ImageSetKind::canvas,
+             "only translated and cluttered sets can place their items again, not canvas");
+  HEED_CHECK(set.images.rows == o.size && set.images.cols == o.size &&
+                 set.items.size() == static_cast<std::size_t>(set.images.count),
+             "place_items_again: a set of ", set.images.count, " images of ", set.images.rows, "x",
+             set.images.cols, " does not match a ", o.size, "x", o.size, " set");
+  std::fill(set.images.pixels.begin(), set.images.pixels.end(), std::uint8_t{0});
+  for (std::int64_t i = 0; i < set.images.count; ++i) {
+    std::vector<PlacedItem>& items = set.items[static_cast<std::size_t>(i)];
+    HEED_CHECK(items.size() == 1 && items[0].source >= 0 && items[0].source < src.count,
+               "place_items_again: image ", i, " does not hold one item of the source");
+    std::uint8_t* canvas = set.images.image(i);
+    const PlacedItem at = draw_single_place(o.size, src, rng);
+    items[0].row = at.row;
+    items[0].col = at.col;
+    paste_max(canvas, o.size, src, items[0].source, 0, 0, src.rows, src.cols, at.row, at.col);
+    if (o.kind == ImageSetKind::cluttered) paste_clutter(canvas, o, src, items[0].source, rng);
+  }
 }
 
 std::string image_set_images_file(const std::string& dir, const std::string& split) {

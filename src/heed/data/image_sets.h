@@ -70,6 +70,14 @@ struct ImageSet {
 // shuffle each time the pool is used up). Validates the options first.
 ImageSet make_image_set(const IdxLabelledImages& source, const ImageSetOptions& options, Rng& rng);
 
+// The same images of a translated or cluttered set with every item placed anew (and, for
+// cluttered, new pieces), drawn from rng as make_image_set draws them: each image keeps its
+// item (source and label), so the labels stay. For data.generate (docs/CONFIG.md#data): a
+// training set whose items move every epoch. HEED_CHECK fails for a canvas set or a set
+// whose sizes are not the options'.
+void place_items_again(ImageSet& set, const IdxLabelledImages& source,
+                       const ImageSetOptions& options, Rng& rng);
+
 // Writes <dir>/<split>-images-idx3-ubyte.gz (the canvases) and <dir>/<split>.tgt (per
 // image, its items' class names in reading order, separated by spaces), each atomically.
 void write_image_set(const std::string& dir, const std::string& split, const ImageSet& set,

@@ -22,6 +22,8 @@
 #include "heed/base/utf8.h"
 #include "heed/data/batch_sampler.h"
 #include "heed/data/corpus.h"
+#include "heed/data/fashion_mnist.h"
+#include "heed/data/fresh_image_set.h"
 #include "heed/data/image_classes.h"
 #include "heed/data/image_sequences.h"
 #include "heed/data/sentencepiece_tokenizer.h"
@@ -167,6 +169,7 @@ class Run {
                              const std::vector<std::string>& lines, const char* file);
   void load_data();
   void load_images();  // the image classifiers (model.kind ram, fc, cnn)
+  void generate_images();  // their training set by data.generate
   void load_image_sequences();  // model.kind image2seq
   // The source batch of corpus entries members: their images for image2seq, else their tokens.
   void fill_source(const Batch& batch, const ImageSequences& images);
@@ -233,6 +236,12 @@ class Run {
   std::unique_ptr<ImageClassifier> classifier_;
   std::unique_ptr<ClassifierShares> shares_;  // its training steps, made at the first one
   ClassifiedImages train_images_, dev_images_;
+  // data.generate: the training images drawn here, items placed anew every epoch; then
+  // train_images_ holds the labels only and train_pixels() the current epoch's canvases.
+  std::unique_ptr<FreshImageSet> fresh_;
+  const IdxImages& train_pixels() const {
+    return fresh_ ? fresh_->set().images : train_images_.images;
+  }
   Module* module_ = nullptr;
   // model.kind image2seq: an encoder-decoder whose sources are images (its source batches carry
   // them, models/image_encoder.h); each image is a corpus entry with its target names.
@@ -417,9 +426,13 @@ void Run::plan_dev_batches() {
 
 void Run::load_images() {
   // The classes are the training targets' names, kept as tgt.vocab.
-  if (resume_ || follower_) tgt_vocab_ = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
-  else tgt_vocab_ = build_class_vocabulary(read_class_names(c_.data.train_target));
-  train_images_ = read_classified_images(c_.data.train_images, c_.data.train_target, tgt_vocab_);
+  if (c_.data.generate.kind) {
+    generate_images();
+  } else {
+    if (resume_ || follower_) tgt_vocab_ = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
+    else tgt_vocab_ = build_class_vocabulary(read_class_names(c_.data.train_target));
+    train_images_ = read_classified_images(c_.data.train_images, c_.data.train_target, tgt_vocab_);
+  }
   corpus_ = image_corpus(train_images_);
   if (c_.data.dev_images.empty()) return;
   dev_images_ = read_classified_images(c_.data.dev_images, c_.data.dev_target, tgt_vocab_);
@@ -428,6 +441,36 @@ void Run::load_images() {
     dev_images_.labels.resize(static_cast<std::size_t>(c_.data.max_dev_sentences));
   dev_corpus_ = image_corpus(dev_images_);
   plan_dev_batches();
+}
+
+void Run::generate_images() {
+  const DataConfig::Generate& g = c_.data.generate;
+  ImageSetOptions o;
+  o.kind = *g.kind;
+  o.count = g.count;
+  o.size = g.size;
+  o.pieces = g.pieces;
+  o.piece_size = g.piece_size;
+  try {
+    fresh_ = std::make_unique<FreshImageSet>(read_fashion_mnist(g.source, FashionMnistSplit::train),
+                                             o, g.seed);
+  } catch (const UsageError& e) {  // the options against the source's images
+    throw UsageError(std::string("data.generate: ") + e.what());
+  }
+  // The class names of the items, as `heed data images` writes them to train.tgt.
+  std::vector<std::string> names;
+  names.reserve(fresh_->set().items.size());
+  for (const std::vector<PlacedItem>& items : fresh_->set().items)
+    names.emplace_back(kFashionMnistClasses.at(items.front().label));
+  if (resume_ || follower_) tgt_vocab_ = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
+  else tgt_vocab_ = build_class_vocabulary(names);
+  train_images_ = {};
+  train_images_.labels.reserve(names.size());
+  for (const std::string& name : names) train_images_.labels.push_back(tgt_vocab_.id(name));
+  HEED_CHECK(std::all_of(train_images_.labels.begin(), train_images_.labels.end(),
+                         [](std::int32_t id) { return id >= Vocabulary::kSpecials; }),
+             "data.generate: a class of the generated images is missing from ",
+             path_in(dir_, model_files::kTgtVocab));
 }
 
 void Run::load_image_sequences() {
@@ -509,7 +552,7 @@ double Run::classifier_forward_backward(const Batch& batch) {
   double loss = 0.0;
   {
     ArenaScope scope(&arena_);
-    const Tensor x = classifier_images(train_images_.images, batch.members, t_.dtype);
+    const Tensor x = classifier_images(train_pixels(), batch.members, t_.dtype);
     std::vector<std::int32_t> labels(batch.tgt_out.begin(), batch.tgt_out.end());
     for (std::int32_t& y : labels) y -= Vocabulary::kSpecials;
     loss = shares_->forward_backward(x, labels, rng_, t_.precision, t_.reinforce_weight)
@@ -814,12 +857,13 @@ void Run::set_up() {
   if (!images_ && !image_seq_) set_size(mc.src_vocab, src_vocab_.size(), "src_vocab");
   set_size(mc.tgt_vocab, tgt_vocab_.size(), "tgt_vocab");
   if (images_) {  // the image classifiers: the size of the training images
-    for (auto [field, n, key] : {std::tuple{&mc.classifier.image_height, train_images_.images.rows,
+    const IdxImages& pixels = train_pixels();
+    for (auto [field, n, key] : {std::tuple{&mc.classifier.image_height, pixels.rows,
                                             "image_height"},
-                                 std::tuple{&mc.classifier.image_width, train_images_.images.cols,
+                                 std::tuple{&mc.classifier.image_width, pixels.cols,
                                             "image_width"}}) {
       HEED_CHECK(*field == 0 || *field == n, "model.", key, " is ", *field, " but the training "
-                 "images are ", train_images_.images.rows, "x", train_images_.images.cols,
+                 "images are ", pixels.rows, "x", pixels.cols,
                  "; leave it 0 (it is set from the training images)");
       *field = n;
     }
@@ -934,10 +978,13 @@ TrainResult Run::run() {
   if (leader_) po.log_path = log_path;
   Progress progress(console_, po);
   const std::string data =
-      images_ ? std::to_string(train_images_.images.count) + " training images of " +
-                    std::to_string(train_images_.images.rows) + "x" +
-                    std::to_string(train_images_.images.cols) + ", " +
-                    std::to_string(classifier_->classes()) + " classes"
+      images_ ? std::to_string(train_pixels().count) + " training images of " +
+                    std::to_string(train_pixels().rows) + "x" +
+                    std::to_string(train_pixels().cols) + ", " +
+                    std::to_string(classifier_->classes()) + " classes" +
+                    (fresh_ ? ", generated (" + std::string(enum_name(*c_.data.generate.kind)) +
+                                  "), placed anew every epoch"
+                            : std::string())
           : image_seq_
               ? std::to_string(train_seqs_.images.count) + " training images of " +
                     std::to_string(train_seqs_.images.rows) + "x" +
@@ -996,6 +1043,7 @@ TrainResult Run::run() {
     }
     const std::int64_t epoch = static_cast<std::int64_t>(sampler_->epoch());
     epoch_ = epoch;
+    if (fresh_) fresh_->move_to(epoch);  // data.generate: this epoch's placements
     std::optional<Batch> batch = sampler_->next();
     if (!batch) {
       progress.message("epoch " + std::to_string(epoch + 1) + " done at step " +
