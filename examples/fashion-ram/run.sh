@@ -7,16 +7,20 @@
 # (test error with its 95% bootstrap interval), and OUT_DIR/<set>/show-ram/ the RAM's glimpse
 # paths on the first 12 test images (heed show, gallery.html).
 #
-# Usage: examples/fashion-ram/run.sh OUT_DIR [--quick] [--sets LIST] [--threads N]
-#                                    [--source DIR] [--heed BIN]
+# Usage: examples/fashion-ram/run.sh OUT_DIR [--quick] [--sets LIST] [--models LIST]
+#                                    [--threads N] [--source DIR] [--heed BIN]
 #   --quick        small sets and 15 s per model: a smoke test of the whole recipe (minutes)
 #   --sets LIST    which sets, comma-separated (default translated,cluttered)
+#   --models LIST  which models, comma-separated (default ram,ram-random,fc,cnn)
 #   --threads N    threads per training and evaluation (default 2)
 #   --source DIR   Fashion-MNIST's gzipped IDX files (default /usr/share/datasets/fashion-mnist)
 #   --heed BIN     the heed binary (default: heed on PATH)
 #
-# On a 2-core machine the two sets can run side by side, one thread each, in the same OUT_DIR:
+# On a 2-core machine two runs can go side by side, one thread each, in the same OUT_DIR:
 #   run.sh OUT --sets translated --threads 1 &  run.sh OUT --sets cluttered --threads 1
+# or, one set at a time, a model and its ablation together:
+#   run.sh OUT --sets translated --models ram,fc --threads 1 &
+#   run.sh OUT --sets translated --models ram-random,cnn --threads 1
 # Each finished model leaves OUT_DIR/<set>/<model>.row, its line of the table; a run skips the
 # models that have one (delete it to train on and evaluate again), and every run writes
 # results.md from all the rows there are, so the last one to finish writes the whole table.
@@ -29,7 +33,7 @@
 set -eu
 
 usage() {
-  echo "usage: $0 OUT_DIR [--quick] [--sets LIST] [--threads N] [--source DIR] [--heed BIN]" >&2
+  echo "usage: $0 OUT_DIR [--quick] [--sets LIST] [--models LIST] [--threads N] [--source DIR] [--heed BIN]" >&2
   exit 2
 }
 [ $# -ge 1 ] || usage
@@ -39,11 +43,14 @@ quick=0
 source=/usr/share/datasets/fashion-mnist
 heed=heed
 sets="translated cluttered"
+all_models="ram ram-random fc cnn"
+models=$all_models
 threads=2
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
     --sets) [ $# -ge 2 ] || usage; sets=$(echo "$2" | tr ',' ' '); shift ;;
+    --models) [ $# -ge 2 ] || usage; models=$(echo "$2" | tr ',' ' '); shift ;;
     --threads) [ $# -ge 2 ] || usage; threads=$2; shift ;;
     --source) [ $# -ge 2 ] || usage; source=$2; shift ;;
     --heed) [ $# -ge 2 ] || usage; heed=$2; shift ;;
@@ -57,6 +64,12 @@ for kind in $sets; do
     *) echo "$0: --sets: '$kind' is not a set (translated, cluttered)" >&2; exit 2 ;;
   esac
 done
+for model in $models; do
+  case " $all_models " in
+    *" $model "*) ;;
+    *) echo "$0: --models: '$model' is not a model ($all_models)" >&2; exit 2 ;;
+  esac
+done
 case $threads in
   ''|*[!0-9]*|0) echo "$0: --threads: '$threads' is not a positive number" >&2; exit 2 ;;
 esac
@@ -66,7 +79,6 @@ if [ $quick = 1 ]; then
 else
   count=60000 test_count=10000 dev_count=2000 seconds=1740 validate_every=1000
 fi
-models="ram ram-random fc cnn"
 mkdir -p "$out"
 
 for kind in $sets; do
@@ -104,8 +116,9 @@ for kind in $sets; do
     echo "| $kind | $model | $params | $threads | $took | $error | $interval |" > "$d/$model.row.part"
     mv "$d/$model.row.part" "$d/$model.row"
   done
-  # Where the RAM looks: its glimpse paths on the first 12 test images (gallery.html).
-  [ -f "$d/show-ram/gallery.html" ] ||
+  # Where the RAM looks: its glimpse paths on the first 12 test images (gallery.html), once
+  # its row is there (a run of other --models leaves it to the run that trains ram).
+  [ ! -f "$d/ram.row" ] || [ -f "$d/show-ram/gallery.html" ] ||
     "$heed" show --model "$d/ram" --images "$d/data/test-images-idx3-ubyte.gz" \
       --max-images 12 --out "$d/show-ram" > "$d/show-ram.log" 2>&1 ||
     { tail -n 20 "$d/show-ram.log" >&2; exit 1; }
@@ -121,7 +134,7 @@ results=$out/results.md
   echo "| set | model | parameters | threads | training (s) | test error % | 95% bootstrap interval |"
   echo "| --- | --- | --- | --- | --- | --- | --- |"
   for kind in translated cluttered; do
-    for model in $models; do
+    for model in $all_models; do
       [ ! -f "$out/$kind/$model.row" ] || cat "$out/$kind/$model.row"
     done
   done
