@@ -95,6 +95,7 @@ check config-no-output 2 "output;required" 'grep -v "^output" $F/c.yaml > c.yaml
 check config-dev-source-alone 2 "give both or neither" '$H train $F/c.yaml --set data.dev_target= --set output=$T/m'
 check config-lr-negative 2 "training.lr;must be positive" '$H train $F/c.yaml --set training.lr=-1 --set output=$T/m'
 check config-hard-soft-mix-soft-model 2 "training.hard_soft_mix;model.attention.mode hard;set it to 0" '$H train $F/c.yaml --set training.hard_soft_mix=0.5 --set output=$T/m; rc=$?; [ ! -e $T/m ] && exit $rc'
+check config-doubly-stochastic-text-model 2 "training.doubly_stochastic;model.kind image2seq;set it to 0" '$H train $F/c.yaml --set training.doubly_stochastic=0.1 --set output=$T/m; rc=$?; [ ! -e $T/m ] && exit $rc'
 check config-lr-word 2 "training.lr;expected a number" '$H train $F/c.yaml --set training.lr=fast --set output=$T/m'
 check config-dec-hidden-float 2 "model.dec_hidden;expected an integer;1e9" '$H train $F/c.yaml --set model.dec_hidden=1e9 --set output=$T/m'
 check config-dec-hidden-huge 2 "model.dec_hidden 1000000000;more than this machine;lower model.dec_hidden;!bad_alloc" '$H train $F/c.yaml --set model.dec_hidden=1000000000 --set output=$T/m; rc=$?; [ ! -e $T/m ] && exit $rc'

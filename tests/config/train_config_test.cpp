@@ -453,24 +453,32 @@ TEST(TrainConfig, Image2SeqKeysRoundTrip) {
   const TrainConfig c = parse_train_config(
       kImage2Seq, "cfg.yaml",
       {"model.conv_layers=4", "model.conv_channels=8", "model.attention.mode=none",
-       "training.metric=error", "training.doubly_stochastic=0.5",
-       "data.dev_images=d/test.gz", "data.dev_target=d/test.tgt"});
+       "training.metric=error", "data.dev_images=d/test.gz", "data.dev_target=d/test.tgt"});
   EXPECT_EQ(c.model.kind, ModelKind::image2seq);
   EXPECT_EQ(c.model.image.conv_layers, 4);
   EXPECT_EQ(c.model.image.conv_channels, 8);
   EXPECT_EQ(c.model.attention_mode, AttentionMode::none);
   EXPECT_EQ(c.training.metric, DevMetric::error);
-  EXPECT_DOUBLE_EQ(c.training.doubly_stochastic, 0.5);
   const TrainConfig d = parse_train_config(to_yaml(c), "saved.yaml");
   EXPECT_EQ(to_yaml(d), to_yaml(c));
   EXPECT_EQ(d.model.image.conv_layers, 4);
-  EXPECT_DOUBLE_EQ(d.training.doubly_stochastic, 0.5);
+  // The doubly stochastic penalty, on soft attention's weights (the default mode).
+  const TrainConfig p =
+      parse_train_config(kImage2Seq, "cfg.yaml", {"training.doubly_stochastic=0.5"});
+  EXPECT_DOUBLE_EQ(p.training.doubly_stochastic, 0.5);
+  EXPECT_DOUBLE_EQ(parse_train_config(to_yaml(p), "saved.yaml").training.doubly_stochastic, 0.5);
 }
 
 TEST(TrainConfigErrors, Image2SeqNamesTheKey) {
   EXPECT_NE(error_of(kImage2Seq, {"training.metric=bleu"}).find("model.kind image2seq: use loss or error"),
             std::string::npos);
   EXPECT_NE(error_of(kImage2Seq, {"training.doubly_stochastic=-1"}).find("training.doubly_stochastic"),
+            std::string::npos);
+  EXPECT_EQ(error_of(kImage2Seq, {"training.doubly_stochastic=0.1", "model.attention.mode=hard"}),
+            "--set: training.doubly_stochastic: the penalty is on the soft attention weights of "
+            "model.kind image2seq (model.attention.mode soft), not image2seq with mode hard; set "
+            "it to 0");
+  EXPECT_NE(error_of(kMinimal, {"training.doubly_stochastic=0.1"}).find("not bahdanau with mode soft"),
             std::string::npos);
   EXPECT_NE(error_of(kImage2Seq, {"model.conv_layers=9"}).find("model.conv_layers"), std::string::npos);
   EXPECT_NE(error_of(kImage2Seq, {"model.conv_channels=0"}).find("model.conv_channels"),

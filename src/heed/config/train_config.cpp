@@ -457,6 +457,14 @@ void read_training(Section s, TrainingConfig& c, const ModelConfig& model) {
   s.check("entropy_weight", c.entropy_weight >= 0, "must be 0 or more");
   s.read("doubly_stochastic", c.doubly_stochastic);
   s.check("doubly_stochastic", c.doubly_stochastic >= 0, "must be 0 (off) or more");
+  // Refused here, before heed train makes the output directory (the trainer checks it again
+  // for configs built in code).
+  s.check("doubly_stochastic",
+          c.doubly_stochastic == 0 ||
+              (kind == ModelKind::image2seq && model.attention_mode == AttentionMode::soft),
+          "the penalty is on the soft attention weights of model.kind image2seq "
+          "(model.attention.mode soft), not " + std::string(enum_name(kind)) + " with mode " +
+              std::string(enum_name(model.attention_mode)) + "; set it to 0");
   s.read("baseline_decay", c.baseline_decay);
   s.check("baseline_decay", c.baseline_decay >= 0 && c.baseline_decay < 1, "must be in [0, 1)");
   s.read("hard_soft_mix", c.hard_soft_mix);
