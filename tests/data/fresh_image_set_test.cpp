@@ -5,25 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include "data/solid_items.h"
 #include "heed/base/error.h"
 #include "heed/base/random.h"
 
 namespace heed {
 namespace {
 
-constexpr std::int64_t kSide = 28;
-
-IdxLabelledImages source(std::int64_t n) {
-  IdxLabelledImages s;
-  s.images.count = n;
-  s.images.rows = s.images.cols = kSide;
-  for (std::int64_t i = 0; i < n; ++i) {
-    s.images.pixels.insert(s.images.pixels.end(), kSide * kSide,
-                           static_cast<std::uint8_t>((i + 1) * 10));
-    s.labels.push_back(static_cast<std::uint8_t>(i % 10));
-  }
-  return s;
-}
+IdxLabelledImages source(std::int64_t n) { return testing::solid_items(n); }
 
 ImageSetOptions options(ImageSetKind kind) {
   ImageSetOptions o;

@@ -10,26 +10,16 @@
 #include <vector>
 
 #include "data/temp_dir.h"
+#include "data/solid_items.h"
 #include "heed/base/error.h"
 #include "heed/data/text_file.h"
 
 namespace heed {
 namespace {
 
-constexpr std::int64_t kSide = 28;
+constexpr std::int64_t kSide = testing::kSolidItemSide;
 
-// n items of 28x28; item i is all (i + 1) * 10, label i % 10.
-IdxLabelledImages source(std::int64_t n) {
-  IdxLabelledImages s;
-  s.images.count = n;
-  s.images.rows = s.images.cols = kSide;
-  for (std::int64_t i = 0; i < n; ++i) {
-    s.images.pixels.insert(s.images.pixels.end(), kSide * kSide,
-                           static_cast<std::uint8_t>((i + 1) * 10));
-    s.labels.push_back(static_cast<std::uint8_t>(i % 10));
-  }
-  return s;
-}
+IdxLabelledImages source(std::int64_t n) { return testing::solid_items(n); }
 
 ImageSet make(ImageSetKind kind, std::int64_t count, std::uint64_t seed, std::int64_t n = 12) {
   ImageSetOptions o;
