@@ -8,8 +8,10 @@
 # paths on the first 12 test images (heed show, gallery.html).
 #
 # Usage: examples/fashion-ram/run.sh OUT_DIR [--quick] [--sets LIST] [--models LIST]
-#                                    [--threads N] [--source DIR] [--heed BIN]
+#                                    [--seconds S] [--threads N] [--source DIR] [--heed BIN]
 #   --quick        small sets and 15 s per model: a smoke test of the whole recipe (minutes)
+#   --seconds S    each model's training time budget in seconds (default 1740, 29 minutes;
+#                  the learning rate decays to 0 over it)
 #   --sets LIST    which sets, comma-separated (default translated,cluttered)
 #   --models LIST  which models, comma-separated (default ram,ram-random,fc,cnn)
 #   --threads N    threads per training and evaluation (default 2)
@@ -33,7 +35,7 @@
 set -eu
 
 usage() {
-  echo "usage: $0 OUT_DIR [--quick] [--sets LIST] [--models LIST] [--threads N] [--source DIR] [--heed BIN]" >&2
+  echo "usage: $0 OUT_DIR [--quick] [--sets LIST] [--models LIST] [--seconds S] [--threads N] [--source DIR] [--heed BIN]" >&2
   exit 2
 }
 [ $# -ge 1 ] || usage
@@ -46,11 +48,13 @@ sets="translated cluttered"
 all_models="ram ram-random fc cnn"
 models=$all_models
 threads=2
+budget=
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
     --sets) [ $# -ge 2 ] || usage; sets=$(echo "$2" | tr ',' ' '); shift ;;
     --models) [ $# -ge 2 ] || usage; models=$(echo "$2" | tr ',' ' '); shift ;;
+    --seconds) [ $# -ge 2 ] || usage; budget=$2; shift ;;
     --threads) [ $# -ge 2 ] || usage; threads=$2; shift ;;
     --source) [ $# -ge 2 ] || usage; source=$2; shift ;;
     --heed) [ $# -ge 2 ] || usage; heed=$2; shift ;;
@@ -73,12 +77,16 @@ done
 case $threads in
   ''|*[!0-9]*|0) echo "$0: --threads: '$threads' is not a positive number" >&2; exit 2 ;;
 esac
+case ${budget:-1} in
+  *[!0-9]*|0) echo "$0: --seconds: '$budget' is not a positive number of seconds" >&2; exit 2 ;;
+esac
 here=$(cd "$(dirname "$0")" && pwd)
 if [ $quick = 1 ]; then
   count=2000 test_count=500 dev_count=300 seconds=15 validate_every=40
 else
   count=60000 test_count=10000 dev_count=2000 seconds=1740 validate_every=1000
 fi
+seconds=${budget:-$seconds}
 mkdir -p "$out"
 
 for kind in $sets; do
