@@ -4,8 +4,9 @@
 # model with random glimpse locations (ram-random.yaml), a fully connected network with more
 # parameters (fc.yaml) and a small CNN (cnn.yaml), each trained for at most 29 minutes, then
 # tested on the sets made from the official test images; OUT_DIR/results.md gets the table
-# (test error with its 95% bootstrap interval), and OUT_DIR/<set>/show-ram/ the RAM's glimpse
-# paths on the first 12 test images (heed show, gallery.html).
+# (test error with its 95% bootstrap interval; ram and ram-random twice: following the
+# policy's mean locations, and with 16 sampled paths averaged), and OUT_DIR/<set>/show-ram/
+# the RAM's glimpse paths on the first 12 test images (heed show, gallery.html).
 #
 # Usage: examples/fashion-ram/run.sh OUT_DIR [--quick] [--sets LIST] [--models LIST]
 #                                    [--seconds S] [--threads N] [--source DIR] [--heed BIN]
@@ -86,8 +87,31 @@ if [ $quick = 1 ]; then
 else
   count=60000 test_count=10000 dev_count=2000 seconds=1740 validate_every=1000
 fi
+paths=16
 seconds=${budget:-$seconds}
 mkdir -p "$out"
+
+# error_of EVAL_FILE: "ERROR|LOW-HIGH" from the first line of heed eval's report.
+error_of() {
+  line=$(head -n 1 "$1")
+  echo "$(echo "$line" | sed -n 's/^test error \([0-9.]*\)%.*/\1/p')|$(echo "$line" |
+    sed -n 's/.*bootstrap interval \([0-9.]*\)-\([0-9.]*\)%.*/\1-\2/p')"
+}
+
+# paths_row: for ram and ram-random, the same trained model tested again with the class
+# probabilities of $paths sampled paths averaged (heed eval --paths; docs/cli/eval.md), a
+# row of its own beside the mean-location row; made once, from the model's row.
+paths_row() {
+  case $model in ram|ram-random) ;; *) return 0 ;; esac
+  [ -f "$d/$model.row" ] && [ ! -f "$d/$model-paths.row" ] || return 0
+  "$heed" eval --model "$d/$model" --images "$d/data/test-images-idx3-ubyte.gz" --paths $paths \
+    --threads $threads > "$d/$model-paths.eval.txt"
+  head -n 1 "$d/$model-paths.eval.txt" >&2
+  e=$(error_of "$d/$model-paths.eval.txt")
+  echo "$(sed -n 's/^| \([^|]*\) | [^|]* | \([^|]*\) | \([^|]*\) | \([^|]*\) |.*/| \1 | '"$model, $paths paths averaged"' | \2 | \3 | \4 |/p' "$d/$model.row") ${e%%|*} | ${e#*|} |" \
+    > "$d/$model-paths.row.part"
+  mv "$d/$model-paths.row.part" "$d/$model-paths.row"
+}
 
 for kind in $sets; do
   d=$out/$kind
@@ -101,6 +125,7 @@ for kind in $sets; do
   for model in $models; do
     if [ -f "$d/$model.row" ]; then
       echo "== $kind: $model: done before ($d/$model.row)" >&2
+      paths_row
       continue
     fi
     echo "== $kind: $model" >&2
@@ -118,11 +143,10 @@ for kind in $sets; do
       --threads $threads > "$d/$model.eval.txt"
     head -n 1 "$d/$model.eval.txt" >&2
     params=$("$heed" info --model "$d/$model" | sed -n 's/^ *total *\([0-9,]*\)$/\1/p')
-    line=$(head -n 1 "$d/$model.eval.txt")
-    error=$(echo "$line" | sed -n 's/^test error \([0-9.]*\)%.*/\1/p')
-    interval=$(echo "$line" | sed -n 's/.*bootstrap interval \([0-9.]*\)-\([0-9.]*\)%.*/\1-\2/p')
-    echo "| $kind | $model | $params | $threads | $took | $error | $interval |" > "$d/$model.row.part"
+    e=$(error_of "$d/$model.eval.txt")
+    echo "| $kind | $model | $params | $threads | $took | ${e%%|*} | ${e#*|} |" > "$d/$model.row.part"
     mv "$d/$model.row.part" "$d/$model.row"
+    paths_row
   done
   # Where the RAM looks: its glimpse paths on the first 12 test images (gallery.html), once
   # its row is there (a run of other --models leaves it to the run that trains ram).
@@ -144,6 +168,7 @@ results=$out/results.md
   for kind in translated cluttered; do
     for model in $all_models; do
       [ ! -f "$out/$kind/$model.row" ] || cat "$out/$kind/$model.row"
+      [ ! -f "$out/$kind/$model-paths.row" ] || cat "$out/$kind/$model-paths.row"
     done
   done
   echo
