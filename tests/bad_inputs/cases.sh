@@ -152,6 +152,14 @@ check eval-text-model 1 "translates text;heed translate" '$H eval -m $F/m --imag
 check eval-paths-zero 2 "--paths;from 1 to 1000" '$H eval -m $F/m --images x.gz --paths 0'
 check eval-no-images 2 "--images" '$H eval -m $F/m'
 
+# ---- heed serve --------------------------------------------------------------------------
+check serve-port-busy 1 "cannot listen on 127.0.0.1:;in use" '$S/with_server.sh $H $F/m "timeout 20 $H serve -m $F/m --port \$PORT"'
+check serve-cors-not-an-origin 2 "--cors;scheme://host[:port]" '$H serve -m $F/m --cors example.org'
+check serve-cors-header-injection 2 "--cors;no spaces, control" '$H serve -m $F/m --cors "$(printf "https://a.org\r\nSet-Cookie: x=1")"'
+check serve-threads-negative 2 "--threads;from 0" '$H serve -m $F/m --threads -1'
+check serve-json-duplicate-key 0 "HTTP/1.1 400;duplicate key;beam;each key may appear once" 'printf "{\"sentences\": [\"abc\"], \"beam\": 2, \"beam\": 50}" > b.json; $S/with_server.sh $H $F/m "post b.json"'
+check serve-body-shorter-than-content-length 0 "HTTP/1.1 400;the request body ended after 5 bytes, before its Content-Length of 100 bytes;!HTTP 400" 'printf short > s.txt; $S/with_server.sh $H $F/m "post s.txt 100"'
+
 # ---- first-hour surprises (issue 18; not bad inputs, not counted in the catalogue) -------
 check resume-train-loss-exact 0 "identical history" 'a="$H train $F/c.yaml --set training.max_steps=20 --set training.validate_every=10"; $a --set output=$T/x > /dev/null 2>&1 && $H train $F/c.yaml --set training.max_steps=13 --set training.validate_every=10 --set output=$T/y > /dev/null 2>&1 && $a --set output=$T/y > /dev/null 2>&1 && sed "s/\"seconds\":[0-9.e-]*,//" x/history.jsonl > hx && sed "s/\"seconds\":[0-9.e-]*,//" y/history.jsonl > hy && cmp hx hy && echo identical history'
 check history-epoch-from-one 0 "\"epoch\":1,;\"epoch\":2,;epoch 1 done at step 8" '$H train $F/c.yaml --set training.max_steps=20 --set training.validate_every=5 --set output=$T/x 2>&1; cat x/history.jsonl'

@@ -2,9 +2,12 @@
 // a serve::Server on a free loopback port, and cpp-httplib's client.
 #include "heed/serve/server.h"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -90,6 +93,62 @@ class ServerTest : public ::testing::Test {
   static ScratchDir* dir_;
 };
 ScratchDir* ServerTest::dir_ = nullptr;
+
+// A plain TCP connection to the server, for what httplib's client will not send: a body
+// shorter than its Content-Length, a broken request line, many requests on one connection.
+class RawConnection {
+ public:
+  explicit RawConnection(int port) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<std::uint16_t>(port));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  }
+  ~RawConnection() { ::close(fd_); }
+  bool connected() const { return connected_; }
+  void send(const std::string& bytes) {
+    ASSERT_EQ(::write(fd_, bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
+  }
+  void close_sending() { ::shutdown(fd_, SHUT_WR); }
+  // One whole answer (headers and its Content-Length of body), or what came before the
+  // connection closed.
+  std::string answer() {
+    for (;;) {
+      const auto end = buffer_.find("\r\n\r\n");
+      if (end != std::string::npos) {
+        const auto at = buffer_.find("Content-Length: ");
+        const std::size_t length = at < end ? std::stoul(buffer_.substr(at + 16)) : 0;
+        if (buffer_.size() >= end + 4 + length) {
+          std::string one = buffer_.substr(0, end + 4 + length);
+          buffer_.erase(0, one.size());
+          return one;
+        }
+      }
+      char chunk[4096];
+      const ssize_t n = ::read(fd_, chunk, sizeof chunk);
+      if (n <= 0) return std::exchange(buffer_, "");
+      buffer_.append(chunk, static_cast<std::size_t>(n));
+    }
+  }
+  // True when the server has closed the connection (read returns 0 within a second).
+  bool closed_by_server() {
+    timeval t{1, 0};
+    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &t, sizeof t);
+    char c;
+    return ::read(fd_, &c, 1) == 0;
+  }
+
+ private:
+  int fd_;
+  bool connected_ = false;
+  std::string buffer_;
+};
+
+std::string body_of(const std::string& answer) {
+  const auto at = answer.find("\r\n\r\n");
+  return at == std::string::npos ? "" : answer.substr(at + 4);
+}
 
 TEST_F(ServerTest, TranslatesLikeTheCommandLine) {
   const auto r = start({});
@@ -187,6 +246,7 @@ TEST_F(ServerTest, EveryRefusalIsJsonWithItsStatus) {
            {R"({"sentences": ["a"], "beam": 2, "nbest": 5})", 400, "larger than \"beam\""},
            {R"({"sentences": ["a", "b", "c"]})", 413, "too many sentences"},
            {R"({"sentences": [")" + std::string(300, 'a') + R"("]})", 413, "too large"},
+           {R"({"sentences": ["a"], "beam": 2, "beam": 3})", 400, "duplicate key \"beam\""},
        }) {
     const std::string answer = post(*r, c.body, &status);
     EXPECT_EQ(status, c.status) << c.body;
@@ -213,6 +273,194 @@ TEST_F(ServerTest, EveryRefusalIsJsonWithItsStatus) {
   EXPECT_EQ(status, 400);
   EXPECT_NE(answer.find("need a model with attention"), std::string::npos) << answer;
   EXPECT_EQ((post(*noattn, R"({"sentences": ["a"]})", &status), status), 200);
+}
+
+// A second server on a port where one listens is refused (httplib's default SO_REUSEPORT let
+// both listen, and the kernel split the connections between the two models).
+TEST_F(ServerTest, ABusyPortIsRefused) {
+  const auto r = start({});
+  LineTranslator translator = LineTranslator::load({{dir_->path("noattn"), "best"}});
+  ServerOptions o;
+  o.port = r->port;
+  Server second(translator, "noattn", o);
+  try {
+    second.bind();
+    FAIL() << "a second server bound port " << r->port;
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot listen on 127.0.0.1:" + std::to_string(r->port)),
+              std::string::npos)
+        << e.what();
+  }
+  for (int i = 0; i < 8; ++i) {  // every connection still reaches the first model
+    const auto health = r->client().Get("/health");
+    ASSERT_TRUE(health);
+    EXPECT_EQ(json::parse(health->body)["model"], "bahdanau");
+  }
+}
+
+// curl -d sends application/x-www-form-urlencoded: such a body is read as the JSON it is, up
+// to --max-body (httplib alone refused it over 8 KB with 413).
+TEST_F(ServerTest, FormEncodedBodiesUpToMaxBodyAreRead) {
+  const auto r = start({});
+  const std::string body = R"({"sentences": ["abc"],)" + std::string(50000, ' ') + R"("beam": 2})";
+  auto c = r->client();
+  const auto res = c.Post("/translate", body, "application/x-www-form-urlencoded");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 200) << res->body;
+  EXPECT_EQ(json::parse(res->body)["translations"].size(), 1u);
+  ServerOptions small;
+  small.max_body_bytes = 1000;
+  const auto s = start(small);
+  const auto refused = s->client().Post("/translate", body, "application/x-www-form-urlencoded");
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->status, 413);
+  EXPECT_NE(refused->body.find("too large: " + std::to_string(body.size()) +
+                               " bytes, at most 1000 (--max-body)"),
+            std::string::npos)
+      << refused->body;
+  const auto multipart = r->client().Post("/translate", httplib::MultipartFormDataItems{
+                                                            {"sentences", "abc", "", ""}});
+  ASSERT_TRUE(multipart);
+  EXPECT_EQ(multipart->status, 400);
+  EXPECT_NE(multipart->body.find("multipart/form-data"), std::string::npos) << multipart->body;
+}
+
+// A body shorter than its Content-Length is answered 400 saying so after the read timeout
+// (2 s) when the client waits; a client that closes its side is let go at once (httplib
+// writes nothing to a socket whose peer has shut down).
+TEST_F(ServerTest, AShortBodyIsNamedAndAnsweredQuickly) {
+  const auto r = start({});
+  const std::string head =
+      "POST /translate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+      "Content-Length: 100\r\n\r\n{\"sent";
+  for (const bool close : {true, false}) {
+    RawConnection c(r->port);
+    ASSERT_TRUE(c.connected());
+    const auto start_time = std::chrono::steady_clock::now();
+    c.send(head);
+    if (close) c.close_sending();
+    const std::string answer = c.answer();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
+    EXPECT_LT(seconds, close ? 1.0 : 4.0) << (close ? "closed" : "waiting");
+    if (close) {
+      EXPECT_EQ(answer, "");
+      continue;
+    }
+    EXPECT_NE(answer.find("HTTP/1.1 400"), std::string::npos) << answer;
+    const json j = json::parse(body_of(answer), nullptr, false);
+    ASSERT_TRUE(j.is_object()) << answer;
+    EXPECT_EQ(j["error"], "the request body ended after 6 bytes, before its Content-Length of "
+                          "100 bytes");
+  }
+  // httplib's own refusals say what was wrong, never a bare "HTTP 400".
+  RawConnection garbage(r->port);
+  garbage.send("NOT HTTP\r\n\r\n");
+  const std::string answer = garbage.answer();
+  EXPECT_NE(answer.find("HTTP/1.1 400"), std::string::npos) << answer;
+  EXPECT_NE(answer.find("not valid HTTP/1.1"), std::string::npos) << answer;
+}
+
+// Keep-alive: one connection carries many requests (httplib closed it every 5), each answered
+// without Nagle's 40 ms wait for the delayed ACK (100 requests took 4 s).
+TEST_F(ServerTest, OneConnectionCarriesManyQuickRequests) {
+  const auto r = start({});
+  RawConnection c(r->port);
+  ASSERT_TRUE(c.connected());
+  const auto start_time = std::chrono::steady_clock::now();
+  for (int i = 0; i < 100; ++i) {
+    c.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n");
+    const std::string answer = c.answer();
+    ASSERT_NE(answer.find("HTTP/1.1 200"), std::string::npos) << i << ": " << answer;
+    ASSERT_EQ(answer.find("Connection: close"), std::string::npos) << i << ": " << answer;
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
+  EXPECT_LT(seconds, 2.0);
+  c.send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  EXPECT_NE(c.answer().find("HTTP/1.1 200"), std::string::npos);
+  EXPECT_TRUE(c.closed_by_server());
+}
+
+TEST_F(ServerTest, InfoDescribesTheModel) {
+  ServerOptions o;
+  o.model_dirs = {dir_->path("bahdanau")};
+  o.limits.max_sentences = 7;
+  const auto r = start(o);
+  auto c = r->client();
+  const auto res = c.Get("/info");
+  ASSERT_TRUE(res);
+  ASSERT_EQ(res->status, 200);
+  EXPECT_EQ(res->get_header_value("Content-Type"), "application/json");
+  const json info = json::parse(res->body);
+  EXPECT_EQ(info["model"], "bahdanau");
+  EXPECT_EQ(info["attention"], true);
+  EXPECT_EQ(info["limits"]["max_sentences"], 7);
+  EXPECT_EQ(info["limits"]["max_input_len"], 1000);
+  ASSERT_EQ(info["members"].size(), 1u);
+  const json& m = info["members"][0];
+  EXPECT_EQ(m["dir"], dir_->path("bahdanau"));
+  EXPECT_NE(m["weights"].get<std::string>().find("best.safetensors"), std::string::npos);
+  EXPECT_EQ(m["kind"], "bahdanau");
+  EXPECT_EQ(m["attention"], "soft");
+  EXPECT_EQ(m["sizes"]["emb_dim"], 8);
+  EXPECT_EQ(m["sizes"]["enc_hidden"], 12);
+  EXPECT_EQ(m["sizes"]["dec_hidden"], 12);
+  EXPECT_EQ(m["parameters"], r->translator->model(0).model->num_parameters());
+  EXPECT_EQ(m["vocabularies"]["source"]["size"], r->translator->model(0).src_vocab.size());
+  EXPECT_EQ(m["vocabularies"]["target"]["size"], r->translator->model(0).tgt_vocab.size());
+  EXPECT_EQ(m["vocabularies"]["source"]["tokenizer"], "char");
+  const json& t = m["training"];
+  EXPECT_EQ(t["steps"], 20);
+  EXPECT_EQ(t["metric"], "loss");
+  EXPECT_TRUE(t["best_score"].is_null()) << t;  // no dev set: no validation score
+  EXPECT_TRUE(t["best_step"].is_null()) << t;
+  EXPECT_EQ(t["stop_reason"], "reached max_steps 20");
+  EXPECT_EQ(m["step"], 20);  // the weights' own step
+  EXPECT_EQ(c.Post("/info", "", "text/plain")->status, 405);
+
+  const auto noattn = start({}, "noattn");  // no directory given: no training record
+  const json n = json::parse(noattn->client().Get("/info")->body);
+  EXPECT_EQ(n["attention"], false);
+  EXPECT_EQ(n["members"][0]["attention"], "none");
+  EXPECT_TRUE(n["members"][0]["training"].is_null());
+}
+
+TEST_F(ServerTest, CorsHeadersOnlyWhenAsked) {
+  const auto plain = start({});
+  auto p = plain->client();
+  EXPECT_FALSE(p.Get("/health")->has_header("Access-Control-Allow-Origin"));
+  const auto preflight = p.Options("/translate");
+  ASSERT_TRUE(preflight);
+  EXPECT_EQ(preflight->status, 405);
+  EXPECT_NE(preflight->body.find("--cors"), std::string::npos) << preflight->body;
+
+  ServerOptions o;
+  o.cors_origin = "https://example.org:8000";
+  const auto r = start(o);
+  auto c = r->client();
+  for (const auto& res : {c.Get("/health"), c.Get("/info"), c.Get("/nope"),
+                          c.Post("/translate", R"({"sentences": ["ab"]})", "application/json"),
+                          c.Post("/translate", "{", "application/json")}) {
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->get_header_value("Access-Control-Allow-Origin"), "https://example.org:8000")
+        << res->status;
+  }
+  const auto ok = c.Options("/translate");
+  ASSERT_TRUE(ok);
+  EXPECT_EQ(ok->status, 204);
+  EXPECT_EQ(ok->get_header_value("Access-Control-Allow-Origin"), "https://example.org:8000");
+  EXPECT_NE(ok->get_header_value("Access-Control-Allow-Methods").find("POST"), std::string::npos);
+  EXPECT_EQ(ok->get_header_value("Access-Control-Allow-Headers"), "Content-Type");
+
+  EXPECT_EQ(cors_origin_problem("*"), "");
+  EXPECT_EQ(cors_origin_problem("http://localhost:3000"), "");
+  for (const char* bad : {"", "example.org", "https://example.org/", "https://a.org/page",
+                          "https://a.org\r\nSet-Cookie: x=1", "https:// a.org", "://a.org"})
+    EXPECT_NE(cors_origin_problem(bad), "") << bad;
+  ServerOptions wrong;
+  wrong.cors_origin = "example.org";
+  EXPECT_THROW({ Server s(*r->translator, "x", wrong); }, Error);
 }
 
 // One worker, a queue of 2: of many requests at once some are refused with 503 (JSON), the

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "heed/base/error.h"
 #include "heed/base/stop_signals.h"
@@ -27,8 +28,8 @@ class ServeCommand : public Command {
  public:
   std::string name() const override { return "serve"; }
   std::string description() const override {
-    return "Serve a model over HTTP: POST /translate (JSON), GET /health, and a live page at / "
-           "that draws each output's attention";
+    return "Serve a model over HTTP: POST /translate (JSON), GET /health, GET /info, and a live "
+           "page at / that draws each output's attention";
   }
 
   void setup(CLI::App& app) override {
@@ -44,6 +45,11 @@ class ServeCommand : public Command {
                    "translation threads, each decoding whole batches")
         ->capture_default_str()
         ->check(int_range(1, 256));
+    app.add_option("--threads,-t", options_.service.threads,
+                   "threads each worker decodes the batches of one request set with (0: one per "
+                   "hardware thread); the kernels run single-threaded")
+        ->capture_default_str()
+        ->check(int_range(0, 4096));
     app.add_option("--queue", options_.service.queue,
                    "requests that may wait for a worker; beyond that the answer is 503")
         ->capture_default_str()
@@ -60,6 +66,12 @@ class ServeCommand : public Command {
                    "sentences in one request; more get 413")
         ->capture_default_str()
         ->check(int_range(1, 100000));
+    app.add_option("--cors", options_.cors_origin,
+                   "let pages of this origin (scheme://host[:port], or * for any) call the API: "
+                   "Access-Control-Allow-Origin on every answer, OPTIONS answered")
+        ->check(CLI::Validator(
+            [](const std::string& origin) { return serve::cors_origin_problem(origin); },
+            "ORIGIN"));
     app.add_option("--max-input-len", options_.service.max_input_tokens,
                    "longest sentence decoded, in source tokens with EOS; longer ones come back "
                    "\"skipped\"")
@@ -70,11 +82,13 @@ class ServeCommand : public Command {
         "accepting connections, answers the requests it accepted and exits 0. Requests of\n"
         "several clients waiting at once are decoded in shared batches. API and page:\n"
         "docs/cli/serve.md. Exit codes: 0 stopped cleanly, 1 runtime error (e.g. the port is\n"
-        "in use), 2 bad command line.");
+        "in use, by another heed serve too), 2 bad command line.");
   }
 
   int run() override {
-    const LineTranslator translator = LineTranslator::load(model_.specs());
+    const std::vector<ModelSpec> specs = model_.specs();
+    const LineTranslator translator = LineTranslator::load(specs);
+    for (const ModelSpec& s : specs) options_.model_dirs.push_back(s.dir);
     serve::Server server(translator, model_.label(), options_);
     const int port = server.bind();
     running_server = &server;

@@ -7,7 +7,8 @@
 //    "attention": false,                     optional: return each hypothesis' attention rows
 //    "alignment": "hard",                    optional: hard | soft | a threshold in (0, 1]
 //    "saliency": false}                      optional: the best output's saliency rows
-// Unknown keys are refused (a misspelt key would otherwise be ignored silently).
+// Unknown keys are refused (a misspelt key would otherwise be ignored silently), and so is a
+// key given twice (JSON parsers disagree on which value wins).
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -52,8 +53,8 @@ struct TranslateRequest {
   bool needs_attention() const { return attention || alignment.has_value(); }
 };
 
-// Throws ApiError: 400 for bad JSON, a wrong type, an unknown key, a value out of range or
-// invalid UTF-8; 413 for more sentences or longer ones than the limits allow.
+// Throws ApiError: 400 for bad JSON, a wrong type, an unknown or repeated key, a value out of
+// range or invalid UTF-8; 413 for more sentences or longer ones than the limits allow.
 TranslateRequest parse_translate_request(std::string_view body, const RequestLimits& limits);
 
 // {"error": message} as the server sends it.

@@ -1,12 +1,14 @@
 #include "heed/serve/server.h"
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <chrono>
 #include <exception>
 #include <nlohmann/json.hpp>
 
 #include "heed/serve/live_page.h"
+#include "heed/serve/model_info.h"
 #include "heed/serve/response.h"
 
 namespace heed::serve {
@@ -14,12 +16,74 @@ namespace {
 
 constexpr const char* kJson = "application/json";
 
+// Requests one connection may carry before the server closes it. httplib's default, 5,
+// made clients reconnect every fifth request; a connection holds one of the --connections
+// threads only while it is open, and an idle one is closed after 5 s anyway.
+constexpr std::size_t kKeepAliveRequests = 1000;
+// Seconds a request's next bytes may take to arrive (a body shorter than its Content-Length
+// is answered 400 after this long; one whose client shut its side down is closed at once).
+constexpr time_t kReadTimeoutSeconds = 2;
+
 void send_error(httplib::Response& res, int status, const std::string& message) {
   res.status = status;
   res.set_content(error_body(message), kJson);
 }
 
+// The listening socket without SO_REUSEPORT (httplib's default sets it): with it a second
+// server could bind a port one already listens on and the kernel would split the connections
+// between the two. SO_REUSEADDR still lets a restarted server bind while old connections of
+// the port linger in TIME_WAIT.
+void exclusive_port(int sock) {
+  const int yes = 1;
+  ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+}
+
+// Why the body of req could not be read, as the answer says it (status as httplib set it: 413
+// for a body over the limit, 415 for an unknown Content-Encoding, 400 for one that ended early
+// or broke its chunked framing).
+std::string body_problem(const httplib::Request& req, int status, std::size_t received,
+                         std::size_t max_body) {
+  const std::string length = req.get_header_value("Content-Length");
+  if (status == 415)
+    return "the body's Content-Encoding \"" + req.get_header_value("Content-Encoding") +
+           "\" is not supported; send it uncompressed";
+  if (status == 413)
+    return "the request body is too large: " + (length.empty() ? "over" : length + " bytes,") +
+           " at most " + std::to_string(max_body) + " (--max-body)";
+  if (!length.empty())
+    return "the request body ended after " + std::to_string(received) +
+           " bytes, before its Content-Length of " + length + " bytes";
+  return "the request body could not be read after " + std::to_string(received) +
+         " bytes (broken chunked encoding, or the client stopped sending)";
+}
+
+// The reason phrase of a status httplib may answer by itself.
+std::string status_text(int status) {
+  switch (status) {
+    case 400: return "the request is not valid HTTP/1.1 (its request line or headers could not be read)";
+    case 413: return "the request body is too large";
+    case 414: return "the request line is too long";
+    case 416: return "the requested range cannot be satisfied";
+    case 500: return "internal server error";
+    default: return "HTTP status " + std::to_string(status);
+  }
+}
+
 }  // namespace
+
+std::string cors_origin_problem(const std::string& origin) {
+  if (origin == "*") return "";
+  const auto scheme = origin.find("://");
+  if (scheme == std::string::npos || scheme == 0)
+    return "expected * or an origin such as https://example.org:8000 (scheme://host[:port])";
+  for (const char c : origin)
+    if (c <= ' ' || c == 0x7f || static_cast<unsigned char>(c) >= 0x80)
+      return "an origin has no spaces, control or non-ASCII characters";
+  const std::string rest = origin.substr(scheme + 3);
+  if (rest.empty() || rest.find('/') != std::string::npos)
+    return "an origin is scheme://host[:port], with no path (not even a final /)";
+  return "";
+}
 
 Server::Server(const LineTranslator& translator, std::string model, const ServerOptions& options)
     : translator_(translator),
@@ -28,8 +92,18 @@ Server::Server(const LineTranslator& translator, std::string model, const Server
       http_(std::make_unique<httplib::Server>()) {
   const std::size_t threads = options_.connection_threads;
   HEED_CHECK(threads >= 1, "serve: at least one connection thread is needed");
+  HEED_CHECK(cors_origin_problem(options_.cors_origin).empty() || options_.cors_origin.empty(),
+             "serve: --cors ", options_.cors_origin, ": ", cors_origin_problem(options_.cors_origin));
   http_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   http_->set_payload_max_length(options_.max_body_bytes);
+  http_->set_socket_options(exclusive_port);
+  // Each answer is two writes (headers, body): with Nagle's algorithm the second waits for
+  // the client's delayed ACK, about 40 ms per keep-alive request. Accepted sockets inherit it.
+  http_->set_tcp_nodelay(true);
+  http_->set_keep_alive_max_count(kKeepAliveRequests);
+  http_->set_read_timeout(kReadTimeoutSeconds, 0);
+  info_ = model_info(translator_, model_, options_.model_dirs, options_.limits,
+                     options_.service.max_input_tokens);
   routes();
 }
 
@@ -74,10 +148,26 @@ void Server::routes() {
                               {"sentences", s.sentences}};
     res.set_content(j.dump(), kJson);
   });
-  http_->Post("/translate", [this](const httplib::Request& req, httplib::Response& res) {
+  // The body is read here rather than by httplib: httplib refuses a form-encoded body (curl's
+  // default -d type) over 8 KB whatever the limit, and says only "400" of one that ends early.
+  http_->Post("/translate", [this](const httplib::Request& req, httplib::Response& res,
+                                   const httplib::ContentReader& read) {
     const auto start = std::chrono::steady_clock::now();
     try {
-      const TranslateRequest r = parse_translate_request(req.body, options_.limits);
+      std::string body;
+      if (req.is_multipart_form_data()) {
+        read([](const httplib::MultipartFormData&) { return true; },
+             [](const char*, std::size_t) { return true; });
+        throw ApiError(400, "the body is multipart/form-data; send the JSON object itself "
+                            "(curl -d or --data-binary, not -F)");
+      }
+      if (!read([&](const char* data, std::size_t n) {
+            body.append(data, n);
+            return true;
+          }))
+        throw ApiError(res.status == 413 || res.status == 415 ? res.status : 400,
+                       body_problem(req, res.status, body.size(), options_.max_body_bytes));
+      const TranslateRequest r = parse_translate_request(body, options_.limits);
       if (r.needs_attention() && !translator_.has_attention())
         throw ApiError(400, "attention and alignment need a model with attention (" + model_ +
                                 " has none)");
@@ -109,17 +199,45 @@ void Server::routes() {
     http_->Put(path, wrong_method);
     http_->Delete(path, wrong_method);
   }
+  info_and_cors_routes();
   // Errors httplib answers itself (404, 413, 400 for a malformed request line) get a JSON
   // body too.
   http_->set_error_handler([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;
     std::string message;
     switch (res.status) {
-      case 404: message = "no such path: " + req.path + " (try GET /, GET /health, POST /translate)"; break;
-      case 413: message = "the request body is too large"; break;
-      default: message = std::string("HTTP ") + std::to_string(res.status); break;
+      case 404: message = "no such path: " + req.path + " (try GET /, GET /health, GET /info, POST /translate)"; break;
+      default: message = status_text(res.status); break;
     }
     res.set_content(error_body(message), kJson);
+  });
+}
+
+void Server::info_and_cors_routes() {
+  http_->Get("/info", [this](const httplib::Request&, httplib::Response& res) {
+    res.set_content(info_, kJson);
+  });
+  auto get_only = [](const httplib::Request& req, httplib::Response& res) {
+    res.set_header("Allow", "GET");
+    send_error(res, 405, req.method + " " + req.path + " is not served; use GET");
+  };
+  http_->Post("/info", get_only);
+  http_->Put("/info", get_only);
+  http_->Delete("/info", get_only);
+  if (options_.cors_origin.empty()) {
+    http_->Options(".*", [](const httplib::Request& req, httplib::Response& res) {
+      send_error(res, 405, "OPTIONS " + req.path + " is answered only with --cors");
+    });
+    return;
+  }
+  // Every answer, errors included, names the origin allowed to read it; a browser's preflight
+  // (OPTIONS) learns that a JSON POST may follow.
+  http_->set_default_headers({{"Access-Control-Allow-Origin", options_.cors_origin}});
+  http_->Options(".*", [](const httplib::Request&, httplib::Response& res) {
+    res.status = 204;
+    res.set_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+    res.set_header("Access-Control-Allow-Headers", "Content-Type");
+    res.set_header("Access-Control-Max-Age", "600");
   });
 }
 

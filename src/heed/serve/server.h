@@ -2,14 +2,19 @@
 // Server: `heed serve` (docs/cli/serve.md) on Debian's cpp-httplib.
 //   GET  /           the live page (type a sentence, see its translation, heat map, alignment)
 //   GET  /health     {"status": "ok", "model": ..., "queue": waiting jobs, "served": ...}
+//   GET  /info       the model: kind, sizes, vocabularies, training step, dev score
+//                    (serve/model_info.h)
 //   POST /translate  serve/request.h in, serve/response.h out
 // Every error is JSON {"error": "..."}: 400 malformed, 404 unknown path, 405 wrong method,
 // 413 too large, 503 overloaded or stopping, 500 a failure inside heed. Connections are
 // served by a fixed pool of threads; translation runs on the TranslationService's workers.
+// With cors_origin set, every answer carries Access-Control-Allow-Origin and OPTIONS answers
+// browsers' preflight requests.
 #include <atomic>
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "heed/serve/request.h"
 #include "heed/serve/translation_service.h"
@@ -28,7 +33,13 @@ struct ServerOptions {
   std::size_t connection_threads = 8;
   RequestLimits limits;
   ServiceOptions service;
+  std::string cors_origin;               // "": no CORS headers; "*" or one origin
+  std::vector<std::string> model_dirs;   // each member's directory, for GET /info
 };
+
+// "" when origin can be --cors's value ("*" or scheme://host[:port], nothing else), else why
+// not: it goes into a header verbatim.
+std::string cors_origin_problem(const std::string& origin);
 
 class Server {
  public:
@@ -47,9 +58,11 @@ class Server {
 
  private:
   void routes();
+  void info_and_cors_routes();
   const LineTranslator& translator_;
   std::string model_;
   ServerOptions options_;
+  std::string info_;  // GET /info's body, built once
   std::unique_ptr<httplib::Server> http_;
   std::unique_ptr<TranslationService> service_;
   std::atomic<std::size_t> served_{0};

@@ -56,9 +56,8 @@ ServiceStats TranslationService::stats() const {
 }
 
 void TranslationService::work() {
-  // With several workers each decodes its batches on one thread; one worker lets the
-  // translator spread the batches of a call over the machine's threads.
-  if (options_.workers > 1) kernels::set_num_threads(1);
+  // Decoding steps are small GEMMs: one thread each (ServiceOptions::threads).
+  kernels::set_num_threads(1);
   for (;;) {
     std::vector<Job> jobs;
     {
@@ -94,7 +93,7 @@ void TranslationService::run(std::vector<Job>& jobs) {
   o.decode.len_b = options_.len_b;
   o.batch_size = options_.batch_size;
   o.keep_attention = first.needs_attention();
-  o.threads = options_.workers > 1 ? 1 : 0;
+  o.threads = options_.threads;
   o.max_input_tokens = options_.max_input_tokens;
   std::vector<std::string> lines;
   for (const auto& j : jobs)

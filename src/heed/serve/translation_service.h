@@ -26,6 +26,10 @@ namespace heed::serve {
 struct ServiceOptions {
   std::size_t queue = 32;                 // jobs that may wait; one more is refused (503)
   std::size_t workers = 1;                // decoding threads
+  // TranslateOptions::threads of each worker's calls: batches of one call decoded side by
+  // side (0: one per hardware thread). The kernels always run single-threaded: OpenMP teams
+  // spin-wait, and on a machine whose cores are busy that made each batch 10-50x slower.
+  std::size_t threads = 1;
   std::size_t max_batch_sentences = 256;  // sentences decoded in one call
   std::size_t batch_size = 32;            // TranslateOptions::batch_size
   std::size_t max_input_tokens = 1000;    // longer sentences are skipped (an empty result)

@@ -1,0 +1,31 @@
+#pragma once
+// The body of `GET /info` (docs/cli/serve.md#get-info): what the server decodes with, so that
+// a client can check it talks to the model it expects.
+//   {"model": "runs/g2p", "attention": true, "max_source_length": 0,
+//    "limits": {"max_sentences": 64, "max_sentence_bytes": 4096, "max_beam": 64,
+//               "max_input_len": 1000},
+//    "members": [{"dir": "runs/g2p", "weights": "runs/g2p/best.safetensors", "step": 4000,
+//                 "kind": "bahdanau", "attention": "soft", "parameters": 1234567,
+//                 "sizes": {"emb_dim": 128, "encoder": "gru", "enc_hidden": 256, ...},
+//                 "vocabularies": {"source": {"size": 30, "tokenizer": "char"},
+//                                  "target": {"size": 45, "tokenizer": "whitespace"}},
+//                 "training": {"steps": 5000, "metric": "wer", "best_score": 7.9,
+//                              "best_step": 4000, "stop_reason": "max_steps"} or null}]}
+// One member per model of an ensemble. Built once when the server starts: it describes the
+// weights loaded then, and the training state as it was then.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "heed/serve/request.h"
+#include "heed/translate/line_translator.h"
+
+namespace heed::serve {
+
+// dirs: each member's model directory (its training state is read from there; a missing
+// state gives "training": null); fewer dirs than members leave the rest's "dir" empty.
+std::string model_info(const LineTranslator& translator, const std::string& model,
+                       const std::vector<std::string>& dirs, const RequestLimits& limits,
+                       std::size_t max_input_tokens);
+
+}  // namespace heed::serve
