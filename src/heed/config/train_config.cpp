@@ -13,7 +13,9 @@
 #include <sstream>
 
 #include "heed/base/error.h"
+#include "heed/config/config_keys.h"
 #include "heed/metrics/edit_distance.h"
+#include "heed/models/model_registry.h"
 
 namespace heed {
 
@@ -104,29 +106,18 @@ class Section {
     check(key, v >= 0, "must be 0 or more");
     out = static_cast<std::uint64_t>(v);
   }
-  // Reads one of an enum's names (base/enum_names.h).
-  template <typename E>
-  void read_enum(const char* key, E& out) {
+  // Reads one of a choice key's names (base/enum_names.h).
+  void read_choice(const char* key, const ConfigKey& spec, TrainConfig& c) {
     YAML::Node n = scalar(key);
     if (!n) return;
-    if (!enum_from_name(n.Scalar(), out))
-      fail(n, key, "expected one of " + enum_choices<E>() + ", got '" + n.Scalar() + "'");
+    if (spec.set(c, n.Scalar())) return;
+    fail(n, key, "expected one of " + spec.choices +
+                     (spec.unset_allowed ? " (or \"\" for the default)" : "") + ", got '" +
+                     n.Scalar() + "'");
   }
-  // The same, where "" (or no key) means "the default" (nullopt).
-  template <typename E>
-  void read_enum(const char* key, std::optional<E>& out) {
-    YAML::Node n = scalar(key);
-    if (!n) return;
-    if (n.Scalar().empty()) {
-      out.reset();
-      return;
-    }
-    E v{};
-    if (!enum_from_name(n.Scalar(), v))
-      fail(n, key, "expected one of " + enum_choices<E>() + " (or \"\" for the default), got '" +
-                       n.Scalar() + "'");
-    out = v;
-  }
+
+  // Whether the key is given.
+  bool has(const char* key) const { return child(key).IsDefined(); }
 
   // A range check on a value already read; cond false -> error at the key's line.
   void check(const char* key, bool cond, const std::string& what) {
@@ -143,8 +134,6 @@ class Section {
                   suggestion(k));
     }
   }
-
-  void mark_seen(const char* key) { seen_.insert(key); }
 
  private:
   // YAML forbids a key twice in one mapping; yaml-cpp keeps both and lookups see the first,
@@ -201,287 +190,188 @@ class Section {
   std::set<std::string> seen_;
 };
 
-void read_side(Section s, SideConfig& c) {
-  s.read_enum("tokenizer", c.tokenizer);
-  s.read("lowercase", c.lowercase);
-  s.read("spm_model", c.spm_model);
-  s.read("spm_vocab_size", c.spm_vocab_size);
-  s.check("spm_vocab_size", c.spm_vocab_size >= 8, "must be at least 8");
-  s.read_enum("spm_model_type", c.spm_model_type);
-  s.read("spm_character_coverage", c.spm_character_coverage);
-  s.check("spm_character_coverage", c.spm_character_coverage > 0 && c.spm_character_coverage <= 1,
-          "must be in (0, 1]");
-  s.read("vocab_max_size", c.vocab_max_size);
-  s.check("vocab_max_size", c.vocab_max_size == 0 || c.vocab_max_size > 4,
-          "must be 0 (no limit) or more than 4 (the special tokens)");
-  s.read("vocab_min_freq", c.vocab_min_freq);
-  s.check("vocab_min_freq", c.vocab_min_freq >= 1, "must be at least 1");
-  s.read("max_length", c.max_length);
-  s.check("max_length", c.max_length >= 0, "must be 0 (no limit) or more");
-  s.finish();
+// The config's sections, opened as their first key is read ("" is the top level).
+class Sections {
+ public:
+  Sections(YAML::Node root, const std::string& source, const Overridden& set)
+      : root_(std::move(root)), source_(source), set_(set) {}
+
+  Section& get(const std::string& path) {
+    const auto it = open_.find(path);
+    if (it != open_.end()) return it->second;
+    if (path.empty()) return add(path, Section(root_, "", source_, set_));
+    const auto dot = path.rfind('.');
+    const std::string parent = dot == std::string::npos ? "" : path.substr(0, dot);
+    const std::string leaf = dot == std::string::npos ? path : path.substr(dot + 1);
+    return add(path, get(parent).section(leaf.c_str()));
+  }
+
+  // cond false -> heed::Error at the dotted key's line.
+  void check(const std::string& dotted, bool cond, const std::string& what) {
+    if (cond) return;
+    const auto dot = dotted.rfind('.');
+    get(dot == std::string::npos ? "" : dotted.substr(0, dot))
+        .check((dot == std::string::npos ? dotted : dotted.substr(dot + 1)).c_str(), false, what);
+  }
+
+  // Unknown keys, the top level's last.
+  void finish() {
+    for (const auto& path : order_)
+      if (!path.empty()) open_.at(path).finish();
+    get("").finish();
+  }
+
+ private:
+  Section& add(const std::string& path, Section s) {
+    order_.push_back(path);
+    return open_.emplace(path, std::move(s)).first->second;
+  }
+
+  YAML::Node root_;
+  const std::string& source_;
+  const Overridden& set_;
+  std::map<std::string, Section> open_;
+  std::vector<std::string> order_;
+};
+
+double as_number(const KeyValue& v) {
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
+  if (const auto* u = std::get_if<std::uint64_t>(&v)) return static_cast<double>(*u);
+  return std::get<double>(v);
 }
 
-// The image classifiers (models/image_classifier.h): they read images and one class name per
-// image, and are scored by their error.
-bool classifies_images(ModelKind kind) {
-  return kind == ModelKind::ram || kind == ModelKind::fc || kind == ModelKind::cnn;
+// Reads one key of the table into c: its type, then its ranges.
+void read_key(Section& s, const ConfigKey& key, TrainConfig& c) {
+  const std::string leaf = key.leaf();
+  const char* k = leaf.c_str();
+  KeyValue v = key.get(c);
+  switch (key.type) {
+    case KeyType::string: s.read(k, std::get<std::string>(v)); break;
+    case KeyType::integer: s.read(k, std::get<std::int64_t>(v)); break;
+    case KeyType::unsigned_integer: s.read(k, std::get<std::uint64_t>(v)); break;
+    case KeyType::number: s.read(k, std::get<double>(v)); break;
+    case KeyType::boolean: s.read(k, std::get<bool>(v)); break;
+    case KeyType::choice: s.read_choice(k, key, c); return;  // choices have no ranges
+  }
+  key.set(c, v);
+  for (const KeyRange& r : key.ranges) s.check(k, r.contains(as_number(v)), r.message);
 }
+
+// The checks that involve more than one key, each at the key it names.
 
 // data.generate: for the image classifiers only; kind translated or cluttered (a canvas set's
 // targets are sequences, and its items do not move).
-void read_generate(Section s, DataConfig::Generate& c, ModelKind model_kind) {
-  s.read_enum("kind", c.kind);
-  s.read("source", c.source);
-  s.read("count", c.count);
-  s.read("size", c.size);
-  s.read("pieces", c.pieces);
-  s.read("piece_size", c.piece_size);
-  s.read("seed", c.seed);
-  if (c.kind) {
-    s.check("kind", classifies_images(model_kind),
-            "data.generate draws training images for model.kind ram, fc and cnn, not " +
-                std::string(enum_name(model_kind)));
-    s.check("kind", *c.kind != ImageSetKind::canvas,
-            "expected translated or cluttered: a canvas set's items do not move (use heed data "
-            "images --kind canvas and data.train_images)");
-    s.check("source", !c.source.empty(), "required: the Fashion-MNIST directory");
-  }
-  s.check("count", c.count >= 1, "must be at least 1");
-  // Fashion-MNIST's items are 28x28 (read_fashion_mnist refuses others).
-  s.check("size", c.size == 0 || (c.size >= kFashionMnistSide && c.size <= 4096),
-          "must be 0 (60) or a side from 28 (an item's) up to 4096");
-  s.check("pieces", c.pieces >= 0 && c.pieces <= 64, "must be between 0 and 64");
-  s.check("piece_size", c.piece_size >= 1 && c.piece_size <= kFashionMnistSide,
-          "must be between 1 and 28 (an item's side)");
-  s.finish();
+void check_generate(Sections& s, const TrainConfig& c) {
+  const DataConfig::Generate& g = c.data.generate;
+  const ModelKind kind = c.model.kind;
+  if (!g.kind) return;
+  s.check("data.generate.kind", classifies_images(kind),
+          "data.generate draws training images for model.kind ram, fc and cnn, not " +
+              std::string(enum_name(kind)));
+  s.check("data.generate.kind", *g.kind != ImageSetKind::canvas,
+          "expected translated or cluttered: a canvas set's items do not move (use heed data "
+          "images --kind canvas and data.train_images)");
+  s.check("data.generate.source", !g.source.empty(), "required: the Fashion-MNIST directory");
 }
 
-// images: the kind reads images (named by kind in the messages), not text.
-void read_data(Section s, DataConfig& c, bool images, ModelKind kind) {
+// Which files a kind reads: text, images (named by kind in the messages), or none (generated).
+void check_data(Sections& s, const TrainConfig& config) {
+  const DataConfig& c = config.data;
+  const ModelKind kind = config.model.kind;
+  const bool images = takes_images(kind);
   const std::string reader = "model.kind " + std::string(enum_name(kind));
-  s.read("train_source", c.train_source);
-  s.read("train_target", c.train_target);
-  s.read("train_images", c.train_images);
-  s.read("dev_images", c.dev_images);
-  read_generate(s.section("generate"), c.generate, kind);
   if (c.generate.kind) {  // the training set drawn by heed: no training files
-    for (const auto& [key, value] : {std::pair{"train_images", &c.train_images},
-                                     std::pair{"train_target", &c.train_target}})
+    for (const auto& [key, value] : {std::pair{"data.train_images", &c.train_images},
+                                     std::pair{"data.train_target", &c.train_target}})
       s.check(key, value->empty(),
               "data.generate draws the training set and its targets: give it or "
               "train_images and train_target, not both");
-    s.check("train_source", c.train_source.empty(),
+    s.check("data.train_source", c.train_source.empty(),
             reader + " reads images: data.generate draws them, train_source is not read");
   } else if (images) {  // an image model reads images, one class name per image in the targets
-    s.check("train_images", !c.train_images.empty(),
+    s.check("data.train_images", !c.train_images.empty(),
             "required for " + reader + ": the training images (an IDX file of heed data images)");
-    s.check("train_source", c.train_source.empty(),
+    s.check("data.train_source", c.train_source.empty(),
             reader + " reads images: give data.train_images, not train_source");
   } else {
-    s.check("train_source", !c.train_source.empty(), "required: the training source file");
-    s.check("train_images", c.train_images.empty() && c.dev_images.empty(),
+    s.check("data.train_source", !c.train_source.empty(), "required: the training source file");
+    s.check("data.train_images", c.train_images.empty() && c.dev_images.empty(),
             "only model.kind ram reads images (and fc and cnn, the other image classifiers); "
             "text models read train_source");
   }
   if (!c.generate.kind)
-    s.check("train_target", !c.train_target.empty(), "required: the training target file");
-  s.read("dev_source", c.dev_source);
-  s.read("dev_target", c.dev_target);
+    s.check("data.train_target", !c.train_target.empty(), "required: the training target file");
   if (images) {
-    s.check("dev_source", c.dev_source.empty(),
+    s.check("data.dev_source", c.dev_source.empty(),
             reader + " reads images: give data.dev_images, not dev_source");
-    s.check("dev_target", c.dev_images.empty() == c.dev_target.empty(),
+    s.check("data.dev_target", c.dev_images.empty() == c.dev_target.empty(),
             "dev_images and dev_target go together: give both or neither");
   } else {
-    s.check("dev_target", c.dev_source.empty() == c.dev_target.empty(),
+    s.check("data.dev_target", c.dev_source.empty() == c.dev_target.empty(),
             "dev_source and dev_target go together: give both or neither");
   }
-  s.read("max_dev_sentences", c.max_dev_sentences);
-  s.check("max_dev_sentences", c.max_dev_sentences >= 0, "must be 0 (all) or more");
-  read_side(s.section("source"), c.source);
-  read_side(s.section("target"), c.target);
-  s.finish();
 }
 
-void read_model(Section s, ModelConfig& c) {
-  s.read_enum("kind", c.kind);
-  s.read("src_vocab", c.src_vocab);
-  s.read("tgt_vocab", c.tgt_vocab);
-  s.check("src_vocab", c.src_vocab >= 0, "must be 0 (from the vocabulary) or more");
-  s.check("tgt_vocab", c.tgt_vocab >= 0, "must be 0 (from the vocabulary) or more");
-  auto positive = [&](const char* key, std::int64_t& v) {
-    s.read(key, v);
-    s.check(key, v >= 1, "must be at least 1");
-  };
-  auto non_negative = [&](const char* key, std::int64_t& v) {
-    s.read(key, v);
-    s.check(key, v >= 0, "must be 0 or more");
-  };
-  positive("emb_dim", c.emb_dim);
-  s.read_enum("encoder_cell", c.encoder_cell);
-  positive("enc_hidden", c.enc_hidden);
-  positive("enc_layers", c.enc_layers);
-  s.read("bidirectional", c.bidirectional);
-  positive("dec_hidden", c.dec_hidden);
-  positive("dec_layers", c.dec_layers);
-  non_negative("attn_dim", c.attn_dim);
-  non_negative("out_dim", c.out_dim);
-  s.read_enum("score", c.score);
-  s.read("input_feed", c.input_feed);
-  s.read("local_p", c.local_p);
-  positive("window", c.window);
-  positive("max_src_len", c.max_src_len);
-  s.read("dropout", c.dropout);
-  s.check("dropout", c.dropout >= 0 && c.dropout < 1, "must be in [0, 1)");
-  s.read("tie_embeddings", c.tie_embeddings);
-  // The recurrent attention model (kind ram); other kinds ignore these.
-  positive("glimpses", c.ram.glimpses);
-  positive("glimpse_size", c.ram.glimpse_size);
-  positive("scales", c.ram.scales);
-  s.check("scales", c.ram.scales <= 8, "must be at most 8 (the largest patch is glimpse_size x 2^(scales - 1))");
-  positive("glimpse_hidden", c.ram.glimpse_hidden);
-  positive("location_hidden", c.ram.location_hidden);
-  positive("glimpse_dim", c.ram.glimpse_dim);
-  s.read_enum("core", c.ram.core);
-  positive("core_hidden", c.ram.core_hidden);
-  s.read("location_std", c.ram.location_std);
-  s.check("location_std", c.ram.location_std > 0 && c.ram.location_std <= 1,
-          "must be in (0, 1] (locations span [-1, 1])");
-  positive("sample_paths", c.ram.sample_paths);
-  s.read("random_locations", c.ram.random_locations);
-  // The fully connected classifier (kind fc) and the image size fc and cnn read every pixel
-  // of; other kinds ignore these.
-  non_negative("image_height", c.classifier.image_height);
-  non_negative("image_width", c.classifier.image_width);
-  non_negative("fc_layers", c.classifier.fc_layers);
-  s.check("fc_layers", c.classifier.fc_layers <= 16, "must be at most 16");
-  positive("fc_hidden", c.classifier.fc_hidden);
-  // The convolution stack of cnn and of image2seq's encoder; other kinds ignore these.
-  positive("conv_layers", c.image.conv_layers);
-  s.check("conv_layers", c.image.conv_layers <= 8, "must be at most 8 (each layer halves the side)");
-  positive("conv_channels", c.image.conv_channels);
-  {
-    Section a = s.section("attention");
-    a.read_enum("mode", c.attention_mode);
-    a.read_enum("hard_eval", c.hard_eval);
-    a.finish();
-  }
-  s.finish();
-}
-
-void read_training(Section s, TrainingConfig& c, const ModelConfig& model) {
+void check_training(Sections& s, const TrainConfig& config) {
+  const TrainingConfig& c = config.training;
+  const ModelConfig& model = config.model;
   const ModelKind kind = model.kind;
-  s.read_enum("optimizer", c.optimizer);
-  s.read("lr", c.lr);
-  s.check("lr", c.lr > 0, "must be positive");
-  s.read("beta1", c.beta1);
-  s.check("beta1", c.beta1 >= 0 && c.beta1 < 1, "must be in [0, 1)");
-  s.read("beta2", c.beta2);
-  s.check("beta2", c.beta2 >= 0 && c.beta2 < 1, "must be in [0, 1)");
-  s.read("eps", c.eps);
-  s.check("eps", c.eps > 0, "must be positive");
-  s.read("weight_decay", c.weight_decay);
-  s.check("weight_decay", c.weight_decay >= 0, "must be 0 or more");
-  s.read("momentum", c.momentum);
-  s.check("momentum", c.momentum >= 0 && c.momentum < 1, "must be in [0, 1)");
-  s.read("nesterov", c.nesterov);
-  s.check("nesterov", !c.nesterov || c.momentum > 0, "nesterov needs momentum > 0");
-  s.read_enum("schedule", c.schedule);
-  s.read("decay_factor", c.decay_factor);
-  s.check("decay_factor", c.decay_factor > 0 && c.decay_factor < 1, "must be in (0, 1)");
-  s.read("plateau_patience", c.plateau_patience);
-  s.check("plateau_patience", c.plateau_patience >= 0, "must be 0 or more");
-  s.read("min_lr", c.min_lr);
-  s.check("min_lr", c.min_lr >= 0, "must be 0 or more");
-  s.read("warmup_steps", c.warmup_steps);
-  s.check("warmup_steps", c.warmup_steps >= 0, "must be 0 or more");
-  s.read_enum("decay", c.decay);
-  s.read("clip_norm", c.clip_norm);
-  s.check("clip_norm", c.clip_norm >= 0, "must be 0 (off) or positive");
-  s.read("label_smoothing", c.label_smoothing);
-  s.check("label_smoothing", c.label_smoothing >= 0 && c.label_smoothing < 1, "must be in [0, 1)");
-  s.read("max_tokens", c.max_tokens);
-  s.check("max_tokens", c.max_tokens >= 1, "must be at least 1");
-  s.read("max_sentences", c.max_sentences);
-  s.check("max_sentences", c.max_sentences >= 0, "must be 0 (no limit) or more");
-  s.read("max_steps", c.max_steps);
-  s.read("max_seconds", c.max_seconds);
-  s.check("max_seconds", c.max_seconds >= 0, "must be 0 (no limit) or more");
-  s.check("max_steps", c.max_steps >= 0, "must be 0 (no limit) or more");
-  s.read("max_epochs", c.max_epochs);
-  s.check("max_epochs", c.max_epochs >= 0, "must be 0 (no limit) or more");
-  s.check("max_epochs", c.max_steps > 0 || c.max_epochs > 0 || c.max_seconds > 0,
+  s.check("training.nesterov", !c.nesterov || c.momentum > 0, "nesterov needs momentum > 0");
+  s.check("training.max_epochs", c.max_steps > 0 || c.max_epochs > 0 || c.max_seconds > 0,
           "max_steps, max_epochs and max_seconds are all 0: set at least one so that training "
           "ends");
-  s.check("decay",
+  s.check("training.decay",
           c.schedule != ScheduleKind::warmup || c.decay != DecayKind::linear ||
-              c.max_steps > c.warmup_steps ||
-              c.max_seconds > 0,
+              c.max_steps > c.warmup_steps || c.max_seconds > 0,
           "linear decay needs training.max_steps (" + std::to_string(c.max_steps) +
               ") greater than training.warmup_steps (" + std::to_string(c.warmup_steps) +
               ") or training.max_seconds");
-  s.read("validate_every", c.validate_every);
-  s.check("validate_every", c.validate_every >= 1, "must be at least 1");
-  s.read_enum("metric", c.metric);
   if (kind == ModelKind::image2seq)
-    s.check("metric", c.metric == DevMetric::loss || c.metric == DevMetric::error,
+    s.check("training.metric", c.metric == DevMetric::loss || c.metric == DevMetric::error,
             "model.kind image2seq: use loss or error (the dev images whose decoded class names "
             "differ from the target, in %), got " + std::string(enum_name(c.metric)));
   else if (classifies_images(kind))
-    s.check("metric", c.metric == DevMetric::loss || c.metric == DevMetric::error,
+    s.check("training.metric", c.metric == DevMetric::loss || c.metric == DevMetric::error,
             "model.kind " + std::string(enum_name(kind)) + " classifies images: use loss or "
                 "error, got " + std::string(enum_name(c.metric)));
   else
-    s.check("metric", c.metric != DevMetric::error,
+    s.check("training.metric", c.metric != DevMetric::error,
             "error is the classification error of model.kind ram, fc and cnn; text models use "
             "loss, bleu, wer or g2p");
-  s.read("max_output_factor", c.max_output_factor);
-  s.check("max_output_factor", c.max_output_factor >= 1, "must be at least 1");
-  s.read("early_stopping", c.early_stopping);
-  s.check("early_stopping", c.early_stopping >= 0, "must be 0 (off) or more");
-  s.read("save_every", c.save_every);
-  s.check("save_every", c.save_every >= 0, "must be 0 (= validate_every) or more");
-  s.read("keep_checkpoints", c.keep_checkpoints);
-  s.check("keep_checkpoints", c.keep_checkpoints >= 0, "must be 0 or more");
-  s.read("log_every", c.log_every);
-  s.check("log_every", c.log_every >= 1, "must be at least 1");
-  s.read("seed", c.seed);
-  s.read("threads", c.threads);
-  s.check("threads", c.threads >= 0, "must be 0 (the default) or more");
-  s.read("allreduce_bucket_mb", c.allreduce_bucket_mb);
-  s.check("allreduce_bucket_mb", c.allreduce_bucket_mb >= 0 && c.allreduce_bucket_mb <= 1024,
-          "must be in [0, 1024] (MiB; 0 = one bucket per parameter)");
-  s.read("reinforce_weight", c.reinforce_weight);
-  s.check("reinforce_weight", c.reinforce_weight >= 0, "must be 0 or more");
-  s.read("entropy_weight", c.entropy_weight);
-  s.check("entropy_weight", c.entropy_weight >= 0, "must be 0 or more");
-  s.read("doubly_stochastic", c.doubly_stochastic);
-  s.check("doubly_stochastic", c.doubly_stochastic >= 0, "must be 0 (off) or more");
   // Refused here, before heed train makes the output directory (the trainer checks it again
   // for configs built in code).
-  s.check("doubly_stochastic",
+  s.check("training.doubly_stochastic",
           c.doubly_stochastic == 0 ||
               (kind == ModelKind::image2seq && model.attention_mode == AttentionMode::soft),
           "the penalty is on the soft attention weights of model.kind image2seq "
           "(model.attention.mode soft), not " + std::string(enum_name(kind)) + " with mode " +
               std::string(enum_name(model.attention_mode)) + "; set it to 0");
-  s.read("baseline_decay", c.baseline_decay);
-  s.check("baseline_decay", c.baseline_decay >= 0 && c.baseline_decay < 1, "must be in [0, 1)");
-  s.read("hard_soft_mix", c.hard_soft_mix);
-  s.check("hard_soft_mix", c.hard_soft_mix >= 0 && c.hard_soft_mix <= 1,
-          "must be in [0, 1] (the probability that a batch reads the soft expectation)");
   const bool hard = !classifies_images(kind) && model.attention_mode == AttentionMode::hard;
-  s.check("hard_soft_mix", c.hard_soft_mix == 0 || hard,
+  s.check("training.hard_soft_mix", c.hard_soft_mix == 0 || hard,
           "mixes the soft expectation into hard attention's training (model.attention.mode "
           "hard), not model.kind " + std::string(enum_name(kind)) +
               (classifies_images(kind) ? "" : " with mode " +
                                                   std::string(enum_name(model.attention_mode))) +
               "; set it to 0");
-  s.read_enum("dtype", c.dtype);
-  s.read_enum("precision", c.precision);
-  s.check("precision", c.precision == kernels::MatmulPrecision::f32 || c.dtype == DType::f32,
+  s.check("training.precision",
+          c.precision == kernels::MatmulPrecision::f32 || c.dtype == DType::f32,
           "bf16 products need dtype f32 (got " + std::string(enum_name(c.dtype)) + ")");
-  s.finish();
+}
+
+// A key the kind does not read is refused unless it holds its default (config.yaml of a model
+// directory writes every key, and a default there says nothing) or the kind ignores it
+// quietly (ConfigKey::ignored_by).
+void check_kinds(Sections& s, const TrainConfig& c) {
+  static const TrainConfig defaults;
+  const ModelKind kind = c.model.kind;
+  for (const ConfigKey& key : config_keys()) {
+    if (accepts(key.kinds | key.ignored_by, kind)) continue;
+    if (!s.get(key.section()).has(key.leaf().c_str())) continue;
+    if (key.get(c) == key.get(defaults)) continue;
+    s.check(key.name, false,
+            "not used by model.kind " + std::string(enum_name(kind)) + " (used by: " +
+                kind_list(key.kinds) + "); remove it");
+  }
 }
 
 // Applies "a.b.c=value" to the tree, creating maps on the way.
@@ -523,22 +413,16 @@ void apply_override(YAML::Node& root, const std::string& text, Overridden& set) 
 
 TrainConfig parse_node(YAML::Node root, const std::string& source, const Overridden& set) {
   TrainConfig c;
-  Section top(root, "", source, set);
-  {
-    // The kind first: it decides which data keys are required (text files or images).
-    Section model = top.section("model");
-    model.read_enum("kind", c.model.kind);
-  }
-  read_data(top.section("data"), c.data,
-            classifies_images(c.model.kind) || c.model.kind == ModelKind::image2seq, c.model.kind);
-  read_model(top.section("model"), c.model);
-  read_training(top.section("training"), c.training, c.model);
-  top.read("output", c.output);
-  top.check("output", !c.output.empty(), "required: the model directory to write");
-  top.finish();
+  Sections sections(std::move(root), source, set);
+  for (const ConfigKey& key : config_keys()) read_key(sections.get(key.section()), key, c);
+  sections.finish();
+  check_generate(sections, c);
+  check_data(sections, c);
+  check_training(sections, c);
+  sections.check("output", !c.output.empty(), "required: the model directory to write");
+  check_kinds(sections, c);
   return c;
 }
-
 }  // namespace
 
 TrainConfig parse_train_config(const std::string& yaml_text, const std::string& source,
@@ -567,143 +451,25 @@ TrainConfig load_train_config(const std::string& path, const std::vector<std::st
   return parse_train_config(ss.str(), path, overrides);
 }
 
-namespace {
-template <typename E>
-std::string text_of(E value) {
-  return std::string(enum_name(value));
-}
-
-void emit_side(YAML::Emitter& e, const char* name, const SideConfig& c) {
-  e << YAML::Key << name << YAML::Value << YAML::BeginMap;
-  e << YAML::Key << "tokenizer" << YAML::Value << text_of(c.tokenizer);
-  e << YAML::Key << "lowercase" << YAML::Value << c.lowercase;
-  e << YAML::Key << "spm_model" << YAML::Value << c.spm_model;
-  e << YAML::Key << "spm_vocab_size" << YAML::Value << c.spm_vocab_size;
-  e << YAML::Key << "spm_model_type" << YAML::Value << text_of(c.spm_model_type);
-  e << YAML::Key << "spm_character_coverage" << YAML::Value << c.spm_character_coverage;
-  e << YAML::Key << "vocab_max_size" << YAML::Value << c.vocab_max_size;
-  e << YAML::Key << "vocab_min_freq" << YAML::Value << c.vocab_min_freq;
-  e << YAML::Key << "max_length" << YAML::Value << c.max_length;
-  e << YAML::EndMap;
-}
-}  // namespace
-
 std::string to_yaml(const TrainConfig& c) {
   YAML::Emitter e;
   e.SetDoublePrecision(17);
   e << YAML::BeginMap;
-  e << YAML::Key << "data" << YAML::Value << YAML::BeginMap;
-  e << YAML::Key << "train_source" << YAML::Value << c.data.train_source;
-  e << YAML::Key << "train_target" << YAML::Value << c.data.train_target;
-  e << YAML::Key << "dev_source" << YAML::Value << c.data.dev_source;
-  e << YAML::Key << "dev_target" << YAML::Value << c.data.dev_target;
-  e << YAML::Key << "train_images" << YAML::Value << c.data.train_images;
-  e << YAML::Key << "dev_images" << YAML::Value << c.data.dev_images;
-  {
-    const DataConfig::Generate& g = c.data.generate;
-    e << YAML::Key << "generate" << YAML::Value << YAML::BeginMap;
-    e << YAML::Key << "kind" << YAML::Value << (g.kind ? std::string(enum_name(*g.kind)) : "");
-    e << YAML::Key << "source" << YAML::Value << g.source;
-    e << YAML::Key << "count" << YAML::Value << g.count;
-    e << YAML::Key << "size" << YAML::Value << g.size;
-    e << YAML::Key << "pieces" << YAML::Value << g.pieces;
-    e << YAML::Key << "piece_size" << YAML::Value << g.piece_size;
-    e << YAML::Key << "seed" << YAML::Value << g.seed;
-    e << YAML::EndMap;
+  std::vector<std::string> open;  // the sections being written, outermost first
+  for (const ConfigKey& key : config_keys()) {
+    std::vector<std::string> parts;
+    std::stringstream ss(key.section());
+    for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);
+    while (open.size() > parts.size() || !std::equal(open.begin(), open.end(), parts.begin())) {
+      e << YAML::EndMap;
+      open.pop_back();
+    }
+    for (; open.size() < parts.size(); open.push_back(parts[open.size()]))
+      e << YAML::Key << parts[open.size()] << YAML::Value << YAML::BeginMap;
+    e << YAML::Key << key.leaf() << YAML::Value;
+    std::visit([&](const auto& v) { e << v; }, key.get(c));
   }
-  e << YAML::Key << "max_dev_sentences" << YAML::Value << c.data.max_dev_sentences;
-  emit_side(e, "source", c.data.source);
-  emit_side(e, "target", c.data.target);
-  e << YAML::EndMap;
-
-  const ModelConfig& m = c.model;
-  e << YAML::Key << "model" << YAML::Value << YAML::BeginMap;
-  e << YAML::Key << "kind" << YAML::Value << text_of(m.kind);
-  e << YAML::Key << "src_vocab" << YAML::Value << m.src_vocab;
-  e << YAML::Key << "tgt_vocab" << YAML::Value << m.tgt_vocab;
-  e << YAML::Key << "emb_dim" << YAML::Value << m.emb_dim;
-  e << YAML::Key << "encoder_cell" << YAML::Value
-    << (m.encoder_cell ? text_of(*m.encoder_cell) : std::string());
-  e << YAML::Key << "enc_hidden" << YAML::Value << m.enc_hidden;
-  e << YAML::Key << "enc_layers" << YAML::Value << m.enc_layers;
-  e << YAML::Key << "bidirectional" << YAML::Value << m.bidirectional;
-  e << YAML::Key << "dec_hidden" << YAML::Value << m.dec_hidden;
-  e << YAML::Key << "dec_layers" << YAML::Value << m.dec_layers;
-  e << YAML::Key << "attn_dim" << YAML::Value << m.attn_dim;
-  e << YAML::Key << "out_dim" << YAML::Value << m.out_dim;
-  e << YAML::Key << "score" << YAML::Value << text_of(m.score);
-  e << YAML::Key << "input_feed" << YAML::Value << m.input_feed;
-  e << YAML::Key << "local_p" << YAML::Value << m.local_p;
-  e << YAML::Key << "window" << YAML::Value << m.window;
-  e << YAML::Key << "max_src_len" << YAML::Value << m.max_src_len;
-  e << YAML::Key << "dropout" << YAML::Value << m.dropout;
-  e << YAML::Key << "tie_embeddings" << YAML::Value << m.tie_embeddings;
-  e << YAML::Key << "glimpses" << YAML::Value << m.ram.glimpses;
-  e << YAML::Key << "glimpse_size" << YAML::Value << m.ram.glimpse_size;
-  e << YAML::Key << "scales" << YAML::Value << m.ram.scales;
-  e << YAML::Key << "glimpse_hidden" << YAML::Value << m.ram.glimpse_hidden;
-  e << YAML::Key << "location_hidden" << YAML::Value << m.ram.location_hidden;
-  e << YAML::Key << "glimpse_dim" << YAML::Value << m.ram.glimpse_dim;
-  e << YAML::Key << "core" << YAML::Value << text_of(m.ram.core);
-  e << YAML::Key << "core_hidden" << YAML::Value << m.ram.core_hidden;
-  e << YAML::Key << "location_std" << YAML::Value << m.ram.location_std;
-  e << YAML::Key << "sample_paths" << YAML::Value << m.ram.sample_paths;
-  e << YAML::Key << "random_locations" << YAML::Value << m.ram.random_locations;
-  e << YAML::Key << "image_height" << YAML::Value << m.classifier.image_height;
-  e << YAML::Key << "image_width" << YAML::Value << m.classifier.image_width;
-  e << YAML::Key << "fc_layers" << YAML::Value << m.classifier.fc_layers;
-  e << YAML::Key << "fc_hidden" << YAML::Value << m.classifier.fc_hidden;
-  e << YAML::Key << "conv_layers" << YAML::Value << m.image.conv_layers;
-  e << YAML::Key << "conv_channels" << YAML::Value << m.image.conv_channels;
-  e << YAML::Key << "attention" << YAML::Value << YAML::BeginMap;
-  e << YAML::Key << "mode" << YAML::Value << text_of(m.attention_mode);
-  e << YAML::Key << "hard_eval" << YAML::Value << text_of(m.hard_eval);
-  e << YAML::EndMap;
-  e << YAML::EndMap;
-
-  const TrainingConfig& t = c.training;
-  e << YAML::Key << "training" << YAML::Value << YAML::BeginMap;
-  e << YAML::Key << "optimizer" << YAML::Value << text_of(t.optimizer);
-  e << YAML::Key << "lr" << YAML::Value << t.lr;
-  e << YAML::Key << "beta1" << YAML::Value << t.beta1;
-  e << YAML::Key << "beta2" << YAML::Value << t.beta2;
-  e << YAML::Key << "eps" << YAML::Value << t.eps;
-  e << YAML::Key << "weight_decay" << YAML::Value << t.weight_decay;
-  e << YAML::Key << "momentum" << YAML::Value << t.momentum;
-  e << YAML::Key << "nesterov" << YAML::Value << t.nesterov;
-  e << YAML::Key << "schedule" << YAML::Value << text_of(t.schedule);
-  e << YAML::Key << "decay_factor" << YAML::Value << t.decay_factor;
-  e << YAML::Key << "plateau_patience" << YAML::Value << t.plateau_patience;
-  e << YAML::Key << "min_lr" << YAML::Value << t.min_lr;
-  e << YAML::Key << "warmup_steps" << YAML::Value << t.warmup_steps;
-  e << YAML::Key << "decay" << YAML::Value << text_of(t.decay);
-  e << YAML::Key << "clip_norm" << YAML::Value << t.clip_norm;
-  e << YAML::Key << "label_smoothing" << YAML::Value << t.label_smoothing;
-  e << YAML::Key << "max_tokens" << YAML::Value << t.max_tokens;
-  e << YAML::Key << "max_sentences" << YAML::Value << t.max_sentences;
-  e << YAML::Key << "max_steps" << YAML::Value << t.max_steps;
-  e << YAML::Key << "max_seconds" << YAML::Value << t.max_seconds;
-  e << YAML::Key << "max_epochs" << YAML::Value << t.max_epochs;
-  e << YAML::Key << "validate_every" << YAML::Value << t.validate_every;
-  e << YAML::Key << "metric" << YAML::Value << text_of(t.metric);
-  e << YAML::Key << "max_output_factor" << YAML::Value << t.max_output_factor;
-  e << YAML::Key << "early_stopping" << YAML::Value << t.early_stopping;
-  e << YAML::Key << "save_every" << YAML::Value << t.save_every;
-  e << YAML::Key << "keep_checkpoints" << YAML::Value << t.keep_checkpoints;
-  e << YAML::Key << "log_every" << YAML::Value << t.log_every;
-  e << YAML::Key << "seed" << YAML::Value << t.seed;
-  e << YAML::Key << "threads" << YAML::Value << t.threads;
-  e << YAML::Key << "allreduce_bucket_mb" << YAML::Value << t.allreduce_bucket_mb;
-  e << YAML::Key << "reinforce_weight" << YAML::Value << t.reinforce_weight;
-  e << YAML::Key << "entropy_weight" << YAML::Value << t.entropy_weight;
-  e << YAML::Key << "doubly_stochastic" << YAML::Value << t.doubly_stochastic;
-  e << YAML::Key << "baseline_decay" << YAML::Value << t.baseline_decay;
-  e << YAML::Key << "hard_soft_mix" << YAML::Value << t.hard_soft_mix;
-  e << YAML::Key << "dtype" << YAML::Value << text_of(t.dtype);
-  e << YAML::Key << "precision" << YAML::Value << text_of(t.precision);
-  e << YAML::EndMap;
-
-  e << YAML::Key << "output" << YAML::Value << c.output;
+  for (; !open.empty(); open.pop_back()) e << YAML::EndMap;
   e << YAML::EndMap;
   return std::string(e.c_str()) + "\n";
 }
