@@ -1,6 +1,6 @@
 """heed models in PyTorch without the safetensors package (docs/INTEROP.md).
 
-    import heed_torch                       # with tools/ on sys.path
+    import heed_torch                       # with tools/ on sys.path, or python3-heed's
     state, meta = heed_torch.load("model.safetensors")   # written by `heed export`
     model = heed_torch.build_reference(meta)             # tools/reference/ (text, images)
     model.load_state_dict(state)            # the names are the reference's state_dict keys
@@ -177,10 +177,13 @@ def build_reference(metadata):
     """The reference torch.nn.Module (tools/reference/models.py, or images.py for the image
     kinds) a `heed export` file describes, in eval mode and in the file's dtype (heed.dtype),
     weights not loaded."""
-    import os
-    import sys
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import reference
+    try:  # python3-heed installs the reference inside the heed package
+        from heed import reference
+    except ImportError:  # a clone: tools/reference beside this file
+        import os
+        import sys
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import reference
 
     kind, kw = reference_kwargs(json.loads(metadata["heed.model_config"]))
     model = reference.build_model(kind, **kw)

@@ -15,6 +15,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   dataset-fashion-mnist
   help2man dpkg-dev file
+  pybind11-dev python3-dev python3-numpy python3-pytest
 )
 
 "$(dirname "${BASH_SOURCE[0]}")/install-missing.sh" setup "${packages[@]}"

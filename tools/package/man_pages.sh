@@ -4,6 +4,7 @@
 #   tools/package/man_pages.sh HEED_BINARY OUT_DIR VERSION [HELP2MAN]
 set -euo pipefail
 heed=$1 out=$2 version=$3 help2man=${4:-help2man}
+docs=$(realpath "$(dirname "$0")/../../docs")  # installed as /usr/share/doc/heed/docs
 mkdir -p "$out"
 wrappers=$(mktemp -d)
 trap 'rm -rf "$wrappers"' EXIT
@@ -19,8 +20,12 @@ page() {  # NAME DESCRIPTION COMMAND...
   chmod +x "$wrappers/$name"
   local others
   others=$(sed "s/\(^\|, \)$name(1)//; s/^, //" <<<"$see_also")
-  printf '[SEE ALSO]\n%s\n\nThe documentation in /usr/share/doc/heed/docs, e.g. docs/cli/%s.md.\n' \
-    "$others" "${name#heed-}" >"$wrappers/$name.h2m"
+  # The page of the documentation (installed by the heed package) that the command has: the
+  # program's page points at the README, a command's at docs/cli/COMMAND.md where it exists.
+  local doc=README.md
+  [ "$name" = heed ] || [ ! -f "$docs/cli/${name#heed-}.md" ] || doc=docs/cli/${name#heed-}.md
+  printf '[SEE ALSO]\n%s\n\nThe documentation in /usr/share/doc/heed: %s and docs/.\n' \
+    "$others" "$doc" >"$wrappers/$name.h2m"
   "$help2man" --no-info --no-discard-stderr --version-string="$version" --section=1 \
     --name="$description" --include="$wrappers/$name.h2m" --output="$out/$name.1" \
     "$wrappers/$name"
