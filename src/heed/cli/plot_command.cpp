@@ -14,6 +14,7 @@
 #include "heed/data/text_file.h"
 #include "heed/viz/attention_plot.h"
 #include "heed/viz/attention_record.h"
+#include "heed/viz/history_charts.h"
 #include "heed/viz/length_scores.h"
 #include "heed/viz/line_chart_svg.h"
 
@@ -52,7 +53,8 @@ class PlotCommand : public Command {
   std::string name() const override { return "plot"; }
   std::string description() const override {
     return "Draw attention heat maps (SVG) and an index page from `heed translate --attention` "
-           "output, or a chart of scores by source length from `heed score --by-length --json`";
+           "output, a chart of scores by source length from `heed score --by-length --json`, or "
+           "the training curves of model directories (--history)";
   }
 
   void setup(CLI::App& app) override {
@@ -61,8 +63,11 @@ class PlotCommand : public Command {
     app.add_option("--by-length", by_length_,
                    "scores by source length from `heed score --by-length ... --json` (repeat: one "
                    "line per system)");
+    app.add_option("--history", history_,
+                   "model directory of heed train: draw its training curves from history.jsonl "
+                   "(repeat: several runs on each chart)");
     app.add_option("--out,-o", out_,
-                   "with --attention: directory for attention_<index>.svg and "
+                   "with --attention or --history: directory for the SVG files and "
                    "index.html (created if missing); with --by-length: the SVG file")
         ->required();
     app.add_option("--sentences,-s", sentences_,
@@ -81,12 +86,15 @@ class PlotCommand : public Command {
         "the left, source tokens along the top, viridis colours on [0, 1]) and DIR/index.html\n"
         "listing them with their sentences. Existing files of the same names are replaced.\n"
         "--by-length: one line chart (score against source length, one line per file, 95%\n"
-        "intervals shaded) written to the file --out names.");
+        "intervals shaded) written to the file --out names.\n"
+        "--history: DIR/{loss,metric,lr}_by_{step,time}.svg (the loss, the dev metric and the\n"
+        "learning rate at each validation, one colour per run) and DIR/index.html showing them.");
     app.callback([this] { check_mode(); });
   }
 
   int run() override {
     if (!by_length_.empty()) return run_by_length();
+    if (!history_.empty()) return run_history();
     HEED_CHECK(fs::exists(attention_), attention_, ": no such file");
     HEED_CHECK(!fs::is_directory(attention_), attention_, ": is a directory, expected a file");
     std::vector<viz::AttentionRecord> records = viz::read_attention_file(attention_);
@@ -111,12 +119,18 @@ class PlotCommand : public Command {
  private:
   // The two modes, checked at parse time so that a wrong combination is a usage error.
   void check_mode() const {
-    HEED_CHECK(!attention_.empty() || !by_length_.empty(),
-               "plot: give --attention FILE (heat maps) or --by-length FILE.json (a chart of "
-               "scores by source length)");
-    HEED_CHECK(attention_.empty() || by_length_.empty(),
-               "plot: --attention and --by-length draw different things; give one of them");
-    if (by_length_.empty()) {
+    HEED_CHECK(!attention_.empty() || !by_length_.empty() || !history_.empty(),
+               "plot: give --attention FILE (heat maps), --by-length FILE.json (a chart of "
+               "scores by source length) or --history MODEL_DIR (training curves)");
+    HEED_CHECK((!attention_.empty()) + (!by_length_.empty()) + (!history_.empty()) == 1,
+               "plot: --attention and --by-length (and --history) draw different things; give "
+               "one of them");
+    if (!history_.empty()) {
+      HEED_CHECK(title_.empty() && ci_option_->count() == 0 && y_title_.empty() &&
+                     sentences_.empty() && !values_,
+                 "plot: --title, --y-title and --ci belong to --by-length, --sentences and "
+                 "--values to --attention");
+    } else if (by_length_.empty()) {
       HEED_CHECK(title_.empty() && ci_option_->count() == 0 && y_title_.empty(),
                  "plot: --title, --y-title and --ci belong to --by-length");
     } else {
@@ -141,6 +155,29 @@ class PlotCommand : public Command {
     return 0;
   }
 
+  // Every history is read before anything is written: a bad one leaves no files behind.
+  int run_history() {
+    std::vector<viz::TrainingHistory> runs;
+    std::size_t validations = 0;
+    for (const auto& dir : history_) {
+      runs.push_back(viz::read_training_history(dir));
+      validations += runs.back().points.size();
+    }
+    const std::vector<viz::HistoryChart> charts = viz::history_charts(runs);
+    std::vector<std::pair<std::string, std::string>> files;
+    for (const auto& c : charts) files.emplace_back(c.name + ".svg", viz::line_chart_svg(c.chart));
+    files.emplace_back("index.html", viz::history_page(runs));
+    std::error_code ec;
+    fs::create_directories(out_, ec);
+    HEED_CHECK(!ec && fs::is_directory(out_), out_, ": cannot create the output directory (",
+               ec ? ec.message() : "a file of that name exists", ")");
+    for (const auto& [name, content] : files) write_file_atomically((fs::path(out_) / name).string(), content);
+    std::cout << "wrote " << charts.size() << " charts and " << (fs::path(out_) / "index.html").string()
+              << " (" << runs.size() << (runs.size() == 1 ? " run, " : " runs, ") << validations
+              << (validations == 1 ? " validation)\n" : " validations)\n");
+    return 0;
+  }
+
   std::vector<viz::AttentionRecord> select(std::vector<viz::AttentionRecord>& all,
                                            const std::vector<std::int64_t>& wanted) const {
     std::map<std::int64_t, std::size_t> by_index;
@@ -162,7 +199,7 @@ class PlotCommand : public Command {
   std::string attention_, out_, sentences_, title_, y_title_;
   viz::IntervalStyle ci_ = viz::IntervalStyle::band;
   CLI::Option* ci_option_ = nullptr;
-  std::vector<std::string> by_length_;
+  std::vector<std::string> by_length_, history_;
   bool values_ = false;
 };
 

@@ -12,6 +12,7 @@
 #include "heed/cli/model_options.h"
 #include "heed/cli/validators.h"
 #include "heed/serve/server.h"
+#include "heed/serve/watch_server.h"
 #include "heed/translate/line_translator.h"
 
 namespace heed::cli {
@@ -19,9 +20,11 @@ namespace {
 
 // The server a stop signal stops (the handler is a plain function; base/stop_signals.h).
 std::atomic<serve::Server*> running_server{nullptr};
+std::atomic<serve::WatchServer*> running_watch{nullptr};
 
 void stop_server() {
   if (serve::Server* s = running_server.load()) s->stop();
+  if (serve::WatchServer* w = running_watch.load()) w->stop();
 }
 
 class ServeCommand : public Command {
@@ -77,6 +80,18 @@ class ServeCommand : public Command {
                    "\"skipped\"")
         ->capture_default_str()
         ->check(int_range(1, 100000000));
+    app.add_option("--watch", watch_,
+                   "instead of a model: serve the training curves of this heed train output "
+                   "directory, redrawn as its history grows (repeat: several runs)");
+    // --model is required unless --watch is given (then it is refused).
+    app.get_option("--model")->required(false);
+    app.callback([this] {
+      HEED_CHECK(watch_.empty() || model_.dirs.empty(),
+                 "serve: --watch serves training curves without a model; give --model or "
+                 "--watch, not both");
+      HEED_CHECK(!watch_.empty() || !model_.dirs.empty(),
+                 "serve: --model is required (or --watch DIR for training curves)");
+    });
     app.footer(
         "Loads the model once, then answers until SIGINT or SIGTERM, after which it stops\n"
         "accepting connections, answers the requests it accepted and exits 0. Requests of\n"
@@ -86,6 +101,7 @@ class ServeCommand : public Command {
   }
 
   int run() override {
+    if (!watch_.empty()) return run_watch();
     const std::vector<ModelSpec> specs = model_.specs();
     const LineTranslator translator = LineTranslator::load(specs);
     for (const ModelSpec& s : specs) options_.model_dirs.push_back(s.dir);
@@ -104,6 +120,22 @@ class ServeCommand : public Command {
   }
 
  private:
+  int run_watch() {
+    serve::WatchServer server(watch_, options_.host, options_.port);
+    const int port = server.bind();
+    running_watch = &server;
+    set_stop_handler(stop_server);
+    std::cerr << "heed serve: training curves of " << watch_.size()
+              << (watch_.size() == 1 ? " run" : " runs") << " on http://" << options_.host << ":"
+              << port << "/; stop with Ctrl-C" << std::endl;
+    server.run();
+    set_stop_handler(nullptr);
+    running_watch = nullptr;
+    std::cerr << "heed serve: stopped" << std::endl;
+    return 0;
+  }
+
+  std::vector<std::string> watch_;
   ModelFlags model_;
   serve::ServerOptions options_;
 };

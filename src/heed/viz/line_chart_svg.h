@@ -3,6 +3,8 @@
 // coloured line with round markers per series, its 95% interval as a shaded band (or as
 // error bars), y ticks at round numbers, axis titles, a legend to the right. Made for
 // quality by source length (Bahdanau et al. 2015, figure 2): categories are length buckets.
+// With x values per series instead of categories, the x axis is numeric (round ticks, each
+// series its own points): training curves against steps or time (viz/history_charts.h).
 #include <span>
 #include <string>
 #include <vector>
@@ -18,6 +20,10 @@ struct LineSeries {
   // One value per category; NaN (in y) means no point there: the line breaks at the gap.
   // lower/upper are the interval; empty vectors mean none.
   std::vector<double> y, lower, upper;
+  // A numeric x axis: one x per y, increasing (then the chart's categories stay empty).
+  std::vector<double> x{};
+  bool dashed = false;  // a dashed line (e.g. the training loss beside the dev loss)
+  int colour = -1;      // index into the categorical palette; -1: the series' own index
 };
 
 enum class IntervalStyle { band, bars };
@@ -29,14 +35,15 @@ constexpr std::span<const EnumName<IntervalStyle>> enum_names(IntervalStyle) {
 
 struct LineChart {
   std::string title, x_title, y_title;
-  std::vector<std::string> categories;  // x labels, left to right
+  std::vector<std::string> categories;  // x labels, left to right; empty: numeric x
   std::vector<std::string> notes;       // optional second line under each x label ("n=120")
   std::vector<LineSeries> series;
   IntervalStyle intervals = IntervalStyle::band;
 };
 
 // Throws heed::Error when there is no category or series, a series' vectors do not match
-// the categories, a value is infinite, or no series has a single point.
+// the categories (or, numeric, its x values), a value is infinite, or no series has a single
+// point.
 std::string line_chart_svg(const LineChart& chart);
 
 // Round tick values covering [lo, hi]: steps of 1, 2, 2.5 or 5 times a power of ten, about
