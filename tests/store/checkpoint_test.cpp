@@ -150,6 +150,14 @@ TEST_F(CheckpointTest, LoadIntoNamesADirectoryOrATorchSaveFile) {
   std::ofstream(path("legacy.pt"), std::ios::binary) << "\x80\x02\x8a\x0a" "legacy";
   what = error_of([&] { load_into(m, path("legacy.pt")); });
   EXPECT_NE(what.find("torch.save"), std::string::npos) << what;
+  // A safetensors file whose header length starts with the same bytes (0x280 = 640) is one.
+  const std::string json = "{\"__metadata__\":{\"x\":\"" + std::string(615, 'y') + "\"}}";
+  ASSERT_EQ(json.size(), 640u);
+  std::ofstream(path("real.safetensors"), std::ios::binary)
+      << std::string("\x80\x02\0\0\0\0\0\0", 8) << json;
+  what = error_of([&] { load_into(m, path("real.safetensors")); });
+  EXPECT_EQ(what.find("torch.save"), std::string::npos) << what;
+  EXPECT_NE(what.find("missing: weight"), std::string::npos) << what;
 }
 
 TEST_F(CheckpointTest, LoadsGoldenWeightsUnderPyTorchNames) {
