@@ -31,7 +31,7 @@ mkdir -p "$work"
 echo "test set ($stress stress, beam $beam, best checkpoint):"
 "$heed" score --metric g2p --ref "$work/data/test.tgt" --hyp "$work/test.hyp"
 if [ "$average" -gt 0 ] && [ "$(ls "$work/model/checkpoints" 2>/dev/null | wc -l)" -ge "$average" ]; then
-  "$heed" average --model "$work/model" --last "$average" --out "$work/averaged.safetensors"
+  "$heed" average --model "$work/model" --last "$average" --force --out "$work/averaged.safetensors"
   "$heed" translate --model "$work/model" --weights "$work/averaged.safetensors" --beam "$beam" \
     --input "$work/data/test.src" --output "$work/test.averaged.hyp"
   echo "test set ($stress stress, beam $beam, average of the last $average step checkpoints):"

@@ -40,7 +40,7 @@ score() {  # score HYP REF
 }
 averaged=()
 if [ "$average" -gt 0 ] && [ "$(ls "$work/model/checkpoints" 2>/dev/null | wc -l)" -ge "$average" ]; then
-  "$heed" average --model "$work/model" --last "$average" --out "$work/averaged.safetensors"
+  "$heed" average --model "$work/model" --last "$average" --force --out "$work/averaged.safetensors"
   averaged=(--weights "$work/averaged.safetensors")
 fi
 for t in test_2016_flickr test_2017_flickr; do

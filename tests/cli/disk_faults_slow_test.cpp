@@ -173,10 +173,10 @@ TEST_F(DiskFaults, FullDiskWritingAnAverageTranslationsOrAttention) {
   {
     SCOPED_TRACE("heed average");
     const Fault f = fault("write", avg);
-    const Result r = run_heed(average + " --last 2", &f);
+    const Result r = run_heed(average + " --last 2 --force", &f);
     expect_failure(r, model, avg, kNoSpace);
     EXPECT_TRUE(read_file(avg) == previous) << "the previous average was changed";
-    const Result again = run_heed(average + " --last 2");
+    const Result again = run_heed(average + " --last 2 --force");
     EXPECT_EQ(again.code, 0) << again.output;
     EXPECT_FALSE(read_file(avg) == previous);
   }

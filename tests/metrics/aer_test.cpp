@@ -101,5 +101,20 @@ TEST(Aer, StatsTableScoresInPercentAndNamesBadLines) {
   EXPECT_THROW(aer_stats({"0-0"}, "hyp.txt", false, {"1-1", "1-1"}, "gold.txt", true), Error);
 }
 
+TEST(Aer, NoLinksOnEitherSideIsUndefinedNotZero) {
+  // |A| + |S| = 0: AER is 0/0. It used to print as 0.00, a perfect score.
+  try {
+    aer_stats({"", ""}, "hyp.txt", false, {"", "0?1"}, "gold.txt", false);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("AER is undefined: hyp.txt has no link and gold.txt no "
+                                         "sure link"),
+              std::string::npos)
+        << e.what();
+  }
+  // Hypothesis links alone define it (precision against the possible links).
+  EXPECT_DOUBLE_EQ(aer_stats({"0-1"}, "h", false, {"0?1"}, "g", false).score(), 0.0);
+}
+
 }  // namespace
 }  // namespace heed::metrics

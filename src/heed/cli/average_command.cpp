@@ -12,7 +12,9 @@
 #include "heed/base/error.h"
 #include "heed/cli/validators.h"
 #include "heed/tensor/safetensors.h"
+#include "heed/store/interop.h"
 #include "heed/store/model_dir.h"
+#include "heed/store/vocabulary_checksums.h"
 
 namespace fs = std::filesystem;
 
@@ -42,14 +44,24 @@ class AverageCommand : public Command {
     app.add_option("--last,-n", last_, "how many of the latest step checkpoints to average")
         ->required()
         ->check(int_range(1, 1000000));
-    app.add_option("--out,-o", out_, "weights file to write (.safetensors)")->required();
+    app.add_option("--out,-o", out_, "weights file to write (.safetensors, atomically)")
+        ->required();
+    app.add_flag("--force,-f", force_, "overwrite --out if it exists");
     app.footer("Reads DIR/checkpoints/step_<n>.safetensors (training keeps the last\n"
                "training.keep_checkpoints of them), takes the N with the highest steps and\n"
                "writes their element-wise mean, in the checkpoints' dtype. The result loads\n"
-               "like best.safetensors: heed translate --model DIR --weights FILE.");
+               "like best.safetensors: heed translate --model DIR --weights FILE. An existing\n"
+               "--out is kept unless --force is given.");
   }
 
   int run() override {
+    // The same rule as heed export: an existing file, perhaps another model's
+    // best.safetensors, is never replaced by accident.
+    std::error_code ec;
+    HEED_CHECK(!fs::is_directory(out_, ec), out_,
+               ": is a directory; --out names the weights file to write");
+    HEED_CHECK(force_ || !fs::exists(out_, ec), out_,
+               ": exists; heed average does not overwrite a file unless given --force");
     const fs::path ckdir = fs::path(dir_) / model_files::kCheckpoints;
     HEED_CHECK(fs::is_directory(dir_), dir_, ": no such model directory");
     HEED_CHECK(fs::is_directory(ckdir), dir_,
@@ -76,9 +88,18 @@ class AverageCommand : public Command {
     NamedTensors sum;
     std::vector<DType> dtypes;
     std::string steps;
+    // What the checkpoints say about their model (kind, vocabulary checksums): kept in the
+    // average when every checkpoint says the same, so that loading it checks them too.
+    Metadata shared;
     for (const auto& [step, path] : found) {
       SafeTensorsFile f = load_safetensors(path);
       steps += (steps.empty() ? "" : ",") + std::to_string(step);
+      for (const char* key : {interop_keys::kKind, vocabulary_checksum_keys::kSrc,
+                              vocabulary_checksum_keys::kTgt}) {
+        const auto it = f.metadata.find(key);
+        if (step == found.front().first && it != f.metadata.end()) shared[key] = it->second;
+        else if (it == f.metadata.end() || shared[key] != it->second) shared.erase(key);
+      }
       if (sum.empty()) {
         for (auto& [name, t] : f.tensors) {
           dtypes.push_back(t.dtype());
@@ -105,7 +126,9 @@ class AverageCommand : public Command {
       for (std::int64_t j = 0; j < sum[i].second.numel(); ++j) a[j] /= n;
       out.emplace_back(sum[i].first, sum[i].second.to(dtypes[i]));
     }
-    save_safetensors(out_, out, {{"format", "pt"}, {"heed.averaged_steps", steps}});
+    shared["format"] = "pt";
+    shared["heed.averaged_steps"] = steps;
+    save_safetensors(out_, out, shared);
     std::cout << "averaged steps " << steps << " into " << out_ << "\n";
     return 0;
   }
@@ -113,6 +136,7 @@ class AverageCommand : public Command {
  private:
   std::string dir_, out_;
   std::int64_t last_ = 0;
+  bool force_ = false;
 };
 
 }  // namespace

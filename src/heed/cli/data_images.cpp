@@ -1,6 +1,7 @@
 #include "heed/cli/data_images.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "heed/base/error.h"
@@ -58,6 +59,12 @@ void DataImages::setup(CLI::App& data) {
 }
 
 int DataImages::run() {
+  {  // before anything is read: --out names a directory, and a file there is the user's
+    std::error_code ec;
+    HEED_CHECK(!std::filesystem::exists(out_, ec) || std::filesystem::is_directory(out_, ec),
+               out_, ": exists and is not a directory; --out names the directory to write the "
+               "image sets into");
+  }
   {
     int lo = 0, hi = 0;
     char dash = 0, extra = 0;

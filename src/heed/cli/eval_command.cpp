@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <numeric>
@@ -98,11 +99,13 @@ class EvalCommand : public Command {
       o.batch = batch_;
       o.samples = samples_;
       o.seed = seed_;
+      check_images_file();
       return eval_image_sequences(o);
     }
     HEED_CHECK(attention_.empty() && beam_ == 1, "--beam and --attention are for model.kind "
                "image2seq; an image classifier takes --paths and --locations");
     LoadedImageModel m = load_image_model_dir(dir_, weights_);
+    check_images_file();
     const ClassifiedImages set = read_classified_images(images_, targets, m.classes);
     const std::int64_t paths = paths_ > 0 ? paths_ : m.config.model.ram.sample_paths;
     const std::int64_t C = m.model->classes(), N = set.images.count;
@@ -199,6 +202,16 @@ class EvalCommand : public Command {
   }
 
  private:
+  // The images are named before their targets are read: a missing --images would otherwise
+  // be reported as a problem with the targets file beside it.
+  void check_images_file() const {
+    std::error_code ec;
+    HEED_CHECK(std::filesystem::is_regular_file(images_, ec), images_,
+               std::filesystem::is_directory(images_, ec)
+                   ? ": is a directory; --images names a gzipped IDX file (heed data images)"
+                   : ": no such file (--images: gzipped IDX images, as heed data images writes)");
+  }
+
   std::string dir_, images_, targets_, weights_ = "best", locations_, attention_;
   std::int64_t paths_ = 0, batch_ = 256, samples_ = 1000, threads_ = 0, beam_ = 1, max_len_ = 20;
   std::uint64_t seed_ = 1234;

@@ -2,12 +2,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <string>
 
 #include "heed/base/error.h"
@@ -15,6 +17,7 @@
 #include "heed/models/image_classifier.h"
 #include "heed/models/model_registry.h"
 #include "heed/store/model_dir.h"
+#include "heed/store/model_weights.h"
 #include "heed/train/training_state.h"
 
 namespace fs = std::filesystem;
@@ -51,11 +54,12 @@ class InfoCommand : public Command {
     ModelConfig mc = config.model;
     Rng rng(config.training.seed);
     std::unique_ptr<Module> model;
+    Vocabulary src, tgt;  // src stays the specials for a kind without a source side
     std::cout << "model directory: " << dir_ << "\n";
     std::cout << "architecture: " << mc.kind << "\n";
     if (classifies_images(mc.kind)) {  // an image classifier: classes, no source side
-      const Vocabulary classes = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
-      mc.tgt_vocab = static_cast<std::int64_t>(classes.size());
+      tgt = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
+      mc.tgt_vocab = static_cast<std::int64_t>(tgt.size());
       const RamConfig& r = mc.ram;
       const ImageClassifierConfig& ic = mc.classifier;
       if (mc.kind == ModelKind::ram)
@@ -77,7 +81,7 @@ class InfoCommand : public Command {
       std::cout << "classes: " << classifier_classes(mc) << "\n";
       model = make_image_classifier(mc, 1, rng, config.training.dtype);
     } else if (reads_image_sources(mc.kind)) {  // image2seq: class names, no source side
-      const Vocabulary tgt = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
+      tgt = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
       mc.tgt_vocab = static_cast<std::int64_t>(tgt.size());
       model = build_model(mc, rng, config.training.dtype);
       std::cout << "  " << mc.image.conv_layers << " conv 3x3 + max-pool layers from "
@@ -89,8 +93,8 @@ class InfoCommand : public Command {
                 << ", dropout " << mc.dropout << "\n";
       std::cout << "target vocabulary: " << tgt.size() << " (the class names and 4 specials)\n";
     } else {
-      const Vocabulary src = Vocabulary::load(path_in(dir_, model_files::kSrcVocab));
-      const Vocabulary tgt = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
+      src = Vocabulary::load(path_in(dir_, model_files::kSrcVocab));
+      tgt = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
       mc.src_vocab = static_cast<std::int64_t>(src.size());
       mc.tgt_vocab = static_cast<std::int64_t>(tgt.size());
       model = build_model(mc, rng, config.training.dtype);
@@ -127,6 +131,20 @@ class InfoCommand : public Command {
                   thousands(model->num_parameters()).c_str());
     std::cout << total;
 
+    // best.safetensors is what translate and eval load: it is loaded here the same way, so
+    // a damaged file (truncated, empty, failing its checksum), weights of another model or a
+    // vocabulary changed since training fail here too, not only later.
+    const std::string best = path_in(dir_, model_files::kBest);
+    if (fs::exists(best)) {
+      const Metadata meta = load_model_weights(*model, best, dir_, mc.kind,
+                                               takes_images(mc.kind) ? nullptr : &src, tgt);
+      const auto step = meta.find("heed.step");
+      std::cout << "best weights: " << model_files::kBest << " loads"
+                << (step != meta.end() ? ", step " + step->second : std::string()) << "\n";
+    } else {
+      std::cout << "best weights: none (no " << model_files::kBest << ")\n";
+    }
+
     const std::string state_path = path_in(dir_, model_files::kState);
     if (!fs::exists(state_path)) {
       std::cout << "training: no training state\n";
@@ -151,15 +169,38 @@ class InfoCommand : public Command {
       if (last.contains("error")) std::cout << ", error " << last["error"].get<double>() << "%";
       std::cout << "\n";
     }
-    if (!s.checkpoints.empty()) {
-      std::cout << "step checkpoints:";
-      for (auto c : s.checkpoints) std::cout << " " << c;
-      std::cout << "\n";
-    }
+    print_checkpoints(s.checkpoints);
     return 0;
   }
 
  private:
+  // The step checkpoints on disk, which are what heed average and --weights read. The
+  // training state's list can be behind them: a run killed after rotating the checkpoints
+  // (writing one, removing the oldest) but before saving its state lists the removed one
+  // and not the new one. The difference is named.
+  void print_checkpoints(const std::vector<std::int64_t>& listed) const {
+    std::vector<std::int64_t> found;
+    std::error_code ec;
+    const std::regex pattern("step_([0-9]+)\\.safetensors");
+    for (const auto& entry : fs::directory_iterator(dir_ + "/" + model_files::kCheckpoints, ec)) {
+      std::smatch m;
+      const std::string name = entry.path().filename().string();
+      if (std::regex_match(name, m, pattern)) found.push_back(std::stoll(m[1].str()));
+    }
+    std::sort(found.begin(), found.end());
+    auto join = [](const std::vector<std::int64_t>& steps) {
+      std::string out;
+      for (auto c : steps) out += " " + std::to_string(c);
+      return out;
+    };
+    if (!found.empty()) std::cout << "step checkpoints:" << join(found) << "\n";
+    if (found != listed)
+      std::cout << "note: the training state lists step checkpoints"
+                << (listed.empty() ? std::string(" none") : join(listed))
+                << ": the run stopped between writing a checkpoint and saving its state "
+                   "(a resume repeats the steps since the state)\n";
+  }
+
   std::string dir_;
 };
 

@@ -15,6 +15,7 @@
 #include "heed/base/error.h"
 #include "heed/base/stop_signals.h"
 #include "heed/cli/command.h"
+#include "heed/dist/error_lines.h"
 #include "heed/kernels/kernel_isa.h"
 #include "heed/version.h"
 
@@ -89,21 +90,23 @@ int main(int argc, char** argv) {
   }
   for (std::size_t i = 0; i < commands.size(); ++i) {
     if (!subs[i]->parsed()) continue;
+    // Each message is written as one line in one call (dist/world.h: the ranks of an mpirun
+    // job share the terminal), labelled with the rank under mpirun.
+    const std::string cmd = "heed " + commands[i]->name();
     try {
       return commands[i]->run();
     } catch (const heed::UsageError& e) {
-      std::cerr << "heed " << commands[i]->name() << ": error: " << e.what() << "\n";
+      heed::dist::write_error_lines(cmd + ": error: " + e.what());
       return 2;
     } catch (const std::bad_alloc&) {
-      std::cerr << "heed " << commands[i]->name()
-                << ": error: out of memory (a size in the config or on the command line is "
-                   "too large for this machine; lower it)\n";
+      heed::dist::write_error_lines(cmd + ": error: out of memory (a size in the config or on "
+                                    "the command line is too large for this machine; lower it)");
       return 1;
     } catch (const heed::Error& e) {
-      std::cerr << "heed " << commands[i]->name() << ": error: " << e.what() << "\n";
+      heed::dist::write_error_lines(cmd + ": error: " + e.what());
       return 1;
     } catch (const std::exception& e) {
-      std::cerr << "heed " << commands[i]->name() << ": internal error: " << e.what() << "\n";
+      heed::dist::write_error_lines(cmd + ": internal error: " + e.what());
       return 1;
     }
   }

@@ -10,10 +10,10 @@
 #include "heed/base/error.h"
 #include "heed/base/stop_signals.h"
 #include "heed/config/train_config.h"
+#include "heed/dist/error_lines.h"
 #include "heed/dist/world.h"
 #include "heed/models/model_registry.h"
 #include "heed/train/progress.h"
-#include "heed/dist/world.h"
 #include "heed/train/trainer.h"
 
 namespace heed::cli {
@@ -52,7 +52,7 @@ class TrainCommand : public Command {
       config = load_train_config(config_, overrides_);
       check_before_training(config);
     } catch (const Error& e) {
-      std::cerr << "heed train: error: " << e.what() << "\n";
+      dist::write_error_lines(std::string("heed train: error: ") + e.what());
       return 2;
     }
     clear_stop_request();

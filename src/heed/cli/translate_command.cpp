@@ -170,6 +170,7 @@ class TranslateCommand : public Command {
     }
 
     warn_skipped(result, translator.max_source_length());
+    warn_unknown(result, translator.model(0));
 
     std::vector<std::string> out;
     out.reserve(lines.size() * static_cast<std::size_t>(nbest_));
@@ -200,6 +201,37 @@ class TranslateCommand : public Command {
   }
 
  private:
+  // One warning for the input tokens the source vocabulary lacks: they are all read as
+  // <unk>, and the output is quietly wrong when the cause is systematic. The usual one is
+  // case: a model trained on lower-case text reads "Heed" as <unk> e e d. Its tokeniser
+  // lowercases only when the training config said so (data.source.lowercase), so the
+  // warning says when the unknown tokens are known in lower case.
+  static void warn_unknown(const std::vector<Translation>& result, const LoadedModel& model) {
+    std::size_t tokens = 0, unknown = 0, known_lowercased = 0, first_line = 0;
+    std::string first;
+    for (std::size_t i = 0; i < result.size(); ++i) {
+      const auto& source = result[i].source;  // with the EOS appended
+      for (std::size_t j = 0; j + 1 < source.size(); ++j) {
+        ++tokens;
+        if (model.src_vocab.contains(source[j])) continue;
+        if (unknown++ == 0) first = source[j], first_line = i + 1;
+        if (model.src_vocab.contains(to_lower(source[j]))) ++known_lowercased;
+      }
+    }
+    if (unknown == 0) return;
+    std::string text = "heed translate: warning: " + std::to_string(unknown) + " of " +
+                       std::to_string(tokens) +
+                       " input tokens are not in the model's source vocabulary and were read "
+                       "as <unk> (the first: '" + first + "' on line " +
+                       std::to_string(first_line) + ")";
+    if (known_lowercased > 0)
+      text += "; " + std::to_string(known_lowercased) +
+              " of them are in it in lower case: the model was trained on lower-case text, "
+              "so lowercase the input (or train with data.source.lowercase: true, which "
+              "lowercases the input of translation too)";
+    std::cerr << text + "\n";
+  }
+
   // One warning for all the over-long lines skipped: how many, the limit, the first few.
   void warn_skipped(const std::vector<Translation>& result, std::size_t model_limit) const {
     std::vector<std::size_t> skipped;

@@ -15,8 +15,9 @@ std::vector<std::string> read_class_names(const std::string& targets_path) {
                ": empty line, expected the class name of image ", i + 1);
     line = line.substr(first, last - first + 1);
     HEED_CHECK(line.find_first_of(" \t") == std::string::npos, targets_path, ":", i + 1,
-               ": '", line, "' names several items; model.kind ram classifies one item per "
-               "image (heed data images --kind translated or cluttered)");
+               ": '", line, "' names several items; an image classifier (model.kind ram, fc, "
+               "cnn) reads one class per image (heed data images --kind translated or "
+               "cluttered); several items per image are for model.kind image2seq");
   }
   return lines;
 }

@@ -135,6 +135,12 @@ StatsTable aer_stats(const std::vector<std::string>& hyps, std::string_view hyp_
                            static_cast<double>(c.hyp_sure), static_cast<double>(c.hyp_possible)};
     table.add_row(row);
   }
+  // AER divides by |A| + |S|: with no hypothesis link and no sure gold link it is 0/0, not
+  // a perfect 0.00 (a file of empty lines, or links in the other column's format).
+  const auto sums = table.column_sums();
+  HEED_CHECK(sums[0] + sums[1] > 0, "AER is undefined: ", hyp_name, " has no link and ",
+             ref_name, " no sure link (it divides by their number); check that the files hold "
+             "Pharaoh links such as 0-0 1-2");
   return table;
 }
 

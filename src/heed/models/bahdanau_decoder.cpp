@@ -117,8 +117,8 @@ void validate_gru_decoder_model(const ModelConfig& c) {
   HEED_CHECK(!c.local_p, "model.local_p: local-p attention exists for luong only, not ", kind);
   if (c.tie_embeddings)
     HEED_CHECK(c.emb_dim == c.resolved_out_dim(), "model.tie_embeddings: the output layer "
-               "W_out is (", c.tgt_vocab, ", out_dim = ", c.resolved_out_dim(), "), the target "
-               "embedding (", c.tgt_vocab, ", emb_dim = ", c.emb_dim,
+               "W_out is (tgt_vocab, out_dim = ", c.resolved_out_dim(), "), the target "
+               "embedding (tgt_vocab, emb_dim = ", c.emb_dim,
                "): set out_dim = emb_dim to tie them");
 }
 

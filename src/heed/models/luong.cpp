@@ -25,9 +25,9 @@ void validate(const ModelConfig& c) {
     HEED_CHECK(c.window >= 1, "model.window (local-p half-width D) must be at least 1, got ",
                c.window);
   if (c.tie_embeddings)
-    HEED_CHECK(c.emb_dim == c.dec_hidden, "model.tie_embeddings: luong's output layer W_s is (",
-               c.tgt_vocab, ", dec_hidden = ", c.dec_hidden, "), the target embedding (",
-               c.tgt_vocab, ", emb_dim = ", c.emb_dim, "): set emb_dim = dec_hidden to tie them");
+    HEED_CHECK(c.emb_dim == c.dec_hidden, "model.tie_embeddings: luong's output layer W_s is "
+               "(tgt_vocab, dec_hidden = ", c.dec_hidden, "), the target embedding (tgt_vocab, "
+               "emb_dim = ", c.emb_dim, "): set emb_dim = dec_hidden to tie them");
 }
 
 std::unique_ptr<Seq2Seq> build(const ModelConfig& c, Rng& rng, DType dtype) {

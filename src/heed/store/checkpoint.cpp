@@ -3,6 +3,10 @@
 #include <map>
 #include <sstream>
 
+#include "heed/store/interop.h"
+#include "heed/store/vocabulary_checksums.h"
+#include "heed/store/weights_file.h"
+
 namespace heed {
 
 namespace {
@@ -19,6 +23,18 @@ std::string join(const std::vector<std::string>& names) {
 void save_module(const Module& module, const std::string& path, const Metadata& metadata) {
   NamedTensors tensors;
   for (const auto& [name, v] : module.named_parameters()) tensors.emplace_back(name, v.value());
+  // A model directory's weights (the metadata names the model kind) record the checksums of
+  // its vocabularies (store/vocabulary_checksums.h), whoever writes them: the trainer, heed
+  // import.
+  if (metadata.count(interop_keys::kKind)) {
+    const std::string dir = model_dir_of_weights(path);
+    if (!dir.empty()) {
+      Metadata with_checksums = metadata;
+      add_vocabulary_checksums(dir, with_checksums);
+      save_safetensors(path, tensors, with_checksums);
+      return;
+    }
+  }
   save_safetensors(path, tensors, metadata);
 }
 
@@ -56,7 +72,7 @@ void load_into(Module& module, const NamedTensors& tensors, const std::string& s
 }
 
 Metadata load_into(Module& module, const std::string& path) {
-  SafeTensorsFile file = load_safetensors(path);
+  SafeTensorsFile file = load_weights_file(path);
   load_into(module, file.tensors, path);
   return file.metadata;
 }

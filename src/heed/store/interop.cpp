@@ -18,6 +18,8 @@
 #include "heed/models/model_registry.h"
 #include "heed/store/checkpoint.h"
 #include "heed/store/model_dir.h"
+#include "heed/store/vocabulary_checksums.h"
+#include "heed/store/weights_file.h"
 #include "heed/version.h"  // generated: HEED_VERSION_STRING, the project version
 
 namespace fs = std::filesystem;
@@ -168,7 +170,7 @@ void stage_spm(const SideConfig& side, const std::string& given, const char* opt
 // Checks, converts and writes everything into stage (an empty directory) for the model
 // directory target.
 void import_into(const ImportOptions& o, const std::string& stage, const std::string& target) {
-  const SafeTensorsFile file = load_safetensors(o.weights);
+  const SafeTensorsFile file = load_weights_file(o.weights);
   for (const auto& [name, dtype] : stored_dtypes(o.weights))
     HEED_CHECK(dtype == "F32" || dtype == "F64" || dtype == "BF16" || dtype == "F16", o.weights,
                ": tensor '", name, "' is ", dtype,
@@ -200,6 +202,14 @@ void import_into(const ImportOptions& o, const std::string& stage, const std::st
                            path_in(stage, model_files::kSrcVocab));
   const Vocabulary tgt = stage_vocabulary(o.tgt_vocab, file, interop_keys::kTgtVocab,
                                           "--tgt-vocab", path_in(stage, model_files::kTgtVocab));
+  // A file heed exported records its vocabularies' checksums: a vocabulary given beside it
+  // must be the one it was trained with (two lines swapped would import without a word).
+  if (!o.src_vocab.empty())
+    check_vocabulary_checksum(src, o.src_vocab, file.metadata, vocabulary_checksum_keys::kSrc,
+                              o.weights);
+  if (!o.tgt_vocab.empty())
+    check_vocabulary_checksum(tgt, o.tgt_vocab, file.metadata, vocabulary_checksum_keys::kTgt,
+                              o.weights);
   if (!images) {
     stage_spm(config.data.source, o.src_spm, "--src-spm", path_in(stage, model_files::kSrcSpm));
     stage_spm(config.data.target, o.tgt_spm, "--tgt-spm", path_in(stage, model_files::kTgtSpm));
@@ -213,12 +223,23 @@ void import_into(const ImportOptions& o, const std::string& stage, const std::st
   };
   if (!images) set_size(mc.src_vocab, src.size(), "src_vocab");
   set_size(mc.tgt_vocab, tgt.size(), "tgt_vocab");
-  validate_model_config(mc);
   Rng rng(config.training.seed);
-  // The image classifiers read one channel, as heed train and heed eval build them.
   std::unique_ptr<Module> model;
-  if (classifies_images(mc.kind)) model = make_image_classifier(mc, 1, rng, config.training.dtype);
-  else model = build_model(mc, rng, config.training.dtype);
+  try {
+    validate_model_config(mc);
+    // The image classifiers read one channel, as heed train and heed eval build them.
+    if (classifies_images(mc.kind)) model = make_image_classifier(mc, 1, rng, config.training.dtype);
+    else model = build_model(mc, rng, config.training.dtype);
+  } catch (const Error& e) {
+    // A state of another kind under this config fails the config's own checks first (an fc
+    // config written for it lacks the image size): the kinds are the point, so they lead.
+    const auto it = file.metadata.find(interop_keys::kKind);
+    if (it == file.metadata.end() || it->second == enum_name(mc.kind)) throw;
+    throw Error(o.weights + ": the state's " + interop_keys::kKind + " metadata says model.kind " +
+                it->second + ", the config (" + config_source + ") model.kind " +
+                std::string(enum_name(mc.kind)) + "; give the config the state was trained "
+                "with (the config's own check said: " + e.what() + ")");
+  }
   check_names(*model, file, config_source, mc.kind);
   load_into(*model, file.tensors, o.weights);
 
@@ -239,6 +260,12 @@ std::string model_config_json(const TrainConfig& config) {
 }
 
 std::size_t export_model(const ExportOptions& o) {
+  // --force replaces a file, never a directory: advising it for one would only lead to
+  // "Is a directory" when the file is renamed into place.
+  std::error_code ec;
+  HEED_CHECK(!fs::is_directory(o.out, ec), o.out,
+             ": is a directory; --out names the .safetensors file to write (e.g. ",
+             (fs::path(o.out) / "model.safetensors").string(), ")");
   HEED_CHECK(o.force || !fs::exists(o.out), o.out,
              ": exists; heed export does not overwrite a file unless given --force");
   const AnyModel m = load_any_model_dir(o.dir, o.weights);
@@ -258,6 +285,9 @@ std::size_t export_model(const ExportOptions& o) {
   if (!takes_images(m.config.model.kind))
     meta.emplace(interop_keys::kSrcVocab, read_text(path_in(o.dir, model_files::kSrcVocab)));
   if (auto it = m.metadata.find("heed.step"); it != m.metadata.end()) meta.insert(*it);
+  // The checksums of the vocabularies exported (save_module would take them from the
+  // folder --out is in, were it a model directory).
+  add_vocabulary_checksums(o.dir, meta);
   save_module(*m.model, o.out, meta);
   return m.model->named_parameters().size();
 }

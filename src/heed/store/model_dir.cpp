@@ -7,6 +7,10 @@
 #include "heed/models/model_registry.h"
 #include "heed/models/ram.h"
 #include "heed/store/checkpoint.h"
+#include "heed/store/interop.h"
+#include "heed/store/model_weights.h"
+#include "heed/store/vocabulary_checksums.h"
+#include "heed/store/weights_file.h"
 
 
 namespace fs = std::filesystem;
@@ -35,7 +39,9 @@ std::unique_ptr<Tokenizer> load_tokenizer(const SideConfig& side, const std::str
 }
 
 TrainConfig load_model_config(const std::string& dir) {
-  HEED_CHECK(fs::is_directory(dir), dir, ": no such model directory");
+  std::error_code ec;  // a name the file system refuses (too long) is no directory either
+  HEED_CHECK(fs::is_directory(dir, ec), dir, ": no such model directory",
+             ec && ec != std::errc::no_such_file_or_directory ? " (" + ec.message() + ")" : "");
   const std::string config_path = path_in(dir, model_files::kConfig);
   HEED_CHECK(fs::exists(config_path), dir, ": not a heed model directory (no ",
              model_files::kConfig, ")");
@@ -50,6 +56,8 @@ std::string weights_file(const std::string& dir, const std::string& which) {
     const std::string path = path_in(dir, which == "best" ? model_files::kBest : model_files::kLast);
     HEED_CHECK(fs::exists(path), dir, ": no ", which,
                ".safetensors (has training saved anything yet?)");
+    HEED_CHECK(!fs::is_directory(path), path, ": is a directory, expected the weights file "
+               "training writes; move the directory away");
     return path;
   }
   HEED_CHECK(fs::exists(which), which,
@@ -58,6 +66,24 @@ std::string weights_file(const std::string& dir, const std::string& which) {
 }
 
 }  // namespace
+
+Metadata load_model_weights(Module& model, const std::string& path, const std::string& dir,
+                            ModelKind kind, const Vocabulary* src, const Vocabulary& tgt) {
+  SafeTensorsFile file = load_weights_file(path);
+  if (auto it = file.metadata.find(interop_keys::kKind);
+      it != file.metadata.end() && it->second != enum_name(kind))
+    throw Error(path + ": holds the weights of a model.kind " + it->second + " model (its " +
+                interop_keys::kKind + " metadata) but " + path_in(dir, model_files::kConfig) +
+                " says model.kind " + std::string(enum_name(kind)) +
+                "; the weights come from another model directory");
+  load_into(model, file.tensors, path);
+  if (src)
+    check_vocabulary_checksum(*src, path_in(dir, model_files::kSrcVocab), file.metadata,
+                              vocabulary_checksum_keys::kSrc, path);
+  check_vocabulary_checksum(tgt, path_in(dir, model_files::kTgtVocab), file.metadata,
+                            vocabulary_checksum_keys::kTgt, path);
+  return std::move(file.metadata);
+}
 
 LoadedModel load_model_dir(const std::string& dir, const std::string& which) {
   LoadedModel m;
@@ -89,7 +115,8 @@ LoadedModel load_model_dir(const std::string& dir, const std::string& which) {
   mc.tgt_vocab = static_cast<std::int64_t>(m.tgt_vocab.size());
   Rng rng(m.config.training.seed);
   m.model = build_model(mc, rng, m.config.training.dtype);
-  m.metadata = load_into(*m.model, m.weights_path);
+  m.metadata =
+      load_model_weights(*m.model, m.weights_path, dir, mc.kind, &m.src_vocab, m.tgt_vocab);
   m.model->eval();
   return m;
 }
@@ -109,7 +136,7 @@ LoadedImageModel load_image_model_dir(const std::string& dir, const std::string&
   m.weights_path = weights_file(dir, which);
   Rng rng(m.config.training.seed);
   m.model = make_image_classifier(mc, 1, rng, m.config.training.dtype);
-  m.metadata = load_into(*m.model, m.weights_path);
+  m.metadata = load_model_weights(*m.model, m.weights_path, dir, mc.kind, nullptr, m.classes);
   m.model->eval();
   return m;
 }
@@ -129,7 +156,7 @@ LoadedModel load_image_sequence_model_dir(const std::string& dir, const std::str
   m.weights_path = weights_file(dir, which);
   Rng rng(m.config.training.seed);
   m.model = build_model(mc, rng, m.config.training.dtype);
-  m.metadata = load_into(*m.model, m.weights_path);
+  m.metadata = load_model_weights(*m.model, m.weights_path, dir, mc.kind, nullptr, m.tgt_vocab);
   m.model->eval();
   return m;
 }
