@@ -1,6 +1,7 @@
 #include "heed/config/train_config.h"
 
 #include <yaml-cpp/yaml.h>
+#include <yaml-cpp/depthguard.h>
 
 #include <algorithm>
 #include <cmath>
@@ -374,6 +375,11 @@ void check_kinds(Sections& s, const TrainConfig& c) {
   }
 }
 
+std::string too_deep(const YAML::DeepRecursion& e) {
+  return "nested more than " + std::to_string(e.depth()) +
+         " levels deep (a heed config is at most four: section, key, value)";
+}
+
 // Applies "a.b.c=value" to the tree, creating maps on the way.
 void apply_override(YAML::Node& root, const std::string& text, Overridden& set) {
   const auto eq = text.find('=');
@@ -384,6 +390,9 @@ void apply_override(YAML::Node& root, const std::string& text, Overridden& set) 
   YAML::Node value;
   try {
     value = YAML::Load(text.substr(eq + 1));
+  } catch (const YAML::DeepRecursion& e) {
+    throw Error("--set " + text.substr(0, eq) + "=...: the value is not valid YAML (" +
+                too_deep(e) + ")");
   } catch (const YAML::Exception& e) {
     throw Error("--set " + text + ": the value is not valid YAML (" + e.msg + ")");
   }
@@ -430,6 +439,9 @@ TrainConfig parse_train_config(const std::string& yaml_text, const std::string& 
   YAML::Node root;
   try {
     root = YAML::Load(yaml_text);
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp's own message for this is only "bad file".
+    throw Error(source + ":" + std::to_string(e.mark.line + 1) + ": invalid YAML: " + too_deep(e));
   } catch (const YAML::ParserException& e) {
     throw Error(source + ":" + std::to_string(e.mark.line + 1) + ": invalid YAML: " + e.msg);
   }
