@@ -1,0 +1,164 @@
+#include "heed/train/encoder_decoder_task.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "heed/autograd/cross_entropy_op.h"
+#include "heed/autograd/elementwise_op.h"
+#include "heed/autograd/tape.h"
+#include "heed/base/error.h"
+#include "heed/decode/frozen_model.h"
+#include "heed/decode/greedy.h"
+#include "heed/kernels/bf16_products.h"
+#include "heed/models/model_registry.h"
+#include "heed/store/model_dir.h"
+#include "heed/train/data_parallel.h"
+#include "heed/train/doubly_stochastic.h"
+
+namespace heed {
+
+void fill_token_batch(TokenBatch& tb, std::size_t rows, std::size_t len,
+                      const std::vector<std::int32_t>& ids, const std::vector<std::int32_t>& lengths) {
+  tb.batch = static_cast<std::int64_t>(rows);
+  tb.len = static_cast<std::int64_t>(len);
+  tb.ids.assign(ids.begin(), ids.end());
+  tb.lengths.assign(lengths.begin(), lengths.end());
+}
+
+void EncoderDecoderTask::build_model() {
+  const TrainingConfig& t = training();
+  ModelConfig& mc = context_.config.model;
+  set_data_sizes(mc);
+  validate_model_config(mc);  // sizes against memory too, before anything is allocated
+  model_ = context_.factory ? context_.factory(mc, context_.rng, t.dtype)
+                            : heed::build_model(mc, context_.rng, t.dtype);
+  model_->set_rng(&context_.rng);
+  hard_ = mc.attention_mode == AttentionMode::hard;
+  if (hard_) model_->set_hard_attention_trace(&trace_);
+  HEED_CHECK(t.doubly_stochastic == 0 ||
+                 (takes_doubly_stochastic() && mc.attention_mode == AttentionMode::soft),
+             "training.doubly_stochastic: the penalty is on the soft attention weights of "
+             "model.kind image2seq (model.attention.mode soft), not ", enum_name(mc.kind),
+             " with mode ", enum_name(mc.attention_mode), "; set it to 0");
+  if (t.doubly_stochastic > 0) model_->set_attention_trace(&alpha_trace_);
+  HEED_CHECK(t.hard_soft_mix == 0 || hard_, "training.hard_soft_mix: hard attention only");
+}
+
+void EncoderDecoderTask::begin_step(std::int64_t step) {
+  const TrainingConfig& t = training();
+  if (!hard_ || t.hard_soft_mix <= 0) return;
+  // training.hard_soft_mix: whether this batch reads the soft expectation, from the seed and
+  // the step alone, so every rank and a resumed run decide alike.
+  Rng coin(t.seed ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(step)));
+  expectation_step_ = coin.uniform() < t.hard_soft_mix;
+  model_->set_hard_attention_expectation(expectation_step_);
+}
+
+double EncoderDecoderTask::forward_backward(const Batch& batch, const BatchShare& share) {
+  const TrainingConfig& t = training();
+  const double batch_tokens = share.batch_tokens;
+  double loss = 0.0;
+  {
+    // training.precision bf16: the step's products round their inputs to bfloat16. The
+    // precision goes with the forward pass into every op that multiplies, and each op's
+    // backward keeps it.
+    if (t.precision == kernels::MatmulPrecision::bf16) kernels::require_bf16_products();
+    ArenaScope scope(&arena_);
+    fill_source(batch, false);
+    fill_token_batch(tgt_in_, batch.size, batch.tgt_len, batch.tgt_in, batch.tgt_lengths);
+    // Logits at the real target positions only: the output layers skip the padding.
+    Var logits = model_->forward_packed(src_, tgt_in_, t.precision);
+    const std::vector<std::int32_t> targets = pack_targets(batch.tgt_out, tgt_in_);
+    CrossEntropyResult ce = cross_entropy_with_count(logits, targets, kPad, t.label_smoothing);
+    const auto count = static_cast<double>(ce.count);
+    loss = ce.loss.value().item();
+    // A rank's share of a data-parallel batch: its mean weighs count / batch_tokens, so that
+    // the sum over the ranks is the gradient of the whole batch's mean.
+    Var total = batch_tokens > 0 ? scale(ce.loss, count / batch_tokens) : ce.loss;
+    if (hard_ && !expectation_step_) {
+      // REINFORCE for the sampled attention positions (docs/MODELS.md#hard-attention); the
+      // reported loss stays the cross-entropy. A rank's share divides by the whole batch's
+      // tokens and updates the baseline with the whole batch's mean NLL, as one process would.
+      const std::vector<double> nll = sentence_nll(logits.value(), targets, tgt_in_.lengths);
+      ReinforceOptions ro{t.reinforce_weight, t.entropy_weight, t.baseline_decay};
+      std::optional<double> mean;
+      if (batch_tokens > 0) mean = share.parallel->whole_batch_mean(nll, count);
+      total = add(total, reinforce_loss(trace_, nll, tgt_in_.lengths,
+                                        batch_tokens > 0 ? batch_tokens : count, ro, baseline_,
+                                        mean));
+      trace_.clear();
+    }
+    if (t.doubly_stochastic > 0) {  // soft attention of a family that takes it (build_model)
+      total = add(total, doubly_stochastic_penalty(alpha_trace_, tgt_in_.lengths, src_.lengths,
+                                                   t.doubly_stochastic,
+                                                   batch_tokens > 0 ? batch_tokens : count));
+      alpha_trace_.clear();
+    }
+    Tape::current().backward(total);
+  }
+  arena_.reset();
+  return loss;
+}
+
+void EncoderDecoderTask::skip_share(const BatchShare& share) {
+  // No sentence here: in the sum of the whole batch's NLL all the same, for the same baseline.
+  if (hard_ && !expectation_step_)
+    update_baseline(baseline_, share.parallel->whole_batch_mean({}, 0.0),
+                    training().baseline_decay);
+}
+
+DevScore EncoderDecoderTask::dev_score() {
+  const TrainingConfig& t = training();
+  double loss_sum = 0.0;
+  std::int64_t count = 0;
+  const bool decode = t.metric != DevMetric::loss;
+  std::vector<std::vector<std::int32_t>> decoded(decode ? dev_corpus_.size() : 0);
+  {
+    NoGradGuard no_grad;
+    model_->eval();
+    DecodeOptions dopt;
+    dopt.len_a = static_cast<double>(t.max_output_factor);
+    dopt.len_b = 10.0;
+    limit_dev_decoding(dopt);
+    FrozenModel frozen(*model_, dopt.precision);  // weights packed once for all dev batches
+    for (const auto& members : dev_plan_) {
+      const Batch b = make_batch(dev_corpus_, members);
+      {
+        ArenaScope scope(&arena_);
+        fill_source(b, true);
+        fill_token_batch(tgt_in_, b.size, b.tgt_len, b.tgt_in, b.tgt_lengths);
+        Var logits = model_->forward_packed(src_, tgt_in_);
+        CrossEntropyResult ce =
+            cross_entropy_with_count(logits, pack_targets(b.tgt_out, tgt_in_), kPad, 0.0);
+        loss_sum += ce.loss.value().item() * static_cast<double>(ce.count);
+        count += ce.count;
+        if (decode) {
+          DecodeResult r = greedy_decode(*model_, src_, dopt);
+          for (std::size_t i = 0; i < b.size; ++i) decoded[b.members[i]] = r.best(i).tokens;
+        }
+      }
+      arena_.reset();
+    }
+    model_->train();
+  }
+  const double loss = count ? loss_sum / static_cast<double>(count) : 0.0;
+  DevScore s;
+  s.fields["dev_loss"] = loss;
+  s.fields["perplexity"] = std::exp(loss);
+  s.score = loss;
+  s.shown = "loss " + format_number("%.4f", loss) + ", ppl " + format_number("%.2f", std::exp(loss));
+  if (decode) score_decoded(decoded, s);
+  return s;
+}
+
+void EncoderDecoderTask::save_state(TrainingState& state) const {
+  state.has_baseline = baseline_.has_value;
+  state.baseline = baseline_.per_token;
+}
+
+void EncoderDecoderTask::restore_state(const TrainingState& state) {
+  baseline_ = {state.has_baseline, state.baseline};
+}
+
+}  // namespace heed
