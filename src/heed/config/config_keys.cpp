@@ -438,7 +438,7 @@ std::vector<ConfigKey> make_keys() {
   k.push_back(only(kinds({K::cnn, K::image2seq}), integer("model.conv_channels",
       image(&ImageEncoderConfig::conv_channels), {positive_int()},
       "channels of the first layer; each next layer has twice as many")));
-  k.push_back(seq2seq_only(decoders, choice("model.attention.mode", model(&ModelConfig::attention_mode),
+  k.push_back(seq2seq_only(attends, choice("model.attention.mode", model(&ModelConfig::attention_mode),
       "`soft`: the context is the weighted average of the annotations; `hard`: one position "
       "sampled from the weights in training, trained with REINFORCE (bahdanau, luong and "
       "image2seq, any score, also local-p; refused for noattn); `none`: image2seq only, no "
