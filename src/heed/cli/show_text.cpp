@@ -1,0 +1,136 @@
+// The view of `heed show --input` for a text model (model.kind bahdanau, luong, noattn):
+// per sentence the best output's attention and saliency maps side by side (SVG and PNG), and
+// report.html with every line and its n-best list (docs/cli/show.md).
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "heed/base/atomic_file.h"
+#include "heed/base/error.h"
+#include "heed/cli/show_output.h"
+#include "heed/cli/show_view.h"
+#include "heed/kernels/gemm.h"
+#include "heed/models/model_registry.h"
+#include "heed/translate/best_saliency.h"
+#include "heed/translate/line_translator.h"
+#include "heed/viz/attention_picture.h"
+#include "heed/viz/report_html.h"
+
+namespace heed::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// "sentence-0007": the picture of input line 7 (.svg and .png).
+std::string picture_name(std::size_t line) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "sentence-%04zu", line);
+  return buf;
+}
+
+std::string score_text(double score) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4f", score);
+  return buf;
+}
+
+// The picture of one sentence: the best hypothesis' attention beside its saliency.
+void draw(const ShowOptions& o, const fs::path& dir, const viz::ReportSentence& s,
+          const Translation& t) {
+  const TranslatedHypothesis& best = t.nbest.front();
+  viz::AttentionPicture p;
+  p.title = "Line " + std::to_string(s.line) + " \xC2\xB7 score " + score_text(best.score) +
+            " \xC2\xB7 " + o.model.label();
+  p.subtitle = s.input + "  \xE2\x86\x92  " + best.text;
+  p.source = t.source;
+  p.output = best.output;
+  p.attention = best.attention;
+  p.saliency = s.saliency;
+  write_file_atomically((dir / (s.picture + ".svg")).string(), viz::picture_svg(p));
+  write_file_atomically((dir / (s.picture + ".png")).string(), viz::picture_png(p, o.png_scale));
+}
+
+void show_text(const ShowOptions& o, const TrainConfig&, const std::vector<std::string>& lines) {
+  const std::int64_t nbest = o.nbest > 0 ? o.nbest : std::min<std::int64_t>(o.beam, 10);
+  kernels::set_num_threads(1);  // parallel work is whole batches (TranslateOptions::threads)
+  const LineTranslator translator = LineTranslator::load(o.model.specs());
+  const bool attention = translator.has_attention();
+  if (!attention && o.no_saliency)
+    throw UsageError(o.model.label() +
+                     " has no attention; without the saliency maps there is "
+                     "nothing to draw (leave out --no-saliency)");
+
+  make_show_dir(o.out);
+
+  TranslateOptions options;
+  options.decode.beam = static_cast<std::size_t>(o.beam);
+  options.decode.n_best = static_cast<std::size_t>(nbest);
+  options.batch_size = o.batch_size;
+  options.keep_attention = attention;
+  options.threads = 0;
+  options.max_input_tokens = 1000;
+  const std::size_t n = lines.size();
+  const ShowProgress progress(n);
+  std::vector<Translation> result = translator.translate(
+      lines, options,
+      [&](std::size_t done, std::size_t) { progress.say("translated sentence", done); });
+  std::vector<std::vector<float>> saliency(n);
+  if (!o.no_saliency) {
+    saliency = best_hypothesis_saliency(translator, result, o.batch_size,
+                                        [&](std::size_t done, std::size_t total) {
+                                          if (done == total)
+                                            progress.say("saliency of sentence", n);
+                                        });
+  }
+
+  const fs::path dir(o.out);
+  std::vector<viz::ReportSentence> report;
+  std::size_t pictures = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Translation& t = result[i];
+    viz::ReportSentence s;
+    s.line = static_cast<std::int64_t>(i + 1);
+    s.input = lines[i];
+    s.source = t.source;
+    s.saliency = saliency[i];
+    for (const auto& h : t.nbest) s.nbest.push_back({h.text, h.score, h.output, h.attention});
+    if (t.skipped) {
+      s.note = "not translated: " + std::to_string(t.source_tokens) + " tokens, more than the " +
+               "longest source the model accepts";
+    } else if (t.nbest.empty()) {
+      s.note = "empty line";
+    } else if (t.nbest.front().output.empty()) {
+      s.note = "empty output";
+    } else if (!attention && s.saliency.empty()) {
+      s.note = "no saliency map (the source changes when its pieces are tokenised again)";
+    } else {
+      s.picture = picture_name(i + 1);
+      draw(o, dir, s, t);
+      ++pictures;
+    }
+    report.push_back(std::move(s));
+    progress.say("drew sentence", i + 1);
+  }
+  viz::ReportInfo info;
+  info.input = o.input_name();
+  info.model = o.model.label();
+  info.beam = static_cast<std::size_t>(o.beam);
+  info.attention = attention;
+  info.saliency = !o.no_saliency;
+  const fs::path page = dir / "report.html";
+  write_file_atomically(page.string(), viz::report_html(info, report));
+  std::cout << "wrote " << pictures << (pictures == 1 ? " picture" : " pictures") << " ("
+            << (dir / "sentence-NNNN.svg").string() << ", .png) and " << page.string() << "\n";
+}
+
+// An encoder–decoder over tokens: whatever reads no images.
+bool reads_text(ModelKind kind) { return !takes_images(kind); }
+
+}  // namespace
+
+extern const ShowView kShowText{ShowInput::sentences, reads_text, show_text};
+
+}  // namespace heed::cli
