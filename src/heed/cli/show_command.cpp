@@ -49,8 +49,9 @@ class ShowCommand : public Command {
     auto* input = app.add_option("--input,-i", options_.input,
                                  "text model: input file, one sentence per line; - reads stdin");
     auto* images = app.add_option("--images", options_.images,
-                                  "image model (model.kind ram): gzipped IDX images (heed data "
-                                  "images); draws the first --max-images of them");
+                                  "image model (model.kind ram, fc, cnn, image2seq): gzipped "
+                                  "IDX images (heed data images); draws the first "
+                                  "--max-images of them");
     input->excludes(images);
     app.add_option("--out,-o", options_.out,
                    "directory for the pictures and report.html (text) or gallery.html (images); "
@@ -100,9 +101,9 @@ class ShowCommand : public Command {
         "the best output's attention map (rows: output tokens, columns: source tokens) and its\n"
         "saliency map side by side; and OUT/report.html, one file with every line, its n-best\n"
         "list with scores and both maps. A model without attention gets the saliency map alone.\n"
-        "Images (--images, model.kind ram): writes OUT/image-NNNN.svg and .png for image NNNN\n"
-        "(0-based, as heed eval --locations counts): the image with each glimpse's squares,\n"
-        "numbered, the path joining them, the label and the prediction, and beside it\n"
+        "Images (--images, model.kind ram, fc, cnn, image2seq): writes OUT/image-NNNN.svg and\n"
+        ".png for image NNNN (0-based, as heed eval --locations counts): the image with each\n"
+        "glimpse's squares, numbered, the path joining them, the label and the prediction, and beside it\n"
         "OUT/image-NNNN-saliency.svg and .png, the pixel saliency of the predicted class; for\n"
         "model.kind fc and cnn the saliency picture is image-NNNN itself; image2seq: each word's\n"
         "attention over the grid. OUT/gallery.html: every picture with its label and prediction\n"
