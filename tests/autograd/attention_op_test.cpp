@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <vector>
 
 #include "heed/autograd/matmul.h"
@@ -71,6 +72,62 @@ std::vector<Var> inputs(AttentionScore s, const Params& P, bool local) {
   return in;
 }
 
+// The score of position j of row b, literally (docs/MODELS.md#attention-scores), in double:
+// one per score of the registry (AttentionScores.EveryScoreHasANaiveForward checks the count).
+using NaiveScore = double (*)(const Params& P, const Tensor& q, const Tensor& H, std::int64_t b,
+                              std::int64_t j);
+const std::map<AttentionScore, NaiveScore> kNaiveScores = {
+    {AttentionScore::dot,
+     [](const Params&, const Tensor& q, const Tensor& H, std::int64_t b, std::int64_t j) {
+       double sc = 0;
+       for (std::int64_t i = 0; i < DQ; ++i) sc += q.at({b, i}) * H.at({b, j, i});
+       return sc;
+     }},
+    {AttentionScore::scaled_dot,
+     [](const Params&, const Tensor& q, const Tensor& H, std::int64_t b, std::int64_t j) {
+       double sc = 0;
+       for (std::int64_t i = 0; i < DQ; ++i) sc += q.at({b, i}) * H.at({b, j, i});
+       return sc / std::sqrt(double(DQ));
+     }},
+    {AttentionScore::general,  // q^T W_a h_j
+     [](const Params& P, const Tensor& q, const Tensor& H, std::int64_t b, std::int64_t j) {
+       double sc = 0;
+       for (std::int64_t i = 0; i < DQ; ++i)
+         for (std::int64_t k = 0; k < DK; ++k)
+           sc += q.at({b, i}) * P.W_gen.value().at({i, k}) * H.at({b, j, k});
+       return sc;
+     }},
+    {AttentionScore::concat,  // v_a^T tanh(W_a [q; h_j])
+     [](const Params& P, const Tensor& q, const Tensor& H, std::int64_t b, std::int64_t j) {
+       double sc = 0;
+       for (std::int64_t a = 0; a < A; ++a) {
+         double z = 0;
+         for (std::int64_t i = 0; i < DQ; ++i) z += P.W_cat.value().at({a, i}) * q.at({b, i});
+         for (std::int64_t k = 0; k < DK; ++k)
+           z += P.W_cat.value().at({a, DQ + k}) * H.at({b, j, k});
+         sc += P.v_a.value().at({0, a}) * std::tanh(z);
+       }
+       return sc;
+     }},
+    {AttentionScore::mlp,  // v^T tanh(W_q q + U_h h_j + b)
+     [](const Params& P, const Tensor& q, const Tensor& H, std::int64_t b, std::int64_t j) {
+       double sc = 0;
+       for (std::int64_t a = 0; a < A; ++a) {
+         double z = P.b.value().at({a});
+         for (std::int64_t i = 0; i < DQ; ++i) z += P.W_q.value().at({a, i}) * q.at({b, i});
+         for (std::int64_t k = 0; k < DK; ++k) z += P.U_h.value().at({a, k}) * H.at({b, j, k});
+         sc += P.v.value().at({0, a}) * std::tanh(z);
+       }
+       return sc;
+     }},
+    {AttentionScore::location,  // (W_a q)_j
+     [](const Params& P, const Tensor& q, const Tensor&, std::int64_t b, std::int64_t j) {
+       double sc = 0;
+       for (std::int64_t i = 0; i < DQ; ++i) sc += P.W_loc.value().at({j, i}) * q.at({b, i});
+       return sc;
+     }},
+};
+
 // docs/MODELS.md#attention-scores and #local-p-attention, literally, one position at a
 // time, in double.
 struct Naive {
@@ -81,46 +138,12 @@ Naive naive(AttentionScore s, const Params& P, double D) {
   const Tensor& H = values(s, P).value();
   const Tensor& q = P.q.value();
   const std::int64_t dk = H.dim(2);
+  const NaiveScore score_of = kNaiveScores.at(s);
   Naive out{std::vector<double>(B * dk, 0.0), std::vector<double>(B * M, 0.0)};
   for (std::int64_t b = 0; b < B; ++b) {
     const std::int64_t S = kLengths[b];
     std::vector<double> score(M, -std::numeric_limits<double>::infinity());
-    for (std::int64_t j = 0; j < S; ++j) {
-      double sc = 0;
-      switch (s) {
-        case AttentionScore::dot:
-        case AttentionScore::scaled_dot:
-          for (std::int64_t i = 0; i < DQ; ++i) sc += q.at({b, i}) * H.at({b, j, i});
-          if (s == AttentionScore::scaled_dot) sc /= std::sqrt(double(DQ));
-          break;
-        case AttentionScore::general:  // q^T W_a h_j
-          for (std::int64_t i = 0; i < DQ; ++i)
-            for (std::int64_t k = 0; k < DK; ++k)
-              sc += q.at({b, i}) * P.W_gen.value().at({i, k}) * H.at({b, j, k});
-          break;
-        case AttentionScore::concat:  // v_a^T tanh(W_a [q; h_j])
-          for (std::int64_t a = 0; a < A; ++a) {
-            double z = 0;
-            for (std::int64_t i = 0; i < DQ; ++i) z += P.W_cat.value().at({a, i}) * q.at({b, i});
-            for (std::int64_t k = 0; k < DK; ++k)
-              z += P.W_cat.value().at({a, DQ + k}) * H.at({b, j, k});
-            sc += P.v_a.value().at({0, a}) * std::tanh(z);
-          }
-          break;
-        case AttentionScore::mlp:  // v^T tanh(W_q q + U_h h_j + b)
-          for (std::int64_t a = 0; a < A; ++a) {
-            double z = P.b.value().at({a});
-            for (std::int64_t i = 0; i < DQ; ++i) z += P.W_q.value().at({a, i}) * q.at({b, i});
-            for (std::int64_t k = 0; k < DK; ++k) z += P.U_h.value().at({a, k}) * H.at({b, j, k});
-            sc += P.v.value().at({0, a}) * std::tanh(z);
-          }
-          break;
-        case AttentionScore::location:  // (W_a q)_j
-          for (std::int64_t i = 0; i < DQ; ++i) sc += P.W_loc.value().at({j, i}) * q.at({b, i});
-          break;
-      }
-      score[j] = sc;
-    }
+    for (std::int64_t j = 0; j < S; ++j) score[j] = score_of(P, q, H, b, j);
     double p = 0;
     if (D > 0) {
       double u = 0;
@@ -167,9 +190,13 @@ Var join(const Var& c, const Var& a) {
   });
 }
 
-const AttentionScore kScores[] = {AttentionScore::dot,     AttentionScore::scaled_dot,
-                                  AttentionScore::general, AttentionScore::concat,
-                                  AttentionScore::mlp,     AttentionScore::location};
+// Every score of the registry.
+std::vector<AttentionScore> all_scores() {
+  std::vector<AttentionScore> out;
+  for (const ScoreSpec& e : attention_scores()) out.push_back(e.score);
+  return out;
+}
+const std::vector<AttentionScore> kScores = all_scores();
 
 AttentionResult run(AttentionScore s, const Params& P, double window) {
   return attention_step(s, P.q, keys(s, P), values(s, P), kLengths, weights(s, P, window));
@@ -326,6 +353,30 @@ TEST(LinearColumns, GradientCheck) {
   Var x = random_var({2, 3, 4}, 1), W = random_var({5, 9}, 2);
   EXPECT_TRUE(gradcheck([&] { return linear_columns(x, W, 3); }, {x, W}));
   EXPECT_THROW(linear_columns(x, W, 6), Error);
+}
+
+// A new registry entry without a naive forward (and so without the tests above) fails here.
+TEST(AttentionScores, EveryScoreHasANaiveForward) {
+  EXPECT_EQ(attention_scores().size(), kNaiveScores.size());
+  for (AttentionScore s : kScores)
+    EXPECT_TRUE(kNaiveScores.contains(s)) << attention_score_name(s) << " has no naive forward";
+}
+
+// score_spec indexes the registry by the enum: one entry per value, in its order.
+TEST(AttentionScores, OneEntryPerScoreInTheEnumsOrder) {
+  for (std::size_t i = 0; i < attention_scores().size(); ++i) {
+    const ScoreSpec& e = attention_scores()[i];
+    EXPECT_EQ(static_cast<std::size_t>(e.score), i) << attention_score_name(e.score);
+    EXPECT_EQ(&score_spec(e.score), &e);
+    EXPECT_NE(e.check, nullptr) << attention_score_name(e.score);
+    EXPECT_EQ(e.keys == ScoreKeys::none, e.kind == kernels::ScoreKind::logits)
+        << attention_score_name(e.score) << ": only the logits form reads no keys";
+    EXPECT_EQ(e.key_param >= 0,
+              e.keys == ScoreKeys::linear || e.keys == ScoreKeys::key_columns)
+        << attention_score_name(e.score);
+    for (int p : {e.key_param, e.weight_param, e.vector_param})
+      EXPECT_LT(p, static_cast<int>(e.params.size())) << attention_score_name(e.score);
+  }
 }
 
 TEST(AttentionScoreNames, RoundTripAndReject) {

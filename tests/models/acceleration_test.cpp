@@ -88,8 +88,9 @@ TEST(Accelerations, GruAdditiveDecoderEqualsTheBahdanauStep) {
 }
 
 TEST(Accelerations, LstmDotDecoderEqualsTheLuongStep) {
-  for (AttentionScore score :
-       {AttentionScore::dot, AttentionScore::scaled_dot, AttentionScore::general}) {
+  for (const ScoreSpec& e : attention_scores()) {
+    if (!e.fused) continue;
+    const AttentionScore score = e.score;
     for (bool feed : {true, false}) {
       ModelConfig c = base(ModelKind::luong);
       c.score = score;
@@ -107,8 +108,9 @@ TEST(Accelerations, LstmDotDecoderEqualsTheLuongStep) {
 // Configurations without a fused op run the step loop both times: still equal.
 TEST(Accelerations, OtherConfigurationsRunTheStepLoop) {
   expect_equal_paths(base(ModelKind::noattn), "noattn");
-  for (AttentionScore score :
-       {AttentionScore::concat, AttentionScore::mlp, AttentionScore::location}) {
+  for (const ScoreSpec& e : attention_scores()) {
+    if (e.fused) continue;
+    const AttentionScore score = e.score;
     ModelConfig c = base(ModelKind::luong);
     c.score = score;
     expect_equal_paths(c, std::string(enum_name(score)));

@@ -49,10 +49,10 @@ std::vector<Case> cases() {
   std::vector<Case> out;
   out.push_back({"bahdanau", tiny_config("bahdanau")});
   out.push_back({"noattn", tiny_config("noattn")});
-  for (const char* score : {"general", "dot", "scaled_dot", "concat", "mlp", "location"}) {
+  for (const ScoreSpec& e : attention_scores()) {  // every score
     ModelConfig c = tiny_config("luong");
-    c.score = parse_enum<AttentionScore>(score, "model.score");
-    out.push_back({std::string("luong_") + score, c});
+    c.score = e.score;
+    out.push_back({"luong_" + std::string(attention_score_name(e.score)), c});
   }
   ModelConfig nofeed = tiny_config("luong");
   nofeed.input_feed = false;

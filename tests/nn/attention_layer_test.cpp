@@ -26,7 +26,7 @@ AttentionConfig config(const std::string& score, bool local = false) {
   AttentionConfig c;
   c.score = parse_enum<AttentionScore>(score, "score");
   c.query_dim = 4;
-  c.key_dim = score == "dot" || score == "scaled_dot" ? 4 : 3;
+  c.key_dim = score_spec(c.score).same_size ? 4 : 3;
   c.attn_dim = 5;
   c.max_src_len = 6;
   c.local_p = local;
@@ -88,8 +88,9 @@ TEST(AttentionModule, LocationRejectsLongSources) {
 
 TEST(AttentionModule, GradientCheckEveryScoreThroughKeys) {
   const std::vector<std::int64_t> len{4, 2};
-  for (std::string s : {"dot", "scaled_dot", "general", "concat", "mlp", "location"})
+  for (const ScoreSpec& e : attention_scores())
     for (bool local : {false, true}) {
+      const std::string s(attention_score_name(e.score));
       Rng rng(5);
       Attention att(config(s, local), rng, DType::f64);
       Var q = random_var({2, 4}, 7);

@@ -56,6 +56,21 @@ std::vector<AttentionCase> attention_cases() {
   };
 }
 
+// A new registry entry without its golden file attention_<name> fails here (the goldens are the
+// reference's; the naive loops of tests/autograd/attention_op_test.cpp are ours).
+TEST(GoldenAttentionCases, EveryScoreHasAGolden) {
+  std::size_t global = 0;  // cases of one score alone, global attention
+  for (const AttentionCase& c : attention_cases()) global += !c.config.local_p;
+  EXPECT_EQ(global, attention_scores().size() + 1) << "one case per score (mlp twice: additive)";
+  for (const ScoreSpec& e : attention_scores()) {
+    const std::string file = "attention_" + std::string(attention_score_name(e.score));
+    bool found = false;
+    for (const AttentionCase& c : attention_cases())
+      found = found || (c.file == file && c.config.score == e.score && !c.config.local_p);
+    EXPECT_TRUE(found) << "no golden case " << file;
+  }
+}
+
 class GoldenAttention : public ::testing::TestWithParam<std::tuple<AttentionCase, DType>> {};
 
 TEST_P(GoldenAttention, MatchesPyTorchReference) {

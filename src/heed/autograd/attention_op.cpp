@@ -18,29 +18,6 @@ T logistic(T x) {  // no overflow on either side
   return e / (T(1) + e);
 }
 
-// No default case: a new score must say its kernel form here (the compiler warns).
-kernels::ScoreKind kind_of(AttentionScore s) {
-  switch (s) {
-    case AttentionScore::concat:
-    case AttentionScore::mlp:
-      return kernels::ScoreKind::tanh;
-    case AttentionScore::location:
-      return kernels::ScoreKind::logits;
-    case AttentionScore::dot:
-    case AttentionScore::scaled_dot:
-    case AttentionScore::general:
-      return kernels::ScoreKind::dot;
-  }
-  return kernels::ScoreKind::dot;  // not reached: the switch names every score
-}
-
-void check_param(const Var& p, const Shape& expected, const char* what, DType dtype) {
-  HEED_CHECK(p.defined(), "attention: the score needs parameter ", what);
-  check_shape(p.value(), expected, what);
-  HEED_CHECK(p.value().is_contiguous() && p.dtype() == dtype, "attention: ", what,
-             " must be contiguous and of the query's dtype");
-}
-
 // Everything the backward needs besides the op's inputs and outputs.
 struct Saved {
   AttentionScore score;
@@ -57,7 +34,7 @@ template <typename T>
 kernels::AttentionStep<T> make_step(const Saved& s, const Var& q, const Var& K, const Var& H,
                                     const AttentionWeights& w) {
   kernels::AttentionStep<T> st;
-  st.kind = kind_of(s.score);
+  st.kind = score_spec(s.score).kind;
   st.batch = s.B;
   st.m = s.m;
   st.key_dim = s.kd;
@@ -184,7 +161,8 @@ AttentionResult attention_step(AttentionScore score, const Var& q, const Var& K,
   for (std::int64_t len : lengths)
     HEED_CHECK(len >= 1 && len <= s.m, "attention: source length ", len, " outside [1, ", s.m, "]");
   s.lengths.assign(lengths.begin(), lengths.end());
-  const kernels::ScoreKind kind = kind_of(score);
+  const ScoreSpec& spec = score_spec(score);
+  const kernels::ScoreKind kind = spec.kind;
 
   if (kind != kernels::ScoreKind::logits) {
     HEED_CHECK(K.defined(), "attention: score ", attention_score_name(score), " needs keys");
@@ -196,38 +174,13 @@ AttentionResult attention_step(AttentionScore score, const Var& q, const Var& K,
                dtype_name(dt));
     s.kd = Kv.dim(2);
   }
-  switch (score) {
-    case AttentionScore::dot:
-    case AttentionScore::scaled_dot:
-    case AttentionScore::general:
-      HEED_CHECK(s.kd == s.dq, "attention ", attention_score_name(score), ": key size ", s.kd,
-                 " differs from query size ", s.dq);
-      if (score == AttentionScore::scaled_dot) s.scale = 1.0 / std::sqrt(double(s.dq));
-      break;
-    case AttentionScore::mlp:
-      check_param(w.W, Shape{s.kd, s.dq}, "W_q.weight", dt);
-      check_param(w.v, Shape{1, s.kd}, "v.weight", dt);
-      break;
-    case AttentionScore::concat:
-      HEED_CHECK(
-          w.W.defined() && w.W.value().ndim() == 2 && w.W.dim(0) == s.kd && w.W.dim(1) >= s.dq,
-          "attention concat: W_a must be (A, dq + dk) with A = ", s.kd);
-      check_param(w.W, w.W.shape(), "W_a.weight", dt);
-      check_param(w.v, Shape{1, s.kd}, "v_a.weight", dt);
-      break;
-    case AttentionScore::location:
-      HEED_CHECK(w.W.defined() && w.W.value().ndim() == 2 && w.W.dim(1) == s.dq,
-                 "attention location: W_a must be (max_src_len, dq) with dq = ", s.dq);
-      HEED_CHECK(s.m <= w.W.dim(0), "attention location: source length ", s.m, " > max_src_len ",
-                 w.W.dim(0));
-      check_param(w.W, w.W.shape(), "W_a.weight", dt);
-      break;
-  }
+  spec.check(attention_score_name(score), ScoreStepSizes{s.m, s.dq, s.kd, s.dv}, w, dt);
+  if (spec.scaled) s.scale = 1.0 / std::sqrt(double(s.dq));
   const bool local = w.window > 0;
   if (local) {
     HEED_CHECK(w.window >= 1, "attention local-p: window D must be >= 1, got ", w.window);
-    check_param(w.W_p, Shape{s.dq, s.dq}, "W_p.weight", dt);
-    check_param(w.v_p, Shape{1, s.dq}, "v_p.weight", dt);
+    check_attention_param(w.W_p, Shape{s.dq, s.dq}, "W_p.weight", dt);
+    check_attention_param(w.v_p, Shape{1, s.dq}, "v_p.weight", dt);
   }
 
   Tensor context = Tensor::empty({s.B, s.dv}, dt);

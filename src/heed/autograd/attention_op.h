@@ -4,35 +4,20 @@
 // The mathematics: docs/MODELS.md#attention-scores, #masking-and-softmax, #local-p-attention.
 #include <cstdint>
 #include <span>
-#include <string_view>
 
+#include "heed/autograd/attention_score.h"
 #include "heed/autograd/var.h"
-#include "heed/base/enum_names.h"
 #include "heed/kernels/precision.h"
 
 namespace heed {
 
-enum class AttentionScore { dot, scaled_dot, general, concat, mlp, location };
-inline constexpr EnumName<AttentionScore> kAttentionScoreNames[] = {
-    {AttentionScore::dot, "dot"},        {AttentionScore::scaled_dot, "scaled_dot"},
-    {AttentionScore::general, "general"}, {AttentionScore::concat, "concat"},
-    {AttentionScore::mlp, "mlp"},        {AttentionScore::mlp, "additive"},
-    {AttentionScore::location, "location"}};
-constexpr std::span<const EnumName<AttentionScore>> enum_names(AttentionScore) {
-  return kAttentionScoreNames;
-}
-
-// The score named name ("additive" is mlp); anything else throws heed::Error.
-inline AttentionScore attention_score_from_name(std::string_view name) {
-  return parse_enum<AttentionScore>(name, "attention score");
-}
-inline std::string_view attention_score_name(AttentionScore score) { return enum_name(score); }
-
-// The score's parameters (undefined where a score does not use them), PyTorch layouts:
-//   mlp:      W = W_q.weight (A, dq),        v = v.weight (1, A)
-//   concat:   W = W_a.weight (A, dq + dk),   v = v_a.weight (1, A); the query half W[:, :dq]
-//   location: W = W_a.weight (max_src_len, dq); rows [0, m) score positions 1..m
-//   local-p:  W_p (dq, dq), v_p (1, dq), window = D >= 1 (0 means global attention)
+// The score's parameters, PyTorch layouts, undefined where a score has none (its entry in
+// attention_score.cpp says which projection is which):
+//   W: the query-side weight; the tanh form multiplies q by its first dq columns (W is (A, dq)
+//      or wider, as concat's W_a (A, dq + dk)), the logits form by all of it ((max_src_len, dq):
+//      rows [0, m) score positions 1..m)
+//   v: the tanh form's (1, A)
+//   local-p: W_p (dq, dq), v_p (1, dq), window = D >= 1 (0 means global attention)
 struct AttentionWeights {
   Var W;
   Var v;
@@ -46,9 +31,9 @@ struct AttentionResult {
   Var alpha;    // (B, m); exactly 0 on padding and outside a local window
 };
 
-// One attention step for queries q (B, dq) over values H (B, m, dk) with precomputed keys K:
-//   dot, scaled_dot: K = H (dq == dk);  general: K = W_a H (B, m, dq);
-//   concat: K = W_a[:, dq:] H (B, m, A);  mlp: K = U_h H + b (B, m, A);  location: K unused.
+// One attention step for queries q (B, dq) over values H (B, m, dk) with the keys K computed
+// once per batch as the score's entry says (undefined for the logits form), e.g. H itself for
+// dot, W_a H for general, U_h H + b for mlp. Checks the sizes and weights by the score's entry.
 // lengths[b] in [1, m] is row b's source length; positions past it are padding.
 AttentionResult attention_step(AttentionScore score, const Var& q, const Var& K, const Var& H,
                                std::span<const std::int64_t> lengths,

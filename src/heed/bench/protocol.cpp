@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "heed/autograd/attention_score.h"
 #include "heed/autograd/cross_entropy_op.h"
 #include "heed/autograd/tape.h"
 #include "heed/base/error.h"
@@ -321,17 +322,19 @@ FlopTerms flop_terms(const BenchConfig& c) {
     for (std::int64_t l = 0; l < L; ++l)
       t.per_tgt_step += 2 * (l == 0 ? in0 : Hd) * 4 * Hd + 2 * Hd * 4 * Hd;
     t.per_tgt_step += 2 * (Hd + Hd) * Hd + 2 * Hd * V;  // W_c [c; h], W_s
-    if (c.score == AttentionScore::general) {
-      t.per_src_token += 2 * Hd * Hd;                  // W_a h_j once per batch
-      t.per_tgt_step_per_src_token = 2 * Hd + 2 * Hd;  // q . (W_a h_j), context
-    } else if (c.score == AttentionScore::concat) {
-      const std::int64_t A = c.attn_dim > 0 ? c.attn_dim : Hd;
-      t.per_src_token += 2 * Hd * A;
-      t.per_tgt_step += 2 * Hd * A;
-      t.per_tgt_step_per_src_token = 2 * A + 2 * Hd;
-    } else {
-      t.per_tgt_step_per_src_token = 2 * Hd + 2 * Hd;
+    // The attention, from the score's registry entry: its keys once per source token, the
+    // tanh form's query-side product once per step, then per step and source token the score
+    // (over the keys' width kd; the location logits' rows are dq = kd wide) and the context.
+    const ScoreSpec& score = score_spec(c.score);
+    const ScoreSizes sizes{Hd, Hd, c.attn_dim > 0 ? c.attn_dim : Hd, 0};
+    std::int64_t kd = Hd;  // the keys' width: H itself, or the key projection's output
+    if (score.key_param >= 0) {
+      const ScoreParam& P = score.params[static_cast<std::size_t>(score.key_param)];
+      kd = sizes(P.out);
+      t.per_src_token += 2 * sizes.key * kd;
     }
+    if (score.kind == kernels::ScoreKind::tanh) t.per_tgt_step += 2 * Hd * kd;
+    t.per_tgt_step_per_src_token = 2 * kd + 2 * Hd;
   }
   return t;
 }

@@ -2,6 +2,7 @@
 // default a unidirectional LSTM stack) and the LuongDecoder, any score.
 #include "heed/models/encoder_decoder.h"
 #include "heed/models/luong_decoder.h"
+#include "heed/models/model_detail.h"
 #include "heed/models/model_registry.h"
 
 namespace heed {
@@ -15,12 +16,7 @@ void validate(const ModelConfig& c) {
   HEED_CHECK(c.enc_layers == c.dec_layers, "model: luong starts decoder layer l from encoder "
              "layer l, so enc_layers (", c.enc_layers, ") must equal dec_layers (", c.dec_layers,
              ")");
-  if (c.score == AttentionScore::dot || c.score == AttentionScore::scaled_dot)
-    HEED_CHECK(c.annotation_dim() == c.dec_hidden, "model.score ", enum_name(c.score),
-               " needs the annotation size (enc_hidden x directions = ", c.annotation_dim(),
-               ") to equal dec_hidden (", c.dec_hidden, "); use general, concat or mlp otherwise");
-  if (c.score == AttentionScore::location)
-    HEED_CHECK(c.max_src_len >= 1, "model.max_src_len must be at least 1, got ", c.max_src_len);
+  model_detail::check_score(c);
   if (c.local_p)
     HEED_CHECK(c.window >= 1, "model.window (local-p half-width D) must be at least 1, got ",
                c.window);
@@ -39,10 +35,8 @@ std::unique_ptr<Seq2Seq> build(const ModelConfig& c, Rng& rng, DType dtype) {
       rng, dtype);
 }
 
-// The location score has one weight row per source position.
-std::int64_t max_length(const ModelConfig& c) {
-  return c.score == AttentionScore::location ? c.max_src_len : 0;
-}
+// A score with a weight row per source position (location) bounds the source.
+std::int64_t max_length(const ModelConfig& c) { return model_detail::score_max_length(c); }
 
 }  // namespace
 

@@ -112,17 +112,16 @@ Var LuongDecoder::output(const Var& features, const RunMode& mode) const {
   return W_s_.forward(features, mode.precision);
 }
 
-// fused/lstm_dot_decoder runs the n steps as one op for global attention with a dot-family
-// score (dot, scaled_dot, general), soft attention and no dropout between the decoder's
-// layers (hard attention samples or takes the argmax at each step: the step loop runs). Layer 0's
-// embedding block of the input projection is one GEMM for all steps.
+// fused/lstm_dot_decoder runs the n steps as one op for global attention with a score whose
+// registry entry is fused (of the dot form: dot, scaled_dot, general), soft attention and no
+// dropout between the decoder's layers (hard attention samples or takes the argmax at each step:
+// the step loop runs). Layer 0's embedding block of the input projection is one GEMM for all
+// steps.
 std::optional<Var> LuongDecoder::accelerated(const Var& E, const Encoded& enc, const RunMode& mode,
                                              Tensor* alphas) const {
-  const AttentionScore score = attention_.score();
-  const bool dot_score = score == AttentionScore::dot || score == AttentionScore::scaled_dot ||
-                         score == AttentionScore::general;
+  const ScoreSpec& score = score_spec(attention_.score());
   const bool layer_dropout = mode.training && mode.dropout > 0 && layers_ > 1;
-  if (!dot_score || attention_.config().local_p || attention_.config().hard || layer_dropout)
+  if (!score.fused || attention_.config().local_p || attention_.config().hard || layer_dropout)
     return std::nullopt;
   const RecurrentCell& cell0 = cells_[0];
   Var X =
@@ -141,8 +140,7 @@ std::optional<Var> LuongDecoder::accelerated(const Var& E, const Encoded& enc, c
   w.feed_col = emb_dim_;
   w.W_c = W_c_.weight;
   w.precision = mode.precision;
-  w.scale = score == AttentionScore::scaled_dot ? 1.0 / std::sqrt(static_cast<double>(hidden_))
-                                                : 1.0;
+  w.scale = score.scaled ? 1.0 / std::sqrt(static_cast<double>(hidden_)) : 1.0;
   return lstm_dot_decoder(X, hs, cs, enc.annotations, enc.keys, enc.lengths, w, alphas);
 }
 

@@ -26,6 +26,16 @@ void check_target(const TokenBatch& tgt_in, std::int64_t batch, std::int64_t voc
 void check_step(std::span<const std::int32_t> y_prev, const DecoderState& state,
                 std::size_t parts, const Encoded& enc, std::int64_t vocab, const char* model);
 
+// The checks of model.score, all here. check_score: any score, under the size constraints of its
+// registry entry (autograd/attention_score.h). check_additive_score: for a decoder with
+// Bahdanau's additive attention only; uses says so ("bahdanau uses additive (mlp) attention")
+// and hint follows the score's name in the message.
+void check_score(const ModelConfig& config);
+void check_additive_score(const ModelConfig& config, const char* uses, const char* hint);
+// The longest source the score allows: max_src_len for a score with a weight row per source
+// position, else 0 (any length).
+std::int64_t score_max_length(const ModelConfig& config);
+
 // Sets a's hard-attention fields from model.attention (mode, hard_eval).
 void set_attention_mode(AttentionConfig& a, const ModelConfig& config);
 // One attention step in mode: samples from mode.rng when the attention is hard and training,

@@ -79,9 +79,10 @@ double estimated_parameters(const ModelConfig& c) {
   const double A = c.attn_dim > 0 ? static_cast<double>(c.attn_dim) : Hd;
   const double O = c.out_dim > 0 ? static_cast<double>(c.out_dim) : Hd;
   // Embeddings, LSTM stacks (4 gates; a GRU has 3), attention and output layers.
-  // The location score's weight has a column per source position up to max_src_len.
-  const double location =
-      c.score == AttentionScore::location ? static_cast<double>(c.max_src_len) * (Hd + 1.0) : 0.0;
+  // A score with a weight row per source position (location) has one up to max_src_len.
+  const double location = score_spec(c.score).per_position
+                              ? static_cast<double>(c.max_src_len) * (Hd + 1.0)
+                              : 0.0;
   return (Vs + Vt) * E + Le * dirs * 4.0 * (std::max(E, enc) + He + 2.0) * He +
          Ld * 4.0 * (E + enc + 2.0 * Hd + 2.0) * Hd + (enc + Hd) * (A + O) + A + Vt * (O + 1.0) +
          location;
@@ -94,7 +95,7 @@ void check_model_fits_in_memory(const ModelConfig& c) {
       {"emb_dim", c.emb_dim},       {"enc_hidden", c.enc_hidden}, {"dec_hidden", c.dec_hidden},
       {"enc_layers", c.enc_layers}, {"dec_layers", c.dec_layers}, {"attn_dim", c.attn_dim},
       {"out_dim", c.out_dim},       {"src_vocab", c.src_vocab},   {"tgt_vocab", c.tgt_vocab},
-      {"max_src_len", c.score == AttentionScore::location ? c.max_src_len : 0}};
+      {"max_src_len", score_spec(c.score).per_position ? c.max_src_len : 0}};
   const auto* largest = &sizes[0];
   for (const auto& s : sizes)
     if (s.second > largest->second) largest = &s;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <memory>
+#include <string_view>
 
 #include "heed/autograd/attention_hard.h"
 #include "heed/autograd/matmul.h"
@@ -16,7 +17,7 @@ AttentionProjection::AttentionProjection(std::int64_t in, std::int64_t out, bool
 }
 
 Attention::Attention(const AttentionConfig& config, Rng& rng, DType dtype)
-    : config_(config), score_(config.score) {
+    : config_(config), score_(config.score), spec_(&score_spec(config.score)) {
   const std::int64_t dq = config.query_dim, dk = config.key_dim;
   HEED_CHECK(dq > 0 && dk > 0, "attention: query_dim and key_dim must be positive, got ", dq,
              " and ", dk);
@@ -27,35 +28,20 @@ Attention::Attention(const AttentionConfig& config, Rng& rng, DType dtype)
     slot = std::make_unique<AttentionProjection>(in, out, bias, rng, dtype);
     register_module(name, *slot);
   };
-  switch (score_) {
-    case AttentionScore::dot:
-    case AttentionScore::scaled_dot:
-      HEED_CHECK(dq == dk, "attention ", enum_name(config.score), ": needs query_dim == key_dim, got ", dq,
-                 " and ", dk);
-      break;
-    case AttentionScore::general:
-      make(W_a_, "W_a", dk, dq, false);  // q^T (W_a h_j)
-      weights_.W = W_a_->weight;
-      break;
-    case AttentionScore::concat:
-      make(W_a_, "W_a", dq + dk, A, false);
-      make(v_a_, "v_a", A, 1, false);
-      weights_.W = W_a_->weight;
-      weights_.v = v_a_->weight;
-      break;
-    case AttentionScore::mlp:
-      make(W_q_, "W_q", dq, A, false);
-      make(U_h_, "U_h", dk, A, true);  // U_h.bias is b
-      make(v_, "v", A, 1, false);
-      weights_.W = W_q_->weight;
-      weights_.v = v_->weight;
-      break;
-    case AttentionScore::location:
-      HEED_CHECK(config.max_src_len >= 1, "attention location: max_src_len must be >= 1");
-      make(W_a_, "W_a", dq, config.max_src_len, false);
-      weights_.W = W_a_->weight;
-      break;
+  const std::string_view name = attention_score_name(score_);
+  if (spec_->same_size)
+    HEED_CHECK(dq == dk, "attention ", name, ": needs query_dim == key_dim, got ", dq, " and ",
+               dk);
+  if (spec_->per_position)
+    HEED_CHECK(config.max_src_len >= 1, "attention ", name, ": max_src_len must be >= 1");
+  const ScoreSizes sizes{dq, dk, A, config.max_src_len};
+  score_params_.resize(spec_->params.size());
+  for (std::size_t i = 0; i < spec_->params.size(); ++i) {
+    const ScoreParam& p = spec_->params[i];
+    make(score_params_[i], p.module, sizes(p.in), sizes(p.out), p.bias);
   }
+  if (spec_->weight_param >= 0) weights_.W = score_param(spec_->weight_param).weight;
+  if (spec_->vector_param >= 0) weights_.v = score_param(spec_->vector_param).weight;
   if (config.local_p) {
     HEED_CHECK(config.window >= 1, "attention local_p: window D must be >= 1, got ",
                config.window);
@@ -67,24 +53,28 @@ Attention::Attention(const AttentionConfig& config, Rng& rng, DType dtype)
   }
 }
 
+const AttentionProjection& Attention::score_param(int i) const {
+  return *score_params_[static_cast<std::size_t>(i)];
+}
+
 Var Attention::keys(const Var& H, kernels::MatmulPrecision precision) const {
   HEED_CHECK(H.value().ndim() == 3 && H.dim(2) == config_.key_dim,
              "attention keys: annotations must be (B, m, ", config_.key_dim, "), got ",
              H.shape().str());
-  switch (score_) {
-    case AttentionScore::dot:
-    case AttentionScore::scaled_dot:
+  switch (spec_->keys) {
+    case ScoreKeys::values:
       return H;
-    case AttentionScore::general:
-      return linear(H, W_a_->weight, Var(), precision);
-    case AttentionScore::concat:
-      return linear_columns(H, W_a_->weight, config_.query_dim, precision);
-    case AttentionScore::mlp:
-      return linear(H, U_h_->weight, U_h_->bias, precision);
-    case AttentionScore::location:
+    case ScoreKeys::linear: {
+      const AttentionProjection& P = score_param(spec_->key_param);
+      return linear(H, P.weight, P.bias, precision);
+    }
+    case ScoreKeys::key_columns:
+      return linear_columns(H, score_param(spec_->key_param).weight, config_.query_dim,
+                            precision);
+    case ScoreKeys::none:
       return Var();
   }
-  return Var();
+  return Var();  // not reached: the switch names every form
 }
 
 Attention::Output Attention::forward(const Var& q, const Var& H, const Var& K,
@@ -95,9 +85,9 @@ Attention::Output Attention::forward(const Var& q, const Var& H, const Var& K,
   HEED_CHECK(H.value().ndim() == 3 && H.dim(2) == config_.key_dim,
              "attention: annotations must be (B, m, ", config_.key_dim, "), got ",
              H.shape().str());
-  if (score_ == AttentionScore::location)
-    HEED_CHECK(H.dim(1) <= config_.max_src_len, "attention location: source length ", H.dim(1),
-               " > max_src_len ", config_.max_src_len);
+  if (spec_->per_position)
+    HEED_CHECK(H.dim(1) <= config_.max_src_len, "attention ", attention_score_name(score_),
+               ": source length ", H.dim(1), " > max_src_len ", config_.max_src_len);
   AttentionResult r = attention_step(score_, q, K, H, lengths, weights_, precision);
   Output out{r.context, r.alpha, {}, Var(), Var()};
   if (!config_.hard || (training() && expectation)) return out;

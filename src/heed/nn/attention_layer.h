@@ -1,8 +1,9 @@
 #pragma once
 // Attention: the score functions of docs/MODELS.md#attention-scores as one module, soft or hard
-// (#hard-attention), global or Luong local-p (#local-p-attention). Parameters carry the PyTorch
-// reference's names (tools/reference/attention.py), e.g. W_q.weight, U_h.weight, U_h.bias,
-// v.weight for mlp; W_a.weight, v_a.weight for concat; W_p.weight, v_p.weight for local-p.
+// (#hard-attention), global or Luong local-p (#local-p-attention). The score's registry entry
+// (autograd/attention_score.h) names its parameters as the PyTorch reference does
+// (tools/reference/attention.py), e.g. W_q.weight, U_h.weight, U_h.bias, v.weight for mlp;
+// local-p adds W_p.weight, v_p.weight.
 //
 //   Attention att(cfg, rng);
 //   Var K = att.keys(H);                               // once per batch
@@ -24,7 +25,7 @@ struct AttentionConfig {
   std::int64_t query_dim = 0;       // dq
   std::int64_t key_dim = 0;         // dk (annotation size)
   std::int64_t attn_dim = 0;        // A for concat and mlp; 0 means query_dim
-  std::int64_t max_src_len = 100;   // location only
+  std::int64_t max_src_len = 100;   // scores with a weight row per position (location) only
   bool local_p = false;             // Luong local-p with half-width `window`
   std::int64_t window = 0;          // D >= 1 when local_p
   bool hard = false;                // stochastic: c_t = h_j, j ~ alpha_t
@@ -43,9 +44,9 @@ class Attention : public Module {
  public:
   Attention(const AttentionConfig& config, Rng& rng, DType dtype = DType::f32);
 
-  // The per-batch key precomputation (one GEMM over B*m rows) from H (B, m, dk):
-  // H itself for dot/scaled_dot, W_a H for general, W_a[:, dq:] H for concat, U_h H + b
-  // for mlp, undefined for location (it reads no keys).
+  // The per-batch key precomputation (one GEMM over B*m rows) from H (B, m, dk), as the
+  // score's entry says (ScoreKeys): H itself for dot/scaled_dot, W_a H for general,
+  // W_a[:, dq:] H for concat, U_h H + b for mlp, undefined for location (it reads no keys).
   // precision: the products' (autograd/matmul.h).
   Var keys(const Var& H, kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32) const;
 
@@ -70,9 +71,13 @@ class Attention : public Module {
   const AttentionWeights& weights() const { return weights_; }
 
  private:
+  const AttentionProjection& score_param(int i) const;  // the entry's params[i]
+
   AttentionConfig config_;
   AttentionScore score_;
-  std::unique_ptr<AttentionProjection> W_q_, U_h_, v_, W_a_, v_a_, W_p_, v_p_;
+  const ScoreSpec* spec_;
+  std::vector<std::unique_ptr<AttentionProjection>> score_params_;  // the entry's params
+  std::unique_ptr<AttentionProjection> W_p_, v_p_;
   AttentionWeights weights_;
 };
 
