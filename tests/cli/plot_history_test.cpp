@@ -1,6 +1,6 @@
 // End to end: `heed plot --history` on model directories, through the built binary: the
-// charts and the page of several runs, and the bad inputs (no history, a truncated line),
-// after which nothing is written.
+// charts (SVG and PNG) and the page of several runs, and the bad inputs (no history, a
+// truncated line), after which nothing is written.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "cli/cli_test_util.h"
+#include "heed/viz/colormap.h"
+#include "viz/png_check.h"
 
 namespace heed::testing {
 namespace {
@@ -39,7 +41,8 @@ TEST(PlotHistory, SeveralRunsOnEachChartAndAPage) {
   const std::string a = model_dir(d, "run_a", 4, 3.0), b = model_dir(d, "run_b", 12, 2.5);  // 6 minutes
   const auto r = run_heed("plot --history " + a + " --history " + b + " --out " + d.path("out"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("wrote 6 charts and " + d.path("out") + "/index.html (2 runs, 16 validations)"),
+  EXPECT_NE(r.output.find("wrote 6 charts and " + d.path("out") +
+                          "/index.html (2 runs, 16 validations; each chart as .svg and .png)"),
             std::string::npos)
       << r.output;
   for (const char* name : {"loss_by_step", "metric_by_step", "lr_by_step", "loss_by_time",
@@ -48,12 +51,23 @@ TEST(PlotHistory, SeveralRunsOnEachChartAndAPage) {
     ASSERT_FALSE(svg.empty()) << name;
     EXPECT_NE(svg.find(a), std::string::npos) << name;  // both runs in the legend
     EXPECT_NE(svg.find(b), std::string::npos) << name;
+    // The PNG beside it: the same drawing at twice the SVG's pixels, each run in its colour.
+    const std::string png = slurp(d.path("out/") + name + ".png");
+    const PngSize size = png_size(png);
+    const std::size_t w = svg.find("width=\""), h = svg.find("height=\"");
+    ASSERT_NE(h, std::string::npos) << name;
+    EXPECT_EQ(size.width, 2 * std::stoul(svg.substr(w + 7))) << name;
+    EXPECT_EQ(size.height, 2 * std::stoul(svg.substr(h + 8))) << name;
+    EXPECT_GT(pixels_of(png, viz::categorical(0)), 100u) << name;
+    EXPECT_GT(pixels_of(png, viz::categorical(1)), 100u) << name;
+    EXPECT_EQ(pixels_of(png, viz::categorical(2)), 0u) << name;  // two runs, two colours
   }
   EXPECT_NE(slurp(d.path("out/metric_by_step.svg")).find("dev WER %"), std::string::npos);
   EXPECT_NE(slurp(d.path("out/loss_by_time.svg")).find("time (minutes)"), std::string::npos);
   const std::string page = slurp(d.path("out/index.html"));
   EXPECT_NE(page.find("<table class=\"runs\">"), std::string::npos);
   EXPECT_NE(page.find("id=\"lr_by_time\""), std::string::npos);
+  EXPECT_NE(page.find("<a href=\"lr_by_time.png\">"), std::string::npos);
 }
 
 TEST(PlotHistory, ADirectoryWithoutHistoryOrATruncatedLineIsNamedAndNothingIsWritten) {

@@ -16,6 +16,7 @@
 #include "heed/viz/attention_record.h"
 #include "heed/viz/history_charts.h"
 #include "heed/viz/length_scores.h"
+#include "heed/viz/line_chart_picture.h"
 #include "heed/viz/line_chart_svg.h"
 
 namespace heed::cli {
@@ -67,8 +68,8 @@ class PlotCommand : public Command {
                    "model directory of heed train: draw its training curves from history.jsonl "
                    "(repeat: several runs on each chart)");
     app.add_option("--out,-o", out_,
-                   "with --attention or --history: directory for the SVG files and "
-                   "index.html (created if missing); with --by-length: the SVG file")
+                   "with --attention or --history: directory for the SVG (and, --history, PNG) "
+                   "files and index.html (created if missing); with --by-length: the SVG file")
         ->required();
     app.add_option("--sentences,-s", sentences_,
                    "only these sentence indices, comma-separated (e.g. 0,3,5); default: all");
@@ -87,8 +88,9 @@ class PlotCommand : public Command {
         "listing them with their sentences. Existing files of the same names are replaced.\n"
         "--by-length: one line chart (score against source length, one line per file, 95%\n"
         "intervals shaded) written to the file --out names.\n"
-        "--history: DIR/{loss,metric,lr}_by_{step,time}.svg (the loss, the dev metric and the\n"
-        "learning rate at each validation, one colour per run) and DIR/index.html showing them.");
+        "--history: DIR/{loss,metric,lr}_by_{step,time}.svg and .png (the loss, the dev metric\n"
+        "and the learning rate at each validation, one colour per run) and DIR/index.html\n"
+        "showing them.");
     app.callback([this] { check_mode(); });
   }
 
@@ -155,7 +157,10 @@ class PlotCommand : public Command {
     return 0;
   }
 
-  // Every history is read before anything is written: a bad one leaves no files behind.
+  // Every history is read and drawn before anything is written: a bad one leaves no files
+  // behind. The PNGs have twice the SVG's pixels, sharp on high-density screens (heed show's
+  // default scale).
+  static constexpr double kPngScale = 2.0;
   int run_history() {
     std::vector<viz::TrainingHistory> runs;
     std::size_t validations = 0;
@@ -165,7 +170,10 @@ class PlotCommand : public Command {
     }
     const std::vector<viz::HistoryChart> charts = viz::history_charts(runs);
     std::vector<std::pair<std::string, std::string>> files;
-    for (const auto& c : charts) files.emplace_back(c.name + ".svg", viz::line_chart_svg(c.chart));
+    for (const auto& c : charts) {
+      files.emplace_back(c.name + ".svg", viz::line_chart_picture_svg(c.chart));
+      files.emplace_back(c.name + ".png", viz::line_chart_picture_png(c.chart, kPngScale));
+    }
     files.emplace_back("index.html", viz::history_page(runs));
     std::error_code ec;
     fs::create_directories(out_, ec);
@@ -174,7 +182,7 @@ class PlotCommand : public Command {
     for (const auto& [name, content] : files) write_file_atomically((fs::path(out_) / name).string(), content);
     std::cout << "wrote " << charts.size() << " charts and " << (fs::path(out_) / "index.html").string()
               << " (" << runs.size() << (runs.size() == 1 ? " run, " : " runs, ") << validations
-              << (validations == 1 ? " validation)\n" : " validations)\n");
+              << (validations == 1 ? " validation" : " validations") << "; each chart as .svg and .png)\n";
     return 0;
   }
 

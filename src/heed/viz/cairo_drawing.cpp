@@ -162,7 +162,8 @@ void paint_pixels(cairo_t* cr, std::int64_t rows, std::int64_t cols, const std::
 }
 
 std::string render_svg(double width, double height, const DrawFunction& draw,
-                       const std::string& title, const std::string& desc) {
+                       const std::string& title, const std::string& desc,
+                       const std::string& id_prefix) {
   std::string svg;
   {
     Surface surface(cairo_svg_surface_create_for_stream(append_bytes, &svg, width, height));
@@ -172,6 +173,15 @@ std::string render_svg(double width, double height, const DrawFunction& draw,
     check_status(cairo_status(cr.get()), "SVG");
     cairo_surface_finish(surface.get());
     check_status(cairo_surface_status(surface.get()), "SVG");
+  }
+  // Before the title and desc go in: their text is the caller's, not an id.
+  if (!id_prefix.empty()) {
+    for (const std::string at : {"id=\"", "href=\"#", "url(#"}) {
+      for (std::size_t i = svg.find(at); i != std::string::npos; i = svg.find(at, i)) {
+        i += at.size();
+        svg.insert(i, id_prefix);
+      }
+    }
   }
   // The words as text (cairo writes glyph outlines only).
   const std::size_t open = svg.find("<svg");

@@ -72,8 +72,12 @@ void paint_pixels(cairo_t* cr, std::int64_t rows, std::int64_t cols, const std::
 
 // The drawing as an SVG document of width x height px (text as glyph outlines), with
 // <title> and <desc> holding title and desc as text, for search and screen readers.
+// id_prefix starts every id cairo writes ("glyph0-1", "clip1") and every reference to one:
+// cairo numbers them alike in every document, so two documents inline in one HTML page
+// would otherwise draw each other's glyphs.
 std::string render_svg(double width, double height, const DrawFunction& draw,
-                       const std::string& title, const std::string& desc);
+                       const std::string& title, const std::string& desc,
+                       const std::string& id_prefix = "");
 // The drawing as PNG bytes, width x height x scale pixels (rounded up); scale in (0, 8].
 std::string render_png(double width, double height, double scale, const DrawFunction& draw);
 

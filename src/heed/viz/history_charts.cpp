@@ -6,6 +6,7 @@
 
 #include "heed/base/error.h"
 #include "heed/viz/html_page.h"
+#include "heed/viz/line_chart_picture.h"
 #include "heed/viz/svg_text.h"
 
 namespace heed::viz {
@@ -125,7 +126,7 @@ std::vector<HistoryChart> history_charts(const std::vector<TrainingHistory>& run
 }
 
 std::string history_charts_html(const std::vector<TrainingHistory>& runs,
-                                const std::vector<std::string>& waiting) {
+                                const std::vector<std::string>& waiting, bool file_links) {
   std::string s = "<div class=\"runs-box\"><table class=\"runs\">\n<thead><tr><th>run</th><th>validations</th><th>last "
                   "step</th><th>time</th><th>best dev loss</th><th>best metric</th></tr></thead>\n<tbody>\n";
   for (const auto& r : runs) {
@@ -151,9 +152,13 @@ std::string history_charts_html(const std::vector<TrainingHistory>& runs,
   s += "</tbody>\n</table></div>\n<div class=\"charts\">\n";
   if (!runs.empty()) {
     for (const auto& c : history_charts(runs)) {
-      std::string svg = line_chart_svg(c.chart);
+      std::string svg = line_chart_picture_svg(c.chart, c.name + "-");
       svg.erase(0, svg.find("<svg"));  // inline: no XML declaration
-      s += "<figure class=\"chart\" id=\"" + c.name + "\">" + svg + "</figure>\n";
+      s += "<figure class=\"chart\" id=\"" + c.name + "\">" + svg;
+      if (file_links)
+        s += "<figcaption><a href=\"" + c.name + ".svg\">" + c.name + ".svg</a> \xC2\xB7 <a href=\"" +
+             c.name + ".png\">" + c.name + ".png</a></figcaption>";
+      s += "</figure>\n";
     }
   }
   s += "</div>\n";
@@ -173,13 +178,14 @@ std::string history_page(const std::vector<TrainingHistory>& runs, bool watch,
       "  .runs-box { max-width: 100%; overflow-x: auto; }\n"
       "  .charts { display: flex; flex-wrap: wrap; gap: 1em 2em; }\n"
       "  figure.chart { margin: 0; max-width: 100%; overflow-x: auto; }\n"
-      "  figure.chart svg { max-width: 100%; height: auto; }\n"
+      "  figure.chart svg { display: block; max-width: 100%; height: auto; }\n"
+      "  figure.chart figcaption { font-size: .85em; margin: .2em 0 0 .5em; }\n"
       "  #status { color: #595959; font-size: .9em; }\n"
       "  #status.error { color: #b00; }\n");
   s += "<h1>Training curves</h1>\n<p>Loss (dev solid, training dashed), the dev metric and the "
        "learning rate at each validation, against steps and against time.";
   if (watch) s += " <span id=\"status\">updated every 3 s</span>";
-  s += "</p>\n<div id=\"curves\">\n" + history_charts_html(runs, waiting) + "</div>\n";
+  s += "</p>\n<div id=\"curves\">\n" + history_charts_html(runs, waiting, !watch) + "</div>\n";
   if (watch) {
     // Fetches the fresh body; a failed fetch (the server gone, a history half-copied) says so
     // and keeps the last curves on screen.

@@ -21,8 +21,6 @@ constexpr double kLegendFont = 12.0;
 constexpr double kPlotHeight = 300.0;
 constexpr double kMinPlotWidth = 360.0;
 constexpr double kMinSpacing = 56.0;  // px per category
-constexpr double kNumericPlotWidth = 480.0;
-constexpr std::size_t kMaxMarkers = 80;  // points per series with a round marker
 constexpr double kMarker = 3.5;
 constexpr std::size_t kMaxLabel = 40;   // code points in a legend entry or x label
 constexpr std::size_t kMaxTitle = 140;  // code points in a title
@@ -57,14 +55,6 @@ void path_to(std::string& d, char command, double x, double y) {
 
 bool finite(double v) { return std::isfinite(v); }
 
-// Four significant digits ("0.0003", "1250", "2.5e-05"): for tooltips of a numeric axis, where
-// values span magnitudes (a learning rate beside a step count).
-std::string general(double v) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
-
 struct Point {
   double x = 0, y = 0, lo = 0, hi = 0;
   bool has = false, has_interval = false;
@@ -98,35 +88,24 @@ std::vector<double> nice_ticks(double lo, double hi, int target) {
   return ticks;
 }
 
+std::vector<std::string> tick_labels(const std::vector<double>& ticks) {
+  std::vector<std::string> out;
+  for (double t : ticks) out.push_back(fixed(t, tick_decimals(ticks)));
+  return out;
+}
+
 std::string line_chart_svg(const LineChart& c) {
   HEED_CHECK(!c.series.empty(), "line chart: no series");
-  // Numeric x: every series brings its x values; n is then the longest series.
-  const bool numeric = c.categories.empty() && !c.series.front().x.empty();
-  std::size_t n = c.categories.size();
-  double x_lo = std::numeric_limits<double>::infinity(), x_hi = -x_lo;
-  if (numeric) {
-    for (const auto& s : c.series) {
-      HEED_CHECK(s.x.size() == s.y.size() && s.lower.empty() && s.upper.empty(),
-                 "line chart: series '", s.label, "' has ", s.x.size(), " x values for ",
-                 s.y.size(), " y values (and a numeric x axis draws no intervals)");
-      for (double x : s.x) {
-        HEED_CHECK(finite(x), "line chart: series '", s.label, "' has a non-finite x value");
-        x_lo = std::min(x_lo, x);
-        x_hi = std::max(x_hi, x);
-      }
-      n = std::max(n, s.y.size());
-    }
-  }
-  HEED_CHECK(n > 0, "line chart: no categories");
-  auto count = [&](const LineSeries& s) { return numeric ? s.y.size() : n; };
+  const std::size_t n = c.categories.size();
+  HEED_CHECK(n > 0, "line chart: no categories (a numeric x axis is line_chart_picture.h's)");
   HEED_CHECK(c.notes.empty() || c.notes.size() == n, "line chart: ", c.notes.size(), " notes for ",
              n, " categories");
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   for (const auto& s : c.series) {
-    HEED_CHECK(s.y.size() == count(s), "line chart: series '", s.label, "' has ", s.y.size(),
+    HEED_CHECK(s.y.size() == n, "line chart: series '", s.label, "' has ", s.y.size(),
                " values for ", n, " categories");
     HEED_CHECK((s.lower.empty() && s.upper.empty()) ||
-                   (s.lower.size() == count(s) && s.upper.size() == count(s)),
+                   (s.lower.size() == n && s.upper.size() == n),
                "line chart: series '", s.label, "' needs an interval per category or none");
     for (const auto* v : {&s.y, &s.lower, &s.upper}) {
       for (double x : *v) {
@@ -140,34 +119,25 @@ std::string line_chart_svg(const LineChart& c) {
   }
   HEED_CHECK(finite(lo), "line chart: no series has a value to draw");
   const std::vector<double> ticks = nice_ticks(lo, hi);
-  const int decimals = tick_decimals(ticks);
   const double y_min = ticks.front(), y_max = ticks.back();
 
   // Horizontal layout: y title, tick labels, plot, legend.
   std::vector<std::string> cats, notes, labels, tick_text;
   double spacing = kMinSpacing, tick_w = 0, legend_w = 0;
-  // Numeric x: ticks at round numbers, each with its label.
-  const std::vector<double> x_ticks = numeric ? nice_ticks(x_lo, x_hi, 6) : std::vector<double>{};
-  const double x_min = numeric ? x_ticks.front() : 0.0, x_max = numeric ? x_ticks.back() : 1.0;
-  std::vector<std::string> x_tick_text;
-  for (double t : x_ticks) x_tick_text.push_back(fixed(t, tick_decimals(x_ticks)));
-  for (std::size_t i = 0; i < (numeric ? 0 : n); ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     cats.push_back(label_text(c.categories[i], kMaxLabel));
     notes.push_back(c.notes.empty() ? "" : label_text(c.notes[i], kMaxLabel));
     spacing = std::max(
         {spacing, text_width(cats[i], kTickFont) + 14.0, text_width(notes[i], kNoteFont) + 14.0});
   }
-  for (double t : ticks) {
-    tick_text.push_back(fixed(t, decimals));
-    tick_w = std::max(tick_w, text_width(tick_text.back(), kTickFont));
-  }
+  tick_text = tick_labels(ticks);
+  for (const auto& t : tick_text) tick_w = std::max(tick_w, text_width(t, kTickFont));
   for (const auto& s : c.series) {
     labels.push_back(label_text(s.label.empty() ? "(unnamed)" : s.label, kMaxLabel));
     legend_w = std::max(legend_w, 32.0 + text_width(labels.back(), kLegendFont));
   }
   const std::string title = label_text(c.title, kMaxTitle);
-  const double plot_w =
-      numeric ? kNumericPlotWidth : std::max(kMinPlotWidth, spacing * static_cast<double>(n));
+  const double plot_w = std::max(kMinPlotWidth, spacing * static_cast<double>(n));
   spacing = plot_w / static_cast<double>(n);
   const double left = kMargin + (c.y_title.empty() ? 0.0 : kAxisTitleFont + 10.0) + tick_w + 8.0;
   const double top = kMargin + (title.empty() ? 0.0 : kTitleFont + 14.0) + 6.0;
@@ -184,7 +154,6 @@ std::string line_chart_svg(const LineChart& c) {
       std::max(height, top + static_cast<double>(c.series.size()) * (kLegendFont + 8.0) + kMargin);
 
   auto px = [&](std::size_t i, std::size_t s) {
-    if (numeric) return left + (c.series[s].x[i] - x_min) / (x_max - x_min) * plot_w;
     double x = left + (static_cast<double>(i) + 0.5) * spacing;
     if (c.intervals == IntervalStyle::bars && c.series.size() > 1) {  // keep bars apart
       const double step = std::min(6.0, spacing * 0.5 / static_cast<double>(c.series.size()));
@@ -218,14 +187,6 @@ std::string line_chart_svg(const LineChart& c) {
   }
   s += "<path class=\"axes\" d=\"M" + svg_number(left) + " " + svg_number(top) + "V" + svg_number(bottom) + "H" +
        svg_number(right) + "\" fill=\"none\" stroke=\"#333333\"/>\n";
-  for (std::size_t k = 0; k < x_ticks.size(); ++k) {
-    const double x = left + (x_ticks[k] - x_min) / (x_max - x_min) * plot_w;
-    s += "<line x1=\"" + svg_number(x) + "\" y1=\"" + svg_number(top) + "\" x2=\"" + svg_number(x) +
-         "\" y2=\"" + svg_number(bottom) + "\" stroke=\"#eeeeee\"/>\n";
-    s += "<text class=\"x-label\" x=\"" + svg_number(x) + "\" y=\"" + svg_number(bottom + 6.0 + kTickFont) +
-         "\" font-size=\"" + svg_number(kTickFont) + "\" text-anchor=\"middle\">" + x_tick_text[k] +
-         "</text>\n";
-  }
   for (std::size_t i = 0; i < cats.size(); ++i) {
     const double x = left + (static_cast<double>(i) + 0.5) * spacing;
     s += "<line x1=\"" + svg_number(x) + "\" y1=\"" + svg_number(bottom) + "\" x2=\"" + svg_number(x) + "\" y2=\"" +
@@ -256,7 +217,7 @@ std::string line_chart_svg(const LineChart& c) {
   std::vector<std::vector<Point>> points(c.series.size());
   for (std::size_t k = 0; k < c.series.size(); ++k) {
     const LineSeries& ser = c.series[k];
-    for (std::size_t i = 0; i < count(ser); ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
       Point p;
       p.x = px(i, k);
       p.has = finite(ser.y[i]);
@@ -323,16 +284,13 @@ std::string line_chart_svg(const LineChart& c) {
     s += "<path class=\"line\" d=\"" + d + "\" fill=\"none\" stroke=\"" + colour +
          "\" stroke-width=\"2\" stroke-linejoin=\"round\"" +
          (ser.dashed ? " stroke-dasharray=\"6 4\"" : "") + "/>\n";
-    if (numeric && P.size() > kMaxMarkers) continue;  // a dense curve: the line alone
     s += "<g class=\"markers\" fill=\"" + colour + "\" stroke=\"#ffffff\">\n";
     for (std::size_t i = 0; i < P.size(); ++i) {
       if (!P[i].has) continue;
-      std::string tip = numeric ? labels[k] + ", " + c.x_title + " " + general(ser.x[i]) + ": " +
-                                      general(ser.y[i])
-                                : labels[k] + ", " + cats[i] + ": " + fixed(ser.y[i], 2);
+      std::string tip = labels[k] + ", " + cats[i] + ": " + fixed(ser.y[i], 2);
       if (P[i].has_interval)
         tip += " [" + fixed(ser.lower[i], 2) + ", " + fixed(ser.upper[i], 2) + "]";
-      if (!numeric && !notes[i].empty()) tip += " (" + notes[i] + ")";
+      if (!notes[i].empty()) tip += " (" + notes[i] + ")";
       s += "<circle cx=\"" + svg_number(P[i].x) + "\" cy=\"" + svg_number(P[i].y) + "\" r=\"" + svg_number(kMarker) +
            "\"><title>" + xml_escape(tip) + "</title></circle>\n";
     }
