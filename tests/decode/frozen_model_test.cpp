@@ -230,6 +230,27 @@ TEST_F(TrainingPrecision, Bf16RunsOnlyWhenPassedAndFp32StaysExact) {
   }
 }
 
+// The model's training precision is its training passes' only: the same model in evaluation
+// mode (validation) runs fp32 products, and decoding's are those of its packed weights.
+TEST_F(TrainingPrecision, TheModelsTrainingPrecisionRunsOnlyInTrainingMode) {
+  HEED_SKIP_WITHOUT_BF16();
+  Rng rng(17);
+  auto model = make_model(configs()[0], rng, DType::f32);
+  model->set_compute_type({.training = kernels::MatmulPrecision::bf16});
+  NoGradGuard no_grad;
+  const std::size_t start = kernels::bf16_products_run_on_this_thread();
+  model->eval();
+  const Tensor eval = model->forward_packed(make_batch(kSrc), make_batch(kTgtIn)).value().clone();
+  EXPECT_EQ(kernels::bf16_products_run_on_this_thread(), start) << "evaluation ran bf16";
+  model->set_compute_type({});
+  EXPECT_TRUE(all_close(model->forward_packed(make_batch(kSrc), make_batch(kTgtIn)).value(),
+                        eval, 0, 0));
+  model->set_compute_type({.training = kernels::MatmulPrecision::bf16});
+  model->train();
+  model->forward_packed(make_batch(kSrc), make_batch(kTgtIn));
+  EXPECT_GT(kernels::bf16_products_run_on_this_thread(), start);
+}
+
 TEST_F(TrainingPrecision, TheBackwardPassKeepsThePrecisionOfItsForward) {
   HEED_SKIP_WITHOUT_BF16();
   // bf16 forward, backward: the backward products are bf16 too (more bf16 products than the
