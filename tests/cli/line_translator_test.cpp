@@ -40,6 +40,20 @@ LineTranslator single(FakeModel::AlphaFn alpha = {}) {
   return LineTranslator(std::move(v), {"fake"});
 }
 
+// The precision given when the translator is made is told to every model once: their
+// FrozenModels pack at it (fp32 when none is given).
+TEST(LineTranslator, TellsEveryModelItsDecodingPrecisionOnce) {
+  EXPECT_EQ(single().model(0).model->compute_type().decoding, kernels::MatmulPrecision::f32);
+  std::vector<LoadedModel> v;
+  v.push_back(fake());
+  v.push_back(fake());
+  const LineTranslator t(std::move(v), {"dirA", "dirB"}, kernels::MatmulPrecision::bf16);
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    EXPECT_EQ(t.model(i).model->compute_type().decoding, kernels::MatmulPrecision::bf16);
+    EXPECT_EQ(t.model(i).model->compute_type().training, kernels::MatmulPrecision::f32);
+  }
+}
+
 TEST(LineTranslator, UnkBecomesTheMostAttendedSourcePiece) {
   const LineTranslator t = single();  // step t attends to source position t
   TranslateOptions o;

@@ -82,8 +82,7 @@ class FakeModel : public Seq2Seq {
     return {Var(logits), Var(alpha)};
   }
 
-  Var forward(const TokenBatch&, const TokenBatch&, Tensor*,
-              kernels::MatmulPrecision) const override {
+  Var forward(const TokenBatch&, const TokenBatch&, Tensor*) const override {
     throw Error("FakeModel has no forward");
   }
 

@@ -1,7 +1,8 @@
-// FrozenModel and the explicit precision: decoding's packed weights are objects kept with the
-// parameters and handed to the products that use them; training's bf16 precision is a value
-// passed to forward_packed. Neither is a mode of the process: a product runs packed or in
-// bf16 only when its caller passed the handle or the precision.
+// FrozenModel and the model's precision: decoding's packed weights are objects kept with the
+// parameters and handed to the products that use them; training's bf16 precision is the
+// model's compute type (models/compute_type.h), which its passes hand to every op. Neither is
+// a mode of the process: a product runs packed or in bf16 only when its model passed the
+// handle or the precision.
 #include "heed/decode/frozen_model.h"
 
 #include <gtest/gtest.h>
@@ -73,7 +74,7 @@ TEST_F(FrozenModelTest, AttachesAHandleToEveryWeightWhileItLives) {
   auto model = make_model(configs()[0], rng, DType::f32);
   EXPECT_EQ(attached(*model), 0u);
   {
-    FrozenModel outer(*model, kernels::MatmulPrecision::f32);
+    FrozenModel outer(*model);  // the model's decoding precision: fp32
     EXPECT_EQ(attached(*model), model->weights().size());
     // While gradients are recorded the ops do not see the handles (a saliency pass on this
     // thread computes with the weights themselves); decoding, without gradients, does.
@@ -85,11 +86,13 @@ TEST_F(FrozenModelTest, AttachesAHandleToEveryWeightWhileItLives) {
     }
     const kernels::PackedWeight* first = model->weights()[0].packed();
     {
-      FrozenModel inner(*model, kernels::MatmulPrecision::f32);  // shares the handles
+      FrozenModel inner(*model);  // shares the handles
       EXPECT_EQ(model->weights()[0].packed(), first);
     }
     EXPECT_EQ(model->weights()[0].packed(), first);  // the outer one still holds them
-    EXPECT_THROW(FrozenModel(*model, kernels::MatmulPrecision::bf16), Error);
+    model->set_compute_type({.decoding = kernels::MatmulPrecision::bf16});  // while frozen
+    EXPECT_THROW(FrozenModel{*model}, Error);
+    model->set_compute_type({});
     EXPECT_EQ(attached(*model), model->weights().size());
   }
   EXPECT_EQ(attached(*model), 0u);  // detached with the last one
@@ -101,7 +104,7 @@ TEST_F(FrozenModelTest, AttachesAHandleToEveryWeightWhileItLives) {
 TEST_F(FrozenModelTest, OnlyAThreadThatHoldsTheWeightsSeesTheirHandles) {
   Rng rng(3);
   auto model = make_model(configs()[0], rng, DType::f32);
-  FrozenModel here(*model, kernels::MatmulPrecision::f32);
+  FrozenModel here(*model);
   const kernels::PackedWeight* mine = nullptr;
   {
     NoGradGuard no_grad;
@@ -114,7 +117,7 @@ TEST_F(FrozenModelTest, OnlyAThreadThatHoldsTheWeightsSeesTheirHandles) {
     NoGradGuard no_grad;
     for (const Var& w : model->weights()) seen_outside += w.packed() != nullptr;
     {
-      FrozenModel there(*model, kernels::MatmulPrecision::f32);
+      FrozenModel there(*model);
       for (const Var& w : model->weights()) seen_inside += w.packed() != nullptr;
       shared = model->weights()[0].packed();
     }
@@ -148,7 +151,8 @@ TEST_F(FrozenModelTest, DecodingStepsRunOnThePackedWeightsAndAgreeWithThePlainPa
     EXPECT_TRUE(all_close(first_step(), plain, 0, 0)) << "the plain path is deterministic";
     EXPECT_EQ(kernels::bf16_products_run_on_this_thread(), bf16_before);
     for (const auto precision : {kernels::MatmulPrecision::f32, kernels::MatmulPrecision::bf16}) {
-      FrozenModel frozen(*model, precision);
+      model->set_compute_type({.decoding = precision});
+      FrozenModel frozen(*model);
       const Tensor packed = first_step();
       if (precision == kernels::MatmulPrecision::bf16 && frozen.products() == 0) continue;
       EXPECT_GT(frozen.products(), 0u) << "no product ran on a packed weight";
@@ -171,7 +175,7 @@ TEST_F(FrozenModelTest, GreedyDecodingGivesTheSameTokensFrozenOnceOrPerCall) {
   o.max_len = 6;
   const TokenBatch src = make_batch(kSrc);
   const DecodeResult per_call = greedy_decode(*model, src, o);
-  FrozenModel frozen(*model, o.precision);
+  FrozenModel frozen(*model);
   const DecodeResult once = greedy_decode(*model, src, o);
   EXPECT_GT(frozen.products(), 0u);
   for (std::size_t s = 0; s < kSrc.size(); ++s) {
@@ -188,11 +192,12 @@ struct TrainStep {
   std::size_t bf16_products = 0;
 };
 
-TrainStep train_step(const Seq2Seq& model, kernels::MatmulPrecision precision) {
+TrainStep train_step(Seq2Seq& model, kernels::MatmulPrecision precision) {
+  model.set_compute_type({.training = precision});
   model.zero_grad();
   const std::size_t before = kernels::bf16_products_run_on_this_thread();
   TrainStep r;
-  Var logits = model.forward_packed(make_batch(kSrc), make_batch(kTgtIn), precision);
+  Var logits = model.forward_packed(make_batch(kSrc), make_batch(kTgtIn));
   Var loss = cross_entropy(logits, kTgtOut, kPad);
   r.loss = loss.value().item();
   Tape::current().backward(loss);
@@ -225,6 +230,27 @@ TEST_F(TrainingPrecision, Bf16RunsOnlyWhenPassedAndFp32StaysExact) {
   }
 }
 
+// The model's training precision is its training passes' only: the same model in evaluation
+// mode (validation) runs fp32 products, and decoding's are those of its packed weights.
+TEST_F(TrainingPrecision, TheModelsTrainingPrecisionRunsOnlyInTrainingMode) {
+  HEED_SKIP_WITHOUT_BF16();
+  Rng rng(17);
+  auto model = make_model(configs()[0], rng, DType::f32);
+  model->set_compute_type({.training = kernels::MatmulPrecision::bf16});
+  NoGradGuard no_grad;
+  const std::size_t start = kernels::bf16_products_run_on_this_thread();
+  model->eval();
+  const Tensor eval = model->forward_packed(make_batch(kSrc), make_batch(kTgtIn)).value().clone();
+  EXPECT_EQ(kernels::bf16_products_run_on_this_thread(), start) << "evaluation ran bf16";
+  model->set_compute_type({});
+  EXPECT_TRUE(all_close(model->forward_packed(make_batch(kSrc), make_batch(kTgtIn)).value(),
+                        eval, 0, 0));
+  model->set_compute_type({.training = kernels::MatmulPrecision::bf16});
+  model->train();
+  model->forward_packed(make_batch(kSrc), make_batch(kTgtIn));
+  EXPECT_GT(kernels::bf16_products_run_on_this_thread(), start);
+}
+
 TEST_F(TrainingPrecision, TheBackwardPassKeepsThePrecisionOfItsForward) {
   HEED_SKIP_WITHOUT_BF16();
   // bf16 forward, backward: the backward products are bf16 too (more bf16 products than the
@@ -232,10 +258,10 @@ TEST_F(TrainingPrecision, TheBackwardPassKeepsThePrecisionOfItsForward) {
   Rng rng(13);
   auto model = make_model(configs()[0], rng, DType::f32);
   model->train();
+  model->set_compute_type({.training = kernels::MatmulPrecision::bf16});
   model->zero_grad();
   const std::size_t start = kernels::bf16_products_run_on_this_thread();
-  Var logits =
-      model->forward_packed(make_batch(kSrc), make_batch(kTgtIn), kernels::MatmulPrecision::bf16);
+  Var logits = model->forward_packed(make_batch(kSrc), make_batch(kTgtIn));
   Var loss = cross_entropy(logits, kTgtOut, kPad);
   const std::size_t forward = kernels::bf16_products_run_on_this_thread() - start;
   Tape::current().backward(loss);

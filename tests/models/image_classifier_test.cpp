@@ -41,7 +41,7 @@ TEST(FcClassifier, ShapesAndParameters) {
   EXPECT_EQ(m.parameter("hidden1.weight").shape(), (Shape{3, 120}));
   EXPECT_EQ(m.parameter("classifier.weight").shape(), (Shape{3, 3}));
   EXPECT_EQ(m.classes(), 3);
-  const ClassifierOutput out = m.forward_train(images(4), unused, kernels::MatmulPrecision::f32);
+  const ClassifierOutput out = m.forward_train(images(4), unused);
   EXPECT_EQ(out.logits.shape(), (Shape{4, 3}));
   EXPECT_TRUE(out.log_prob.empty() && out.baseline.empty() && out.locations.empty());
   const ClassPrediction p = m.predict(images(4), 1, unused);
@@ -67,7 +67,7 @@ TEST(CnnClassifier, ShapesAndParameters) {
   EXPECT_EQ(m.parameter("features.conv1.weight").shape(), (Shape{4, 2, 3, 3}));
   // 12x10 -> 6x5 -> 3x2, 4 channels.
   EXPECT_EQ(m.parameter("classifier.weight").shape(), (Shape{3, 4 * 3 * 2}));
-  const ClassifierOutput out = m.forward_train(images(4), unused, kernels::MatmulPrecision::f32);
+  const ClassifierOutput out = m.forward_train(images(4), unused);
   EXPECT_EQ(out.logits.shape(), (Shape{4, 3}));
   EXPECT_EQ(m.predict(images(4), 1, unused).probabilities.shape(), (Shape{4, 3}));
 }
@@ -132,7 +132,7 @@ TEST(RamRandomLocations, DrawsUniformlyInRangeWithoutThePolicy) {
   Rng init(1);
   RecurrentAttentionModel m(small_ram(), 3, 1, init, DType::f64);
   Rng draws(5);
-  const ClassifierOutput out = m.forward_train(images(64, 12, 12), draws, kernels::MatmulPrecision::f32);
+  const ClassifierOutput out = m.forward_train(images(64, 12, 12), draws);
   EXPECT_TRUE(out.log_prob.empty());  // no policy term
   EXPECT_TRUE(out.baseline.empty());  // no baseline term
   ASSERT_EQ(out.locations.size(), 4u);

@@ -54,7 +54,7 @@ class ClassifierSharesTest : public ::testing::Test {
   void pass(std::int64_t b0, std::int64_t b1, Rng& rng) {
     const Var x(images_.slice(0, b0, b1));
     const std::vector<std::int32_t> y(labels_.begin() + b0, labels_.begin() + b1);
-    const RamLoss l = ram_loss(model_->forward_train(x, rng, kernels::MatmulPrecision::f32), y);
+    const RamLoss l = ram_loss(model_->forward_train(x, rng), y);
     Var total = scale(l.total, static_cast<double>(b1 - b0) / static_cast<double>(kImages));
     Tape::current().backward(total);
   }
@@ -94,7 +94,7 @@ TEST_F(ClassifierSharesTest, WholeImageModelGetsTheWholeBatchGradient) {
     Rng rng(1);
     model_->zero_grad();
     const double loss =
-        shares_->forward_backward(images_, labels_, rng, kernels::MatmulPrecision::f32, 1.0)
+        shares_->forward_backward(images_, labels_, rng, 1.0)
             .classification;
     const std::vector<Tensor> split = gradients();
     model_->zero_grad();
@@ -103,7 +103,7 @@ TEST_F(ClassifierSharesTest, WholeImageModelGetsTheWholeBatchGradient) {
       ArenaScope scope(&arena);
       Rng unused(1);
       RamLoss l = ram_loss(
-          model_->forward_train(Var(images_), unused, kernels::MatmulPrecision::f32), labels_);
+          model_->forward_train(Var(images_), unused), labels_);
       EXPECT_NEAR(loss, l.classification.value().item(), 1e-13);
       Tape::current().backward(l.total);
     }
@@ -117,7 +117,7 @@ TEST_F(ClassifierSharesTest, RamSharesDrawFromGeneratorsSeededByTheTrainingOne) 
     SCOPED_TRACE(round);
     Rng rng(round + 11), copy = rng;
     model_->zero_grad();
-    shares_->forward_backward(images_, labels_, rng, kernels::MatmulPrecision::f32, 1.0);
+    shares_->forward_backward(images_, labels_, rng, 1.0);
     const std::vector<Tensor> split = gradients();
     model_->zero_grad();
     {
@@ -144,7 +144,7 @@ TEST_F(ClassifierSharesTest, SameSeedSameGradients) {
   for (int run = 0; run < 2; ++run) {
     Rng rng(7);
     model_->zero_grad();
-    shares_->forward_backward(images_, labels_, rng, kernels::MatmulPrecision::f32, 1.0);
+    shares_->forward_backward(images_, labels_, rng, 1.0);
     runs.push_back(gradients());
   }
   for (std::size_t i = 0; i < runs[0].size(); ++i)
@@ -157,10 +157,10 @@ TEST_F(ClassifierSharesTest, AnErrorInAShareIsReported) {
   bad.back() = 3;  // share 1's last image: a class the model does not have
   Rng rng(1);
   EXPECT_THROW(
-      shares_->forward_backward(images_, bad, rng, kernels::MatmulPrecision::f32, 1.0), Error);
+      shares_->forward_backward(images_, bad, rng, 1.0), Error);
   std::vector<std::int32_t> fewer(labels_.begin(), labels_.end() - 1);
   EXPECT_THROW(
-      shares_->forward_backward(images_, fewer, rng, kernels::MatmulPrecision::f32, 1.0), Error);
+      shares_->forward_backward(images_, fewer, rng, 1.0), Error);
 }
 
 }  // namespace

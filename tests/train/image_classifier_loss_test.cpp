@@ -22,7 +22,7 @@ void check_loss_gradient(const ImageClassifier& model) {
   const Var x(testing::random_tensor({3, 1, 6, 5}, 11, 0.0, 1.0));
   Rng unused(1);
   auto loss = [&] {
-    const ClassifierOutput out = model.forward_train(x, unused, kernels::MatmulPrecision::f32);
+    const ClassifierOutput out = model.forward_train(x, unused);
     const RamLoss l = ram_loss(out, kLabels);
     EXPECT_FALSE(l.reinforce.defined());  // nothing drawn: no policy terms
     return l.total;
@@ -44,7 +44,7 @@ TEST(ImageClassifierLoss, IsTheCrossEntropyAlone) {
   Rng init(3), unused(1);
   FcClassifier m(tiny("fc"), 1, init, DType::f64);
   const Var x(testing::random_tensor({3, 1, 6, 5}, 11, 0.0, 1.0));
-  const RamLoss l = ram_loss(m.forward_train(x, unused, kernels::MatmulPrecision::f32), kLabels);
+  const RamLoss l = ram_loss(m.forward_train(x, unused), kLabels);
   EXPECT_EQ(l.total.value().item(), l.classification.value().item());
 }
 

@@ -117,7 +117,7 @@ void bench_train(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& opt
   const FlopTerms terms = flop_terms(cfg);
   // Activations of one step live in the arena, given back at once after the step.
   Arena arena;
-  // Mixed precision: bf16 products (opt.precision, passed to the forward pass), fp32 rest.
+  // Mixed precision: bf16 products (opt.precision, carried by the model), fp32 rest.
   if (opt.precision == kernels::MatmulPrecision::bf16) kernels::require_bf16_products();
 
   // Where a step's time goes (timed steps only): forward + loss, backward, clip + Adam.
@@ -130,7 +130,7 @@ void bench_train(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& opt
       const auto t0 = Clock::now();
       optimizer.zero_grad();
       // The real positions only.
-      Var logits = model.forward_packed(b.src, b.tgt_in, opt.precision);
+      Var logits = model.forward_packed(b.src, b.tgt_in);
       Var loss = cross_entropy(logits, pack_targets(b.tgt_out, b.tgt_in), kPad);
       loss_value = loss.value().item();
       const auto t1 = Clock::now();
@@ -213,8 +213,7 @@ void bench_decode(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& op
   dopt.stop_at_eos = false;
   dopt.beam = opt.beam;
   dopt.n_best = 1;
-  dopt.precision = opt.precision;
-  FrozenModel frozen(model, opt.precision);
+  FrozenModel frozen(model);
 
   std::vector<std::int64_t> att_shape;
   auto run = [&](const SyntheticBatch& b) {
@@ -441,6 +440,7 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
     const BenchConfig& cfg = bench_config(name);
     Rng rng(opt.seed);
     std::unique_ptr<Seq2Seq> model = make_model(model_config(cfg), rng, DType::f32);
+    model->set_compute_type({opt.precision, opt.precision});  // training's and decoding's
     const FlopTerms terms = flop_terms(cfg);
     const double mean_len = static_cast<double>(cfg.lo + cfg.hi) / 2.0;
     const double per_tgt_fwd = (static_cast<double>(terms.per_src_token) * mean_len +

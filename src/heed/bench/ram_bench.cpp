@@ -55,6 +55,7 @@ void run_ram_bench(const BenchOptions& opt, std::ostream& out) {
   const ModelConfig mc = ram_bench_model();
   Rng init(opt.seed);
   RecurrentAttentionModel model(mc.ram, ram_classes(mc), 1, init, DType::f32);
+  model.set_compute_type({.training = opt.precision});  // inference's products stay fp32
   Json base;
   base["config"] = "ram";
   base["threads"] = kernels::num_threads();
@@ -100,7 +101,7 @@ void run_ram_bench(const BenchOptions& opt, std::ostream& out) {
       const auto t0 = Clock::now();
       optimizer.zero_grad();
       const ClassifierShares::Step s =
-          shares.forward_backward(b.images, b.labels, draws, opt.precision, 1.0);
+          shares.forward_backward(b.images, b.labels, draws, 1.0);
       last_loss = s.classification;
       const auto t1 = Clock::now();
       optimizer.step();

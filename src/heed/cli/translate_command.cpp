@@ -135,7 +135,7 @@ class TranslateCommand : public Command {
     // single-threaded, which is faster for the small GEMMs of decoding steps.
     kernels::set_num_threads(1);
 
-    const LineTranslator translator = LineTranslator::load(model_.specs());
+    const LineTranslator translator = LineTranslator::load(model_.specs(), precision_);
 
     TranslateOptions options;
     options.decode.beam = beam_;
@@ -144,7 +144,6 @@ class TranslateCommand : public Command {
     options.decode.norm = norm_;
     options.decode.len_a = len_a_;
     options.decode.len_b = len_b_;
-    options.decode.precision = precision_;
     options.batch_size = batch_size_;
     options.replace_unk = replace_unk_;
     options.keep_attention = !attention_.empty() || !alignment_.mode.empty();

@@ -248,12 +248,12 @@ DecodeResult beam_search(const Seq2Seq& model, const TokenBatch& src,
   HEED_CHECK(options.beam >= 1, "beam_search: beam must be >= 1, got ", options.beam);
   HEED_CHECK(options.n_best >= 1 && options.n_best <= options.beam,
              "beam_search: n_best must be in [1, beam = ", options.beam, "], got ", options.n_best);
-  FrozenModel frozen(model, options.precision);
+  FrozenModel frozen(model);
   return detail::decode_in_row_blocks(
       src, options, [&](const TokenBatch& part, const DecodeOptions& opt) {
         // A block may run on another thread: the ops there see the packed weights only
         // under that thread's own hold (Var::packed); it shares the packs made above.
-        const FrozenModel held(model, opt.precision);
+        const FrozenModel held(model);
         return beam_block(model, part, opt);
       });
 }

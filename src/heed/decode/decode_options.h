@@ -6,7 +6,6 @@
 #include <string_view>
 
 #include "heed/base/enum_names.h"
-#include "heed/kernels/precision.h"
 #include "heed/models/seq2seq.h"
 
 namespace heed {
@@ -32,9 +31,8 @@ struct DecodeOptions {
   // false: run exactly the maximum number of steps even when every hypothesis has ended
   // (the benchmark's forced length); the output is the same, only the work differs.
   bool stop_at_eos = true;
-  // The products with the model's weights: fp32, or bf16 (inputs and weights rounded to
-  // bfloat16, fp32 accumulation); both through oneDNN with the weights packed once.
-  kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32;
+  // The products with the model's weights run at the model's own decoding precision
+  // (Seq2Seq::compute_type(), models/compute_type.h), on weights packed once.
 };
 
 

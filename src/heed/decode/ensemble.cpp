@@ -246,13 +246,12 @@ StepOutput Ensemble::step(std::span<const std::int32_t> y_prev, DecoderState& st
   return out;
 }
 
-Var Ensemble::forward(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* alphas,
-                      kernels::MatmulPrecision precision) const {
+Var Ensemble::forward(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* alphas) const {
   NoGradGuard no_grad;
   std::vector<Tensor> logits, member_alphas;
   for (const auto& m : members_) {
     Tensor a;
-    logits.push_back(m->forward(src, tgt_in, alphas ? &a : nullptr, precision).value());
+    logits.push_back(m->forward(src, tgt_in, alphas ? &a : nullptr).value());
     member_alphas.push_back(a);
   }
   if (alphas) *alphas = mean_of(member_alphas);

@@ -35,8 +35,8 @@ class Ensemble : public Seq2Seq {
   DecoderState initial_state(const Encoded& enc) const override;
   StepOutput step(std::span<const std::int32_t> y_prev, DecoderState& state,
                   const Encoded& enc) const override;
-  Var forward(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* alphas = nullptr,
-              kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32) const override;
+  Var forward(const TokenBatch& src, const TokenBatch& tgt_in,
+              Tensor* alphas = nullptr) const override;
   std::vector<Var> weights() const override;
 
  private:

@@ -25,11 +25,11 @@ void release(std::vector<std::pair<Var, std::shared_ptr<kernels::PackedWeight>>>
 
 }  // namespace
 
-FrozenModel::FrozenModel(const Seq2Seq& model, kernels::MatmulPrecision precision) {
+FrozenModel::FrozenModel(const Seq2Seq& model) {
   {
     std::lock_guard<std::mutex> lock(g_attach_mutex);
     try {
-      attach(model, precision);
+      attach(model);
     } catch (...) {
       release(held_);
       throw;
@@ -38,7 +38,8 @@ FrozenModel::FrozenModel(const Seq2Seq& model, kernels::MatmulPrecision precisio
   for (const auto& [w, h] : held_) w.hold_packed(true);
 }
 
-void FrozenModel::attach(const Seq2Seq& model, kernels::MatmulPrecision precision) {
+void FrozenModel::attach(const Seq2Seq& model) {
+  const kernels::MatmulPrecision precision = model.compute_type().decoding;
   for (const Var& w : model.weights()) {
     const Tensor& t = w.value();
     if (!t.defined() || t.dtype() != DType::f32 || !t.is_contiguous() || t.numel() == 0) continue;

@@ -1,15 +1,17 @@
 #pragma once
 // FrozenModel: a model's weights frozen for decoding while the object lives. It gives every
-// float weight of the model a kernels::PackedWeight (packed_weight.h) at the chosen
-// precision, kept with the parameter (Var::packed()); the ops that multiply by a weight hand
-// that handle to kernels::gemm, so those products run on weights packed once.
+// float weight of the model a kernels::PackedWeight (packed_weight.h) at the model's decoding
+// precision (Seq2Seq::compute_type(), models/compute_type.h), kept with the parameter
+// (Var::packed()); the ops that multiply by a weight hand that handle to kernels::gemm, so
+// those products run on weights packed once.
 //
 // greedy_decode and beam_search make one per call; callers that decode many batches (the
 // translator, validation, the benchmark) make one around all of them, so the weights are
 // packed once rather than per batch. FrozenModels of one model nest and may be made from
 // several threads at once: an inner one finds the handles attached and shares them, and the
 // last one to go detaches them. The ops see a handle only on a thread whose FrozenModel
-// holds it (Var::packed). All must agree on the precision (heed::Error otherwise).
+// holds it (Var::packed). All must agree on the precision (heed::Error otherwise: the model's
+// decoding precision changed while it was frozen).
 // The weights must not change while any of them lives (training never holds one).
 #include <cstddef>
 #include <memory>
@@ -23,7 +25,7 @@ namespace heed {
 
 class FrozenModel {
  public:
-  FrozenModel(const Seq2Seq& model, kernels::MatmulPrecision precision);
+  explicit FrozenModel(const Seq2Seq& model);
   ~FrozenModel();
   FrozenModel(const FrozenModel&) = delete;
   FrozenModel& operator=(const FrozenModel&) = delete;
@@ -33,7 +35,7 @@ class FrozenModel {
   std::size_t products() const;
 
  private:
-  void attach(const Seq2Seq& model, kernels::MatmulPrecision precision);
+  void attach(const Seq2Seq& model);
   std::vector<std::pair<Var, std::shared_ptr<kernels::PackedWeight>>> held_;
 };
 

@@ -118,12 +118,12 @@ DecodeResult greedy_block(const Seq2Seq& model, const TokenBatch& src,
 DecodeResult greedy_decode(const Seq2Seq& model, const TokenBatch& src,
                            const DecodeOptions& options) {
   detail::check_source(src);
-  FrozenModel frozen(model, options.precision);
+  FrozenModel frozen(model);
   return detail::decode_in_row_blocks(
       src, options, [&](const TokenBatch& part, const DecodeOptions& opt) {
         // A block may run on another thread: the ops there see the packed weights only
         // under that thread's own hold (Var::packed); it shares the packs made above.
-        const FrozenModel held(model, opt.precision);
+        const FrozenModel held(model);
         return greedy_block(model, part, opt);
       });
 }

@@ -41,13 +41,13 @@ CnnClassifier::CnnClassifier(const ModelConfig& config, std::int64_t channels, R
   register_module("classifier", classifier_);
 }
 
-Var CnnClassifier::forward(const Var& images, kernels::MatmulPrecision precision) const {
+Var CnnClassifier::forward(const Var& images) const {
   HEED_CHECK(images.value().ndim() == 4 && images.dim(1) == channels_ &&
                  images.dim(2) == height_ && images.dim(3) == width_,
              "cnn model: images must be (B, ", channels_, ", ", height_, ", ", width_, "), got ",
              images.shape().str());
   const Var f = stack_.forward(images);
-  return classifier_.forward(reshape(f, Shape{images.dim(0), features_}), precision);
+  return classifier_.forward(reshape(f, Shape{images.dim(0), features_}), precision());
 }
 
 namespace {

@@ -21,8 +21,7 @@ class CnnClassifier : public WholeImageClassifier {
                 DType dtype = DType::f32);
 
   // Logits (B, classes) of images (B, C, model.image_height, model.image_width).
-  Var forward(const Var& images, kernels::MatmulPrecision precision =
-                                     kernels::MatmulPrecision::f32) const override;
+  Var forward(const Var& images) const override;
   std::int64_t classes() const override { return classes_; }
   std::int64_t channels() const override { return channels_; }
 

@@ -71,18 +71,17 @@ Var EncoderDecoder::features(const TokenBatch& src, const TokenBatch& tgt_in, Te
   return stack(F, 1);
 }
 
-Var EncoderDecoder::forward(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* alphas,
-                            kernels::MatmulPrecision precision) const {
+Var EncoderDecoder::forward(const TokenBatch& src, const TokenBatch& tgt_in,
+                            Tensor* alphas) const {
   if (alphas && !decoder_->has_attention()) *alphas = Tensor();
-  const RunMode m = mode(precision);
+  const RunMode m = mode();
   // The output layer over all B * n rows at once.
   Var logits = decoder_->output(features(src, tgt_in, alphas, m), m);  // (B, n, V)
   return reshape(logits, {tgt_in.batch * tgt_in.len, config_.tgt_vocab});
 }
 
-Var EncoderDecoder::forward_packed(const TokenBatch& src, const TokenBatch& tgt_in,
-                                   kernels::MatmulPrecision precision) const {
-  const RunMode m = mode(precision);
+Var EncoderDecoder::forward_packed(const TokenBatch& src, const TokenBatch& tgt_in) const {
+  const RunMode m = mode();
   return decoder_->output(gather_rows(features(src, tgt_in, nullptr, m), target_rows(tgt_in)), m);
 }
 

@@ -26,11 +26,9 @@ class EncoderDecoder : public Seq2Seq {
   DecoderState initial_state(const Encoded& enc) const override { return enc.initial; }
   StepOutput step(std::span<const std::int32_t> y_prev, DecoderState& state,
                   const Encoded& enc) const override;
-  Var forward(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* alphas = nullptr,
-              kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32) const override;
-  Var forward_packed(
-      const TokenBatch& src, const TokenBatch& tgt_in,
-      kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32) const override;
+  Var forward(const TokenBatch& src, const TokenBatch& tgt_in,
+              Tensor* alphas = nullptr) const override;
+  Var forward_packed(const TokenBatch& src, const TokenBatch& tgt_in) const override;
   Saliency saliency(const TokenBatch& src, const TokenBatch& tgt_in,
                     std::span<const std::int32_t> tgt_out) const override;
   bool has_attention() const override { return decoder_->has_attention(); }
@@ -40,9 +38,9 @@ class EncoderDecoder : public Seq2Seq {
   void set_accelerations(bool on) { accelerations_ = on; }
 
  private:
-  RunMode mode(kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32) const {
+  RunMode mode() const {
     RunMode m{training(), rng(), config_.dropout, training() ? hard_attention_trace() : nullptr,
-              precision};
+              compute_type().pass(training())};
     if (training()) m.attention = attention_trace();
     m.hard_expectation = training() && hard_attention_expectation();
     return m;

@@ -34,14 +34,15 @@ FcClassifier::FcClassifier(const ModelConfig& config, std::int64_t channels, Rng
   register_module("classifier", *classifier_);
 }
 
-Var FcClassifier::forward(const Var& images, kernels::MatmulPrecision precision) const {
+Var FcClassifier::forward(const Var& images) const {
   HEED_CHECK(images.value().ndim() == 4 && images.dim(1) == channels_ &&
                  images.dim(2) == config_.image_height && images.dim(3) == config_.image_width,
              "fc model: images must be (B, ", channels_, ", ", config_.image_height, ", ",
              config_.image_width, "), got ", images.shape().str());
   Var h = reshape(images, Shape{images.dim(0), channels_ * config_.image_height * config_.image_width});
-  for (const auto& layer : hidden_) h = relu(layer->forward(h, precision));
-  return classifier_->forward(h, precision);
+  const kernels::MatmulPrecision p = precision();
+  for (const auto& layer : hidden_) h = relu(layer->forward(h, p));
+  return classifier_->forward(h, p);
 }
 
 namespace {

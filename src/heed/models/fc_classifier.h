@@ -22,8 +22,7 @@ class FcClassifier : public WholeImageClassifier {
 
   // Logits (B, classes) of images (B, C, H, W); the image must be model.image_height x
   // model.image_width.
-  Var forward(const Var& images, kernels::MatmulPrecision precision =
-                                     kernels::MatmulPrecision::f32) const override;
+  Var forward(const Var& images) const override;
   std::int64_t classes() const override { return classes_; }
   std::int64_t channels() const override { return channels_; }
 

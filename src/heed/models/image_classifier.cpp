@@ -11,10 +11,9 @@ std::int64_t classifier_classes(const ModelConfig& config) {
   return config.tgt_vocab - Vocabulary::kSpecials;
 }
 
-ClassifierOutput WholeImageClassifier::forward_train(const Var& images, Rng&,
-                                                     kernels::MatmulPrecision precision) const {
+ClassifierOutput WholeImageClassifier::forward_train(const Var& images, Rng&) const {
   ClassifierOutput out;
-  out.logits = forward(images, precision);
+  out.logits = forward(images);
   return out;
 }
 

@@ -16,7 +16,7 @@
 #include "heed/autograd/var.h"
 #include "heed/base/random.h"
 #include "heed/data/idx_file.h"
-#include "heed/kernels/precision.h"
+#include "heed/models/compute_type.h"
 #include "heed/models/model_config.h"
 #include "heed/nn/module.h"
 
@@ -45,9 +45,8 @@ class ImageClassifier : public Module {
   virtual std::int64_t channels() const = 0;
 
   // The training pass over images (B, C, H, W), values in [0, 1]; rng draws whatever the model
-  // samples (ram's locations).
-  virtual ClassifierOutput forward_train(const Var& images, Rng& rng,
-                                         kernels::MatmulPrecision precision) const = 0;
+  // samples (ram's locations). Its products run at compute_type().pass(training()).
+  virtual ClassifierOutput forward_train(const Var& images, Rng& rng) const = 0;
 
   // Test time, without gradients. paths: ram's test-time paths (1: the mean locations; M > 1:
   // M sampled paths averaged); the other kinds ignore it. rng: ram's sampled or random
@@ -59,6 +58,18 @@ class ImageClassifier : public Module {
   // like a training pass so that pixel saliency (models/pixel_saliency.h) can differentiate
   // them with respect to the images.
   virtual Var test_logits(const Var& images, Rng& rng) const = 0;
+
+  // How the products run (models/compute_type.h): set once by whoever builds the model (the
+  // trainer, the benchmark); fp32 throughout until then.
+  void set_compute_type(const ComputeType& type) { compute_type_ = type; }
+  const ComputeType& compute_type() const { return compute_type_; }
+
+ protected:
+  // The precision of this pass's products: training's in training mode, fp32 otherwise.
+  kernels::MatmulPrecision precision() const { return compute_type_.pass(training()); }
+
+ private:
+  ComputeType compute_type_;
 };
 
 // A classifier that reads the whole image at once (fc, cnn): logits from the pixels, nothing
@@ -66,10 +77,8 @@ class ImageClassifier : public Module {
 class WholeImageClassifier : public ImageClassifier {
  public:
   // Logits (B, classes) of images (B, C, H, W).
-  virtual Var forward(const Var& images, kernels::MatmulPrecision precision =
-                                             kernels::MatmulPrecision::f32) const = 0;
-  ClassifierOutput forward_train(const Var& images, Rng& rng,
-                                 kernels::MatmulPrecision precision) const override;
+  virtual Var forward(const Var& images) const = 0;
+  ClassifierOutput forward_train(const Var& images, Rng& rng) const override;
   ClassPrediction predict(const Var& images, std::int64_t paths, Rng& rng) const override;
   Var test_logits(const Var& images, Rng& rng) const override;
 };

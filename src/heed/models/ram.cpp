@@ -93,8 +93,7 @@ RecurrentAttentionModel::RecurrentAttentionModel(const RamConfig& config, std::i
 }
 
 RamOutput RecurrentAttentionModel::forward(const Var& images, RamLocations how, Rng* rng,
-                                           const std::vector<Tensor>* given,
-                                           kernels::MatmulPrecision precision) const {
+                                           const std::vector<Tensor>* given) const {
   HEED_CHECK(images.value().ndim() == 4 && images.dim(1) == channels_,
              "recurrent attention model: images must be (B, ", channels_, ", H, W), got ",
              images.shape().str());
@@ -107,6 +106,7 @@ RamOutput RecurrentAttentionModel::forward(const Var& images, RamLocations how, 
              "recurrent attention model: given locations must hold T - 1 = ", T - 1, " entries");
   const GlimpseOptions sensor{config_.glimpse_size, config_.scales};
   const bool lstm = config_.core == RamCore::lstm;
+  const kernels::MatmulPrecision precision = this->precision();
 
   RamOutput out;
   Tensor l = Tensor::zeros(Shape{B, 2}, dtype);  // l_0: the centre
@@ -153,10 +153,9 @@ RamOutput RecurrentAttentionModel::forward(const Var& images, RamLocations how, 
   return out;
 }
 
-ClassifierOutput RecurrentAttentionModel::forward_train(const Var& images, Rng& rng,
-                                                        kernels::MatmulPrecision precision) const {
+ClassifierOutput RecurrentAttentionModel::forward_train(const Var& images, Rng& rng) const {
   return forward(images, config_.random_locations ? RamLocations::random : RamLocations::sample,
-                 &rng, nullptr, precision);
+                 &rng);
 }
 
 RamPrediction RecurrentAttentionModel::predict(const Var& images, std::int64_t paths,

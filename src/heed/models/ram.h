@@ -25,7 +25,6 @@
 #include "heed/autograd/var.h"
 #include "heed/base/random.h"
 #include "heed/data/idx_file.h"
-#include "heed/kernels/precision.h"
 #include "heed/models/image_classifier.h"
 #include "heed/models/model_config.h"
 #include "heed/nn/linear.h"
@@ -58,12 +57,10 @@ class RecurrentAttentionModel : public ImageClassifier {
   // images (B, C, H, W), values in [0, 1]. rng: required for RamLocations::sample and random;
   // given: l_1..l_{T-1} for RamLocations::given (T - 1 tensors of (B, 2)).
   RamOutput forward(const Var& images, RamLocations how, Rng* rng = nullptr,
-                    const std::vector<Tensor>* given = nullptr,
-                    kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32) const;
+                    const std::vector<Tensor>* given = nullptr) const;
 
   // Training: sampled locations, or random ones with model.random_locations.
-  ClassifierOutput forward_train(const Var& images, Rng& rng,
-                                 kernels::MatmulPrecision precision) const override;
+  ClassifierOutput forward_train(const Var& images, Rng& rng) const override;
 
   // Test time, without gradients: paths = 1 follows the mean locations mu_t (rng unused);
   // paths = M > 1 draws M paths from rng and averages their class probabilities. With

@@ -1,8 +1,9 @@
 #pragma once
 // RunMode: what a model's parts need to know about the call they run in. Training switches
 // dropout on (and then needs the random generator); decoding and evaluation pass neither.
-// precision is how every product of the call runs (training.precision: bf16 rounds the
-// products' inputs); the parts hand it to each op that multiplies.
+// precision is how every product of the call runs, filled by the model from its ComputeType
+// (models/compute_type.h: bf16 rounds the products' inputs); the parts hand it to each op that
+// multiplies.
 #include <vector>
 
 #include "heed/autograd/var.h"

@@ -33,9 +33,8 @@ std::vector<std::int32_t> pack_targets(const std::vector<std::int32_t>& padded,
   return out;
 }
 
-Var Seq2Seq::forward_packed(const TokenBatch& src, const TokenBatch& tgt_in,
-                            kernels::MatmulPrecision precision) const {
-  return gather_rows(forward(src, tgt_in, nullptr, precision), target_rows(tgt_in));
+Var Seq2Seq::forward_packed(const TokenBatch& src, const TokenBatch& tgt_in) const {
+  return gather_rows(forward(src, tgt_in), target_rows(tgt_in));
 }
 
 void check_token_batch(const TokenBatch& batch, std::int64_t vocab, const char* what,

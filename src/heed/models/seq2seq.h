@@ -6,9 +6,10 @@
 //   DecoderState s = model.initial_state(enc);
 //   for t: auto out = model.step(y_prev, s, enc);   // logits (B, V), alpha (B, m) or undefined
 //   Var logits = model.forward(src, tgt_in);         // teacher forcing, all steps: (B*n, V)
-//   Var bf16 = model.forward_packed(src, tgt_in, kernels::MatmulPrecision::bf16);  // training's
-//                                                    // mixed precision: bf16 products
 //   Var real = model.forward_packed(src, tgt_in);    // only the real positions: (R, V)
+//
+// The precision of the products is the model's own (set_compute_type, models/compute_type.h):
+// training's mixed precision is told to the model once, not passed to these calls.
 //
 // Every tensor in Encoded and DecoderState is batch-major (dimension 0 is the batch row), so
 // decoders reorder or replicate hypotheses generically (see reorder_rows).
@@ -17,7 +18,7 @@
 #include <vector>
 
 #include "heed/autograd/var.h"
-#include "heed/kernels/precision.h"
+#include "heed/models/compute_type.h"
 #include "heed/models/decoder.h"
 #include "heed/models/model_config.h"
 #include "heed/models/token_batch.h"
@@ -50,20 +51,17 @@ class Seq2Seq : public Module {
   virtual StepOutput step(std::span<const std::int32_t> y_prev, DecoderState& state,
                           const Encoded& enc) const = 0;
   // Teacher forcing over tgt_in (B, n): logits for every position, (B*n, V) row-major
-  // (row b*n + t). alphas, if given, receives the attention weights (B, n, m). precision:
-  // every product's, forward and (when recorded) backward: training passes its
-  // training.precision here; decoding's products are fp32 or run on frozen weights.
-  virtual Var forward(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* alphas = nullptr,
-                      kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32) const = 0;
+  // (row b*n + t). alphas, if given, receives the attention weights (B, n, m). The products
+  // run at compute_type().pass(training()), forward and (when recorded) backward.
+  virtual Var forward(const TokenBatch& src, const TokenBatch& tgt_in,
+                      Tensor* alphas = nullptr) const = 0;
 
   // Teacher forcing like forward(), but logits only at each row's real positions
   // t < tgt_in.lengths[b]: (R, V), R = the sum of the lengths, rows in (b, t) order (see
   // target_rows). The loss needs nothing more, and the output layers skip the padding.
   // This default cuts forward()'s result; the models override it to cut before their
   // output layers.
-  virtual Var forward_packed(
-      const TokenBatch& src, const TokenBatch& tgt_in,
-      kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32) const;
+  virtual Var forward_packed(const TokenBatch& src, const TokenBatch& tgt_in) const;
 
   // Saliency of the targets tgt_out (B, n) row-major, y_1..y_n, fed as tgt_in: one backward
   // pass per target position. It accumulates into the parameters' gradient buffers and clears
@@ -79,6 +77,11 @@ class Seq2Seq : public Module {
   // Whether step() returns attention weights (false for noattn).
   virtual bool has_attention() const { return true; }
   std::int64_t tgt_vocab() const { return config_.tgt_vocab; }
+
+  // How the products run (models/compute_type.h): set once by whoever builds or loads the
+  // model (the trainer, the translator, the benchmark); fp32 throughout until then.
+  void set_compute_type(const ComputeType& type) { compute_type_ = type; }
+  const ComputeType& compute_type() const { return compute_type_; }
 
   // Random draws in training (dropout, hard attention's samples); set by the trainer.
   void set_rng(Rng* rng) { rng_ = rng; }
@@ -104,6 +107,7 @@ class Seq2Seq : public Module {
   HardAttentionTrace* trace_ = nullptr;
   bool hard_expectation_ = false;
   std::vector<Var>* alphas_ = nullptr;
+  ComputeType compute_type_;
 };
 
 // The real positions of a padded (B, n) batch as row indices b * n + t, t < lengths[b], in

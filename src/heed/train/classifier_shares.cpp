@@ -48,6 +48,7 @@ void ClassifierShares::grow(int shares) {
       mine[i].mutable_value() = params_[i].value();  // a view: the model's values
     }
     r->train(model_.training());
+    r->set_compute_type(model_.compute_type());
     replicas_.push_back(std::move(r));
     replica_params_.push_back(mine);
   }
@@ -56,13 +57,13 @@ void ClassifierShares::grow(int shares) {
 
 double ClassifierShares::pass(const ImageClassifier& model, const Tensor& images,
                               std::span<const std::int32_t> labels, Rng& rng,
-                              kernels::MatmulPrecision precision, double reinforce_weight,
-                              double weight, Arena& arena, double* forward_seconds) {
+                              double reinforce_weight, double weight, Arena& arena,
+                              double* forward_seconds) {
   double ce = 0;
   {
     ArenaScope scope(&arena);
     const auto start = Clock::now();
-    const ClassifierOutput out = model.forward_train(Var(images), rng, precision);
+    const ClassifierOutput out = model.forward_train(Var(images), rng);
     const RamLoss l =
         ram_loss(out, std::vector<std::int32_t>(labels.begin(), labels.end()), reinforce_weight);
     ce = l.classification.value().item();
@@ -92,7 +93,6 @@ void ClassifierShares::add_replica_gradients(int shares) {
 ClassifierShares::Step ClassifierShares::forward_backward(const Tensor& images,
                                                           std::span<const std::int32_t> labels,
                                                           Rng& rng,
-                                                          kernels::MatmulPrecision precision,
                                                           double reinforce_weight) {
   const std::int64_t B = images.dim(0);
   HEED_CHECK(B >= 1 && static_cast<std::int64_t>(labels.size()) == B,
@@ -101,8 +101,8 @@ ClassifierShares::Step ClassifierShares::forward_backward(const Tensor& images,
   Step step;
   const auto start = Clock::now();
   if (S == 1) {  // the plain pass, on the calling thread and the training generator
-    step.classification = pass(model_, images, labels, rng, precision, reinforce_weight, 1.0,
-                               arena(0), &step.forward_seconds);
+    step.classification = pass(model_, images, labels, rng, reinforce_weight, 1.0, arena(0),
+                               &step.forward_seconds);
     step.backward_seconds = seconds(start, Clock::now()) - step.forward_seconds;
     return step;
   }
@@ -120,7 +120,7 @@ ClassifierShares::Step ClassifierShares::forward_backward(const Tensor& images,
       ce[i] =
           pass(s == 0 ? model_ : *replicas_[i - 1], images.slice(0, b0, b1),
                labels.subspan(static_cast<std::size_t>(b0), static_cast<std::size_t>(b1 - b0)), own,
-               precision, reinforce_weight, static_cast<double>(b1 - b0) / static_cast<double>(B),
+               reinforce_weight, static_cast<double>(b1 - b0) / static_cast<double>(B),
                arena(s), s == 0 ? &step.forward_seconds : nullptr);
     } catch (...) {
       errors[i] = std::current_exception();

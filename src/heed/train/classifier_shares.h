@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "heed/base/random.h"
-#include "heed/kernels/precision.h"
 #include "heed/models/image_classifier.h"
 #include "heed/tensor/arena.h"
 
@@ -46,9 +45,10 @@ class ClassifierShares {
 
   // The forward and backward pass of images (B, C, H, W) with labels in [0, classes): the
   // gradients of the batch's mean loss (train/ram_loss.h) are added to the model's parameter
-  // gradients. Activations live in arenas reset before it returns.
+  // gradients. Activations live in arenas reset before it returns. The products run at the
+  // model's compute type (the replicas take it from the model).
   Step forward_backward(const Tensor& images, std::span<const std::int32_t> labels, Rng& rng,
-                        kernels::MatmulPrecision precision, double reinforce_weight);
+                        double reinforce_weight);
 
  private:
   // Makes replicas and arenas up to `shares`.
@@ -60,8 +60,8 @@ class ClassifierShares {
   // One share's forward pass, loss (times weight) and backward pass on this thread; returns
   // its mean cross-entropy; forward_seconds (if set) gets the forward pass's time.
   static double pass(const ImageClassifier& model, const Tensor& images,
-                     std::span<const std::int32_t> labels, Rng& rng,
-                     kernels::MatmulPrecision precision, double reinforce_weight, double weight,
+                     std::span<const std::int32_t> labels, Rng& rng, double reinforce_weight,
+                     double weight,
                      Arena& arena, double* forward_seconds);
   // The model's gradients += the replicas' of shares 1 .. shares - 1, element by element in
   // share order.

@@ -34,6 +34,9 @@ void EncoderDecoderTask::build_model() {
   model_ = context_.factory ? context_.factory(mc, context_.rng, t.dtype)
                             : heed::build_model(mc, context_.rng, t.dtype);
   model_->set_rng(&context_.rng);
+  // training.precision: the model's training passes run their products at it; validation
+  // decodes with fp32 weights (models/compute_type.h).
+  model_->set_compute_type({.training = t.precision});
   hard_ = mc.attention_mode == AttentionMode::hard;
   if (hard_) model_->set_hard_attention_trace(&trace_);
   HEED_CHECK(t.doubly_stochastic == 0 ||
@@ -60,15 +63,15 @@ double EncoderDecoderTask::forward_backward(const Batch& batch, const BatchShare
   const double batch_tokens = share.batch_tokens;
   double loss = 0.0;
   {
-    // training.precision bf16: the step's products round their inputs to bfloat16. The
-    // precision goes with the forward pass into every op that multiplies, and each op's
+    // training.precision bf16: the step's products round their inputs to bfloat16. The model
+    // carries the precision (build_model) into every op that multiplies, and each op's
     // backward keeps it.
     if (t.precision == kernels::MatmulPrecision::bf16) kernels::require_bf16_products();
     ArenaScope scope(&arena_);
     fill_source(batch, false);
     fill_token_batch(tgt_in_, batch.size, batch.tgt_len, batch.tgt_in, batch.tgt_lengths);
     // Logits at the real target positions only: the output layers skip the padding.
-    Var logits = model_->forward_packed(src_, tgt_in_, t.precision);
+    Var logits = model_->forward_packed(src_, tgt_in_);
     const std::vector<std::int32_t> targets = pack_targets(batch.tgt_out, tgt_in_);
     CrossEntropyResult ce = cross_entropy_with_count(logits, targets, kPad, t.label_smoothing);
     const auto count = static_cast<double>(ce.count);
@@ -121,7 +124,7 @@ DevScore EncoderDecoderTask::dev_score() {
     dopt.len_a = static_cast<double>(t.max_output_factor);
     dopt.len_b = 10.0;
     limit_dev_decoding(dopt);
-    FrozenModel frozen(*model_, dopt.precision);  // weights packed once for all dev batches
+    FrozenModel frozen(*model_);  // weights packed once for all dev batches
     for (const auto& members : dev_plan_) {
       const Batch b = make_batch(dev_corpus_, members);
       {

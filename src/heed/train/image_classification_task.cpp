@@ -122,6 +122,7 @@ void ImageClassificationTask::build_model() {
   HEED_CHECK(!context_.distributed, "model.kind ", enum_name(mc.kind), " trains in one "
              "process; run heed train without mpirun");
   classifier_ = make_image_classifier(mc, 1, context_.rng, training().dtype);
+  classifier_->set_compute_type({.training = training().precision});  // its training passes
   HEED_CHECK(training().hard_soft_mix == 0, "training.hard_soft_mix: hard attention only");
 }
 
@@ -160,7 +161,7 @@ double ImageClassificationTask::forward_backward(const Batch& batch, const Batch
     const Tensor x = classifier_images(train_pixels(), batch.members, t.dtype);
     std::vector<std::int32_t> labels(batch.tgt_out.begin(), batch.tgt_out.end());
     for (std::int32_t& y : labels) y -= Vocabulary::kSpecials;
-    loss = shares_->forward_backward(x, labels, context_.rng, t.precision, t.reinforce_weight)
+    loss = shares_->forward_backward(x, labels, context_.rng, t.reinforce_weight)
                .classification;
   }
   arena_.reset();

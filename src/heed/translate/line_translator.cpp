@@ -80,7 +80,8 @@ std::vector<std::string> with_eos(std::vector<std::string> pieces) {
 
 }  // namespace
 
-LineTranslator LineTranslator::load(const std::vector<ModelSpec>& specs) {
+LineTranslator LineTranslator::load(const std::vector<ModelSpec>& specs,
+                                    kernels::MatmulPrecision precision) {
   HEED_CHECK(!specs.empty(), "translate: no model given");
   std::vector<LoadedModel> models;
   std::vector<std::string> names;
@@ -88,10 +89,11 @@ LineTranslator LineTranslator::load(const std::vector<ModelSpec>& specs) {
     models.push_back(load_model_dir(s.dir, s.weights));
     names.push_back(s.dir);
   }
-  return LineTranslator(std::move(models), std::move(names));
+  return LineTranslator(std::move(models), std::move(names), precision);
 }
 
-LineTranslator::LineTranslator(std::vector<LoadedModel> models, std::vector<std::string> names)
+LineTranslator::LineTranslator(std::vector<LoadedModel> models, std::vector<std::string> names,
+                               kernels::MatmulPrecision precision)
     : models_(std::move(models)), names_(std::move(names)) {
   HEED_CHECK(!models_.empty(), "translate: no model given");
   names_.resize(models_.size());
@@ -117,12 +119,17 @@ LineTranslator::LineTranslator(std::vector<LoadedModel> models, std::vector<std:
   auto lend = [](const LoadedModel& m) {
     return std::shared_ptr<const Seq2Seq>(m.model.get(), [](const Seq2Seq*) {});
   };
+  ComputeType type;
+  type.decoding = precision;
+  for (auto& m : models_) m.model->set_compute_type(type);
   if (models_.size() == 1) {
     decoder_ = lend(models_.front());
   } else {
     std::vector<std::shared_ptr<const Seq2Seq>> members;
     for (const auto& m : models_) members.push_back(lend(m));
-    decoder_ = std::make_shared<Ensemble>(std::move(members));
+    auto ensemble = std::make_shared<Ensemble>(std::move(members));
+    ensemble->set_compute_type(type);  // its FrozenModel packs the members' weights
+    decoder_ = std::move(ensemble);
   }
 }
 
@@ -147,7 +154,7 @@ std::vector<Translation> LineTranslator::translate(
   HEED_CHECK(!(options.replace_unk || options.keep_attention) || has_attention(),
              options.replace_unk ? "UNK replacement" : "attention output",
              " needs a model with attention (", names_.front(), " has none)");
-  FrozenModel frozen(*decoder_, dopt.precision);  // packed once, used by every batch
+  FrozenModel frozen(*decoder_);  // packed once, used by every batch
 
   const LoadedModel& first = models_.front();
   CorpusOptions co;
@@ -339,7 +346,7 @@ std::vector<ForcedAlignment> LineTranslator::align_pieces(
 
   // Saliency differentiates through the weights, so they are not frozen then.
   std::optional<FrozenModel> frozen;
-  if (!saliency) frozen.emplace(*decoder_, kernels::MatmulPrecision::f32);
+  if (!saliency) frozen.emplace(*decoder_);
   std::size_t done = sources.size() - order.size();
   for (std::size_t start = 0; start < order.size(); start += batch_size) {
     const std::size_t end = std::min(order.size(), start + batch_size);

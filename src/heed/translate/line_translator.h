@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "heed/decode/decode_options.h"
+#include "heed/kernels/precision.h"
 #include "heed/store/model_dir.h"
 
 namespace heed {
@@ -73,10 +74,14 @@ struct ModelSpec {
 class LineTranslator {
  public:
   // Loads every model (load_model_dir) and checks that they can form an ensemble.
-  static LineTranslator load(const std::vector<ModelSpec>& specs);
+  // precision: the products with the weights in everything this translator decodes
+  // (heed translate --precision; models/compute_type.h), told to the models here once.
+  static LineTranslator load(const std::vector<ModelSpec>& specs,
+                             kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32);
   // From models already loaded; names (e.g. their directories) label error messages and, for
   // SentencePiece tokenisers, locate the .model files compared between members.
-  LineTranslator(std::vector<LoadedModel> models, std::vector<std::string> names);
+  LineTranslator(std::vector<LoadedModel> models, std::vector<std::string> names,
+                 kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32);
   LineTranslator(LineTranslator&&) noexcept;
   LineTranslator& operator=(LineTranslator&&) noexcept;
   ~LineTranslator();
