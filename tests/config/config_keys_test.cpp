@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "config/config_error.h"
 #include "heed/base/error.h"
 #include "heed/config/config_keys.h"
 #include "heed/config/train_config.h"
@@ -21,15 +22,6 @@ const std::string kText =
 
 std::string images_of(const std::string& kind) {
   return "data:\n  train_images: i.gz\n  train_target: t.tgt\nmodel:\n  kind: " + kind + "\n";
-}
-
-std::string error_of(const std::string& yaml, const std::vector<std::string>& sets = {}) {
-  try {
-    parse_train_config(yaml, "cfg.yaml", sets);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(ConfigKeys, EachKeyOnceWithHelpAndADefaultInRange) {

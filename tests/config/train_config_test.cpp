@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "config/config_error.h"
 #include "heed/base/error.h"
 #include "heed/config/train_config.h"
 
@@ -17,16 +18,6 @@ const std::string kMinimal =
     "  train_source: a.src\n"
     "  train_target: a.tgt\n"
     "output: out\n";
-
-// The message of the heed::Error that parsing throws ("" if none).
-std::string error_of(const std::string& yaml, const std::vector<std::string>& sets = {}) {
-  try {
-    parse_train_config(yaml, "cfg.yaml", sets);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(TrainConfig, EveryExampleConfigIsValid) {
   // The recipes' configs parse and pass every check (their data paths need not exist here).
