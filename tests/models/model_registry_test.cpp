@@ -10,6 +10,23 @@ TEST(ModelRegistry, EveryKindHasAnEntry) {
   for (const auto& n : enum_names(ModelKind{})) EXPECT_EQ(model_kind_spec(n.value).kind, n.value);
 }
 
+// The families of models/model_config.h agree with what each entry builds: an image
+// classifier builds no encoder–decoder, every other kind builds one and no classifier.
+TEST(ModelRegistry, FamiliesAgreeWithTheBuilders) {
+  for (const auto& n : enum_names(ModelKind{})) {
+    SCOPED_TRACE(n.name);
+    const ModelKindSpec& spec = model_kind_spec(n.value);
+    EXPECT_EQ(classifies_images(n.value), spec.build == nullptr);
+    EXPECT_EQ(classifies_images(n.value), spec.build_classifier != nullptr);
+    EXPECT_EQ(takes_images(n.value), classifies_images(n.value) || is_image_to_sequence(n.value));
+  }
+  EXPECT_EQ(model_family(ModelKind::luong), ModelFamily::sequence_to_sequence);
+  EXPECT_EQ(model_family(ModelKind::cnn), ModelFamily::image_classification);
+  EXPECT_EQ(model_family(ModelKind::image2seq), ModelFamily::image_to_sequence);
+  EXPECT_FALSE(model_kind_traits(ModelKind::noattn).attention_decoder);
+  EXPECT_TRUE(model_kind_traits(ModelKind::image2seq).attention_decoder);
+}
+
 TEST(ModelRegistry, DefaultEncoderCells) {
   ModelConfig c;
   EXPECT_EQ(encoder_cell(c), RnnCell::gru);

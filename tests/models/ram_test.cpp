@@ -96,8 +96,8 @@ TEST(Ram, RefusesBadConfigurations) {
 }
 
 TEST(Ram, RegistryKnowsItReadsImages) {
-  EXPECT_TRUE(reads_images(ModelKind::ram));
-  EXPECT_FALSE(reads_images(ModelKind::bahdanau));
+  EXPECT_TRUE(classifies_images(ModelKind::ram));
+  EXPECT_FALSE(classifies_images(ModelKind::bahdanau));
   ModelConfig c;
   c.kind = ModelKind::ram;
   c.tgt_vocab = 14;  // 10 classes

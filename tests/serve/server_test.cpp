@@ -507,6 +507,56 @@ TEST_F(ServerTest, OverloadIsRefusedAndWaitingRequestsShareBatches) {
   EXPECT_LT(health["batches"].get<int>(), codes[200]) << health;
 }
 
+// The batching window: a lone client never waits, however long the window; once two clients
+// are active, the first request of a pair waits for the other's and both are decoded in one
+// batch.
+TEST_F(ServerTest, TheBatchingWindowWaitsOnlyForOtherActiveClients) {
+  ServerOptions o;
+  o.service.batch_wait = std::chrono::seconds(1);
+  o.service.active_client = std::chrono::seconds(30);
+  const auto r = start(o);
+  const std::string one = R"({"sentences": ["abc"], "beam": 2})";
+  auto a = r->client(), b = r->client();  // two keep-alive connections: two clients
+  const auto health = [&] { return json::parse(r->client().Get("/health")->body); };
+  for (int i = 0; i < 3; ++i) {
+    const auto res = a.Post("/translate", one, "application/json");
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 200);
+  }
+  EXPECT_EQ(health()["batch_waits"], 0) << "a lone client waited";
+  EXPECT_EQ(health()["batches"], 3);
+  // b's first request makes two active clients: it waits for a's, which comes (or the
+  // window ends); from then on the two meet.
+  ASSERT_TRUE(b.Post("/translate", one, "application/json"));
+  const int before = health()["batches"].get<int>();
+  auto from_a = std::async(std::launch::async, [&] { return a.Post("/translate", one, "application/json"); });
+  auto from_b = std::async(std::launch::async, [&] { return b.Post("/translate", one, "application/json"); });
+  const auto ra = from_a.get(), rb = from_b.get();
+  ASSERT_TRUE(ra && rb);
+  EXPECT_EQ(ra->status, 200);
+  EXPECT_EQ(rb->status, 200);
+  EXPECT_EQ(json::parse(ra->body)["translations"], json::parse(rb->body)["translations"]);
+  const json h = health();
+  EXPECT_EQ(h["batches"].get<int>(), before + 1) << "the two requests were not batched: " << h;
+  EXPECT_GE(h["batch_waits"].get<int>(), 1) << h;
+}
+
+// Without a window (--batch-wait 0) nothing waits: the same two clients are answered as before.
+TEST_F(ServerTest, ABatchingWindowOfZeroNeverWaits) {
+  ServerOptions o;
+  o.service.batch_wait = std::chrono::microseconds(0);
+  const auto r = start(o);
+  const std::string one = R"({"sentences": ["abc"], "beam": 2})";
+  auto a = r->client(), b = r->client();
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(a.Post("/translate", one, "application/json"));
+    ASSERT_TRUE(b.Post("/translate", one, "application/json"));
+  }
+  const json h = json::parse(r->client().Get("/health")->body);
+  EXPECT_EQ(h["batch_waits"], 0) << h;
+  EXPECT_EQ(h["batches"], 6) << h;
+}
+
 // The binary: SIGTERM while requests are being answered lets every accepted request finish,
 // then exits 0; a later connection is refused.
 TEST_F(ServerTest, SigtermAnswersWhatWasAcceptedAndExitsZero) {

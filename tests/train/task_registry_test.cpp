@@ -16,8 +16,8 @@ TEST(TaskRegistry, EveryKindHasOneTrainingTask) {
     SCOPED_TRACE(entry.name);
     const TrainingTaskSpec& spec = training_task_spec(entry.value);
     const std::string family = spec.family;
-    if (reads_images(entry.value)) EXPECT_EQ(family, "image classification");
-    else if (reads_image_sources(entry.value)) EXPECT_EQ(family, "image to sequence");
+    if (classifies_images(entry.value)) EXPECT_EQ(family, "image classification");
+    else if (is_image_to_sequence(entry.value)) EXPECT_EQ(family, "image to sequence");
     else EXPECT_EQ(family, "sequence to sequence");
     EXPECT_NE(spec.make, nullptr);
   }

@@ -85,7 +85,7 @@ class EvalCommand : public Command {
   int run() override {
     if (threads_ > 0) kernels::set_num_threads(static_cast<int>(threads_));
     const std::string targets = targets_.empty() ? default_targets_path(images_) : targets_;
-    if (reads_image_sources(load_model_config(dir_).model.kind)) {
+    if (is_image_to_sequence(load_model_config(dir_).model.kind)) {
       HEED_CHECK(locations_.empty() && paths_ == 0, "--locations and --paths are for model.kind "
                  "ram; an image2seq model takes --beam, --max-len and --attention");
       ImageSequenceEval o;

@@ -80,7 +80,7 @@ class InfoCommand : public Command {
                   << mc.image.conv_channels << " channels\n";
       std::cout << "classes: " << classifier_classes(mc) << "\n";
       model = make_image_classifier(mc, 1, rng, config.training.dtype);
-    } else if (reads_image_sources(mc.kind)) {  // image2seq: class names, no source side
+    } else if (is_image_to_sequence(mc.kind)) {  // image2seq: class names, no source side
       tgt = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
       mc.tgt_vocab = static_cast<std::int64_t>(tgt.size());
       model = build_model(mc, rng, config.training.dtype);

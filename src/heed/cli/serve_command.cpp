@@ -3,6 +3,9 @@
 #include <CLI/CLI.hpp>
 
 #include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -57,6 +60,12 @@ class ServeCommand : public Command {
                    "requests that may wait for a worker; beyond that the answer is 503")
         ->capture_default_str()
         ->check(int_range(1, 100000));
+    app.add_option("--batch-wait", batch_wait_ms_,
+                   "batching window in ms: a worker waits up to this long for the next requests "
+                   "of the other clients active in the last 100 ms before decoding (0: never "
+                   "wait; a lone client never waits)")
+        ->capture_default_str()
+        ->check(real_range(0.0, 1000.0));
     app.add_option("--connections", options_.connection_threads,
                    "connection threads (requests read and answered at once)")
         ->capture_default_str()
@@ -105,6 +114,8 @@ class ServeCommand : public Command {
     const std::vector<ModelSpec> specs = model_.specs();
     const LineTranslator translator = LineTranslator::load(specs);
     for (const ModelSpec& s : specs) options_.model_dirs.push_back(s.dir);
+    options_.service.batch_wait =
+        std::chrono::microseconds(static_cast<std::int64_t>(std::lround(batch_wait_ms_ * 1000.0)));
     serve::Server server(translator, model_.label(), options_);
     const int port = server.bind();
     running_server = &server;
@@ -138,6 +149,7 @@ class ServeCommand : public Command {
   std::vector<std::string> watch_;
   ModelFlags model_;
   serve::ServerOptions options_;
+  double batch_wait_ms_ = 2.0;
 };
 
 }  // namespace

@@ -106,6 +106,6 @@ void show_image2seq(const ShowOptions& o, const TrainConfig&, const std::vector<
 
 }  // namespace
 
-extern const ShowView kShowImage2Seq{ShowInput::images, reads_image_sources, show_image2seq};
+extern const ShowView kShowImage2Seq{ShowInput::images, is_image_to_sequence, show_image2seq};
 
 }  // namespace heed::cli

@@ -47,6 +47,13 @@ KindSet kinds(std::initializer_list<ModelKind> list) {
   return s;
 }
 
+KindSet kinds_where(bool (*holds)(const ModelKindTraits&)) {
+  KindSet s = 0;
+  for (const ModelKindTraits& t : kModelKindTraits)
+    if (holds(t)) s |= KindSet{1} << static_cast<int>(t.kind);
+  return s;
+}
+
 bool accepts(KindSet set, ModelKind kind) { return (set >> static_cast<int>(kind)) & 1; }
 
 std::string kind_list(KindSet set) {
@@ -237,7 +244,7 @@ ConfigKey only(KindSet set, ConfigKey k) {
 // A key of the encoder–decoders, which the image classifiers ignore.
 ConfigKey seq2seq_only(KindSet set, ConfigKey k) {
   k.kinds = set;
-  k.ignored_by = kinds({ModelKind::ram, ModelKind::fc, ModelKind::cnn});
+  k.ignored_by = kinds_where([](const ModelKindTraits& t) { return classifies_images(t.kind); });
   return k;
 }
 ConfigKey required(ConfigKey k) {
@@ -282,11 +289,14 @@ void add_side(std::vector<ConfigKey>& keys, const std::string& section, SideConf
 
 std::vector<ConfigKey> make_keys() {
   using K = ModelKind;
-  const KindSet text_kinds = kinds({K::bahdanau, K::luong, K::noattn});
-  const KindSet decoders = kinds({K::bahdanau, K::luong, K::noattn, K::image2seq});
-  const KindSet attends = kinds({K::bahdanau, K::luong, K::image2seq});
-  const KindSet classifiers = kinds({K::ram, K::fc, K::cnn});
-  const KindSet image_kinds = kinds({K::ram, K::fc, K::cnn, K::image2seq});
+  // From the kinds' families (models/model_config.h): a new kind of an existing family reads
+  // its family's keys without a change here.
+  using T = const ModelKindTraits&;
+  const KindSet text_kinds = kinds_where([](T t) { return !takes_images(t.kind); });
+  const KindSet decoders = kinds_where([](T t) { return !classifies_images(t.kind); });
+  const KindSet attends = kinds_where([](T t) { return t.attention_decoder; });
+  const KindSet classifiers = kinds_where([](T t) { return classifies_images(t.kind); });
+  const KindSet image_kinds = kinds_where([](T t) { return takes_images(t.kind); });
   const KindSet ram_only = kinds({K::ram});
   std::vector<ConfigKey> k;
 
@@ -537,7 +547,7 @@ std::vector<ConfigKey> make_keys() {
       "data-parallel runs under mpirun ([DISTRIBUTED.md](DISTRIBUTED.md)): the gradients are "
       "summed in buckets of about this many MiB, each started during the backward pass as soon "
       "as its gradients are final; 0 = one bucket per parameter"));
-  k.push_back(only(kinds({K::bahdanau, K::luong, K::image2seq, K::ram}),
+  k.push_back(only(attends | ram_only,
       number("training.reinforce_weight", training(&TrainingConfig::reinforce_weight),
              {non_negative()},
              "hard attention (`model.attention.mode: hard`) and ram: λ_r, the weight of the "

@@ -38,6 +38,8 @@ struct KeyRange {
 using KindSet = std::uint32_t;
 inline constexpr KindSet kAllKinds = ~KindSet{0};
 KindSet kinds(std::initializer_list<ModelKind> list);
+// The kinds whose traits (models/model_config.h: family, attention decoder) satisfy holds.
+KindSet kinds_where(bool (*holds)(const ModelKindTraits&));
 bool accepts(KindSet set, ModelKind kind);
 std::string kind_list(KindSet set);  // "ram, fc, cnn"
 

@@ -16,7 +16,7 @@
 #include "heed/base/error.h"
 #include "heed/config/config_keys.h"
 #include "heed/metrics/edit_distance.h"
-#include "heed/models/model_registry.h"
+#include "heed/models/model_config.h"
 
 namespace heed {
 

@@ -2,8 +2,10 @@
 // ModelConfig: everything that fixes a model's architecture (the `model:` section of a
 // training config), typed: the config reader turns names into these enums once. Defaults give
 // the Bahdanau model at the g2p sizes; what each kind accepts and its defaults live in its
-// registry entry (models/model_kind.h).
+// registry entry (models/model_registry.h).
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <span>
 
@@ -29,6 +31,54 @@ inline constexpr EnumName<ModelKind> kModelKindNames[] = {{ModelKind::bahdanau, 
                                                           {ModelKind::cnn, "cnn"},
                                                           {ModelKind::image2seq, "image2seq"}};
 constexpr std::span<const EnumName<ModelKind>> enum_names(ModelKind) { return kModelKindNames; }
+
+// What each kind reads and writes, its family: one training task (train/task_registry.cpp) and
+// one `heed show` view per family; and whether its decoder attends with a score and a mode
+// (the model.attention keys). The config reader's key table (config/config_keys.cpp) derives
+// which kinds read a key from these, so a new kind of an existing family needs no new key
+// rules. Header-only: the config reader and the fuzzers use it without the models.
+enum class ModelFamily {
+  sequence_to_sequence,  // text in, text out: bahdanau, luong, noattn
+  image_classification,  // an image in, a class out: ram, fc, cnn
+  image_to_sequence,     // an image in, text out: image2seq
+};
+struct ModelKindTraits {
+  ModelKind kind;
+  ModelFamily family;
+  bool attention_decoder;  // a decoder that attends (model.score, model.attention.mode)
+};
+inline constexpr ModelKindTraits kModelKindTraits[] = {
+    {ModelKind::bahdanau, ModelFamily::sequence_to_sequence, true},
+    {ModelKind::luong, ModelFamily::sequence_to_sequence, true},
+    {ModelKind::noattn, ModelFamily::sequence_to_sequence, false},
+    {ModelKind::ram, ModelFamily::image_classification, false},
+    {ModelKind::fc, ModelFamily::image_classification, false},
+    {ModelKind::cnn, ModelFamily::image_classification, false},
+    {ModelKind::image2seq, ModelFamily::image_to_sequence, true}};
+static_assert(std::size(kModelKindTraits) == std::size(kModelKindNames),
+              "every model kind needs its traits");
+constexpr const ModelKindTraits& model_kind_traits(ModelKind kind) {
+  return kModelKindTraits[static_cast<std::size_t>(kind)];  // listed in enum order (below)
+}
+static_assert([] {
+  for (std::size_t i = 0; i < std::size(kModelKindTraits); ++i)
+    if (static_cast<std::size_t>(kModelKindTraits[i].kind) != i) return false;
+  return true;
+}(), "kModelKindTraits lists the kinds in enum order");
+constexpr ModelFamily model_family(ModelKind kind) { return model_kind_traits(kind).family; }
+// ram, fc, cnn: no encoder–decoder (the registry builds an ImageClassifier), no vocabularies.
+constexpr bool classifies_images(ModelKind kind) {
+  return model_family(kind) == ModelFamily::image_classification;
+}
+// image2seq: an encoder–decoder whose source batches carry images (TokenBatch::images); no
+// source vocabulary.
+constexpr bool is_image_to_sequence(ModelKind kind) {
+  return model_family(kind) == ModelFamily::image_to_sequence;
+}
+// Either of the two: no source vocabulary, tokeniser or src.vocab; the data are image files.
+constexpr bool takes_images(ModelKind kind) {
+  return model_family(kind) != ModelFamily::sequence_to_sequence;
+}
 
 // model.core of the recurrent attention model: a ReLU RNN cell or an LSTM cell.
 enum class RamCore { rnn, lstm };

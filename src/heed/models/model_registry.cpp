@@ -32,27 +32,17 @@ RnnCell encoder_cell(const ModelConfig& c) {
   return c.encoder_cell ? *c.encoder_cell : model_kind_spec(c.kind).default_encoder_cell;
 }
 
-bool reads_images(ModelKind kind) { return model_kind_spec(kind).build == nullptr; }
-
-bool reads_image_sources(ModelKind kind) { return kind == ModelKind::image2seq; }
-
-bool takes_images(ModelKind kind) { return reads_images(kind) || reads_image_sources(kind); }
-
-bool classifies_images(ModelKind kind) {
-  return model_kind_spec(kind).build_classifier != nullptr;
-}
-
 void validate_model_config(const ModelConfig& c) {
-  if (reads_images(c.kind)) {  // no source vocabulary, encoder or decoder: the kind's checks
+  if (classifies_images(c.kind)) {  // no source vocabulary, encoder or decoder: the kind's checks
     HEED_CHECK(c.tgt_vocab >= 5, "model: tgt_vocab must hold the 4 special tokens and at least "
                "one class, got ", c.tgt_vocab);
     model_kind_spec(c.kind).validate(c);
     return;
   }
-  HEED_CHECK((c.src_vocab >= 4 || reads_image_sources(c.kind)) && c.tgt_vocab >= 4, "model: "
+  HEED_CHECK((c.src_vocab >= 4 || is_image_to_sequence(c.kind)) && c.tgt_vocab >= 4, "model: "
              "src_vocab and tgt_vocab must hold at least the 4 special tokens (pad, bos, eos, "
              "unk), got ", c.src_vocab, " and ", c.tgt_vocab);
-  HEED_CHECK(c.attention_mode != AttentionMode::none || reads_image_sources(c.kind),
+  HEED_CHECK(c.attention_mode != AttentionMode::none || is_image_to_sequence(c.kind),
              "model.attention.mode: none exists for image2seq; the text models' baseline "
              "without attention is model.kind noattn");
   HEED_CHECK(c.emb_dim > 0, "model.emb_dim must be positive, got ", c.emb_dim);
@@ -110,7 +100,7 @@ void check_model_fits_in_memory(const ModelConfig& c) {
 
 std::unique_ptr<Seq2Seq> make_model(const ModelConfig& config, Rng& rng, DType dtype) {
   validate_model_config(config);
-  HEED_CHECK(!reads_images(config.kind), "model.kind ", enum_name(config.kind),
+  HEED_CHECK(!classifies_images(config.kind), "model.kind ", enum_name(config.kind),
              " classifies images and is no encoder-decoder; heed train and heed eval build it "
              "(models/image_classifier.h)");
   return model_kind_spec(config.kind).build(config, rng, dtype);

@@ -34,19 +34,8 @@ struct ModelKindSpec {
 
 const ModelKindSpec& model_kind_spec(ModelKind kind);
 
-// Whether the kind classifies images (its spec builds no Seq2Seq): model.kind ram, fc, cnn.
-bool reads_images(ModelKind kind);
-
-// Whether the kind is an image classifier (its spec has build_classifier): ram, fc, cnn.
-bool classifies_images(ModelKind kind);
-
-// Whether the kind is an encoder-decoder whose sources are images (model.kind image2seq): its
-// source batches carry images (TokenBatch::images) and it has no source vocabulary.
-bool reads_image_sources(ModelKind kind);
-
-// Whether the kind reads images at all (the classifiers and image2seq): it has no source
-// vocabulary, tokeniser or src.vocab, and its data are image files.
-bool takes_images(ModelKind kind);
+// The kinds' families and their predicates (classifies_images, is_image_to_sequence,
+// takes_images) are in models/model_config.h, beside the kinds.
 
 // The encoder's cell: the configured one, or the kind's default.
 RnnCell encoder_cell(const ModelConfig& config);

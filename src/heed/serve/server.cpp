@@ -95,6 +95,7 @@ Server::Server(const LineTranslator& translator, std::string model, const Server
   HEED_CHECK(cors_origin_problem(options_.cors_origin).empty() || options_.cors_origin.empty(),
              "serve: --cors ", options_.cors_origin, ": ", cors_origin_problem(options_.cors_origin));
   http_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  options_.service.clients_at_once = threads;  // no more requests than threads arrive at once
   http_->set_payload_max_length(options_.max_body_bytes);
   http_->set_socket_options(exclusive_port);
   // Each answer is two writes (headers, body): with Nagle's algorithm the second waits for
@@ -145,7 +146,7 @@ void Server::routes() {
                               {"queue", s.waiting},       {"decoding", s.decoding},
                               {"served", served_.load()},
                               {"refused", s.refused},     {"batches", s.calls},
-                              {"sentences", s.sentences}};
+                              {"batch_waits", s.waits},   {"sentences", s.sentences}};
     res.set_content(j.dump(), kJson);
   });
   // The body is read here rather than by httplib: httplib refuses a form-encoded body (curl's
@@ -173,7 +174,8 @@ void Server::routes() {
                                 " has none)");
       if (r.saliency && translator_.size() > 1)
         throw ApiError(400, "saliency needs a single model, not an ensemble");
-      const ServiceResult result = service_->submit(r).get();
+      const ServiceResult result =
+          service_->submit(r, req.remote_addr + ":" + std::to_string(req.remote_port)).get();
       const double ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
               .count();

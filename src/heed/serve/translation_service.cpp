@@ -19,8 +19,10 @@ TranslationService::TranslationService(const LineTranslator& translator,
 
 TranslationService::~TranslationService() { stop(); }
 
-std::future<ServiceResult> TranslationService::submit(TranslateRequest request) {
+std::future<ServiceResult> TranslationService::submit(TranslateRequest request,
+                                                      const std::string& client) {
   std::lock_guard lock(mutex_);
+  if (options_.batch_wait.count() > 0) last_request_[client] = std::chrono::steady_clock::now();
   if (stopping_) {
     ++stats_.refused;
     throw ApiError(503, "the server is stopping");
@@ -32,7 +34,12 @@ std::future<ServiceResult> TranslationService::submit(TranslateRequest request) 
   }
   queue_.push_back(Job{std::move(request), {}});
   auto future = queue_.back().result.get_future();
-  wake_.notify_one();
+  // A worker waiting in the batching window must see the new job, not only an idle one.
+  if (options_.batch_wait.count() > 0) {
+    wake_.notify_all();
+  } else {
+    wake_.notify_one();
+  }
   return future;
 }
 
@@ -55,6 +62,25 @@ ServiceStats TranslationService::stats() const {
   return s;
 }
 
+void TranslationService::take_compatible(std::vector<Job>& jobs, std::size_t& sentences) {
+  for (auto it = queue_.begin(); it != queue_.end();) {
+    const std::size_t n = it->request.sentences.size();
+    if (it->request.same_decoding(jobs.front().request) &&
+        sentences + n <= options_.max_batch_sentences) {
+      sentences += n;
+      jobs.push_back(std::move(*it));
+      it = queue_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+std::size_t TranslationService::active_clients(std::chrono::steady_clock::time_point now) {
+  std::erase_if(last_request_, [&](const auto& c) { return now - c.second > options_.active_client; });
+  return std::min(last_request_.size(), options_.clients_at_once);
+}
+
 void TranslationService::work() {
   // Decoding steps are small GEMMs: one thread each (ServiceOptions::threads).
   kernels::set_num_threads(1);
@@ -67,16 +93,20 @@ void TranslationService::work() {
       jobs.push_back(std::move(queue_.front()));
       queue_.pop_front();
       std::size_t sentences = jobs.front().request.sentences.size();
-      for (auto it = queue_.begin(); it != queue_.end();) {
-        const std::size_t n = it->request.sentences.size();
-        if (it->request.same_decoding(jobs.front().request) &&
-            sentences + n <= options_.max_batch_sentences) {
-          sentences += n;
-          jobs.push_back(std::move(*it));
-          it = queue_.erase(it);
-        } else {
-          ++it;
+      take_compatible(jobs, sentences);
+      // The batching window: wait for the other active clients' next requests, unless the
+      // batch is full. Requests other workers are decoding count as arrived.
+      if (options_.batch_wait.count() > 0) {
+        const auto deadline = std::chrono::steady_clock::now() + options_.batch_wait;
+        bool waited = false;
+        while (!stopping_ && sentences < options_.max_batch_sentences &&
+               jobs.size() + stats_.decoding < active_clients(std::chrono::steady_clock::now())) {
+          waited = true;
+          const bool timed_out = wake_.wait_until(lock, deadline) == std::cv_status::timeout;
+          take_compatible(jobs, sentences);
+          if (timed_out) break;
         }
+        stats_.waits += waited;
       }
       stats_.decoding += jobs.size();
     }

@@ -7,14 +7,21 @@
 // grow without bound. Each worker takes the oldest job and every other waiting job that
 // decodes the same way (beam, n-best, attention), up to max_batch_sentences sentences, and
 // translates them in one LineTranslator::translate call: requests of several clients share
-// batches. stop() refuses new jobs, lets the workers finish every queued one and joins them,
+// batches. With a batching window (batch_wait), a worker whose batch holds fewer requests than
+// there are active clients waits up to that long for the others before decoding: clients
+// that send their next request as soon as an answer arrives then meet in full batches
+// instead of a few at a time. A lone client never waits (docs/cli/serve.md#batching-window).
+// stop() refuses new jobs, lets the workers finish every queued one and joins them,
 // so no accepted request is dropped. Saliency maps (LineTranslator::align_pieces) run one at a
 // time: they use the parameters' gradient buffers.
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
 #include <future>
+#include <map>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -34,6 +41,13 @@ struct ServiceOptions {
   std::size_t batch_size = 32;            // TranslateOptions::batch_size
   std::size_t max_input_tokens = 1000;    // longer sentences are skipped (an empty result)
   double len_a = 2.0, len_b = 10.0;       // the output limit a * |x| + b
+  // The batching window: how long a worker may wait for the requests of other active clients
+  // (those that sent one within active_client) before decoding a batch; 0: never wait.
+  std::chrono::microseconds batch_wait{2000};
+  std::chrono::milliseconds active_client{100};
+  // Requests that can arrive at once (the server's connection threads): a batch never waits
+  // for more clients than this.
+  std::size_t clients_at_once = 8;
 };
 
 // What a request gets back: its translations, and with "saliency" each sentence's saliency
@@ -51,6 +65,7 @@ struct ServiceStats {
   std::size_t refused = 0;   // submits refused with 503
   std::size_t waiting = 0;   // jobs in the queue now
   std::size_t decoding = 0;  // jobs a worker is translating now
+  std::size_t waits = 0;     // batches that waited in the batching window
 };
 
 class TranslationService {
@@ -60,7 +75,9 @@ class TranslationService {
   TranslationService(const TranslationService&) = delete;
   TranslationService& operator=(const TranslationService&) = delete;
 
-  std::future<ServiceResult> submit(TranslateRequest request);
+  // client names the connection the request came on (any stable string; "" for an unnamed
+  // one): the batching window counts the clients seen lately.
+  std::future<ServiceResult> submit(TranslateRequest request, const std::string& client = "");
   void stop();
   ServiceStats stats() const;
 
@@ -70,6 +87,12 @@ class TranslationService {
     std::promise<ServiceResult> result;
   };
   void work();
+  // Moves into jobs the queued jobs that decode as jobs.front() does, while the batch stays
+  // within max_batch_sentences; sentences counts the batch's sentences. Under mutex_.
+  void take_compatible(std::vector<Job>& jobs, std::size_t& sentences);
+  // The clients that sent a request within active_client of now (older ones forgotten),
+  // at most clients_at_once. Under mutex_.
+  std::size_t active_clients(std::chrono::steady_clock::time_point now);
   void run(std::vector<Job>& jobs);
   std::vector<std::vector<float>> saliency(const std::vector<Translation>& translations) const;
 
@@ -81,6 +104,7 @@ class TranslationService {
   std::deque<Job> queue_;
   bool stopping_ = false;
   ServiceStats stats_;
+  std::map<std::string, std::chrono::steady_clock::time_point> last_request_;  // by client
   std::vector<std::thread> workers_;
 };
 

@@ -96,7 +96,7 @@ AnyModel load_any_model_dir(const std::string& dir, const std::string& which) {
     LoadedImageModel m = load_image_model_dir(dir, which);
     return {std::move(m.config), std::move(m.model), std::move(m.metadata)};
   }
-  LoadedModel m = reads_image_sources(kind) ? load_image_sequence_model_dir(dir, which)
+  LoadedModel m = is_image_to_sequence(kind) ? load_image_sequence_model_dir(dir, which)
                                             : load_model_dir(dir, which);
   return {std::move(m.config), std::move(m.model), std::move(m.metadata)};
 }

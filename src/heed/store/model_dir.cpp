@@ -27,7 +27,7 @@ std::string step_checkpoint_path(const std::string& dir, std::int64_t step) {
 }
 
 std::unique_ptr<Seq2Seq> build_model(const ModelConfig& config, Rng& rng, DType dtype) {
-  HEED_CHECK((config.src_vocab > 4 || reads_image_sources(config.kind)) && config.tgt_vocab > 4,
+  HEED_CHECK((config.src_vocab > 4 || is_image_to_sequence(config.kind)) && config.tgt_vocab > 4,
              "build_model: the vocabulary sizes are not set (", config.src_vocab, ", ",
              config.tgt_vocab, ")");
   return make_model(config, rng, dtype);
@@ -88,10 +88,10 @@ Metadata load_model_weights(Module& model, const std::string& path, const std::s
 LoadedModel load_model_dir(const std::string& dir, const std::string& which) {
   LoadedModel m;
   m.config = load_model_config(dir);
-  HEED_CHECK(!reads_images(m.config.model.kind), dir, ": holds a ",
+  HEED_CHECK(!classifies_images(m.config.model.kind), dir, ": holds a ",
              enum_name(m.config.model.kind), " model, which classifies images (heed eval "
              "--model ", dir, " --images FILE), not text");
-  HEED_CHECK(!reads_image_sources(m.config.model.kind), dir, ": holds an ",
+  HEED_CHECK(!is_image_to_sequence(m.config.model.kind), dir, ": holds an ",
              enum_name(m.config.model.kind), " model, which reads images (heed eval --model ",
              dir, " --images FILE), not text");
   m.src_vocab = Vocabulary::load(path_in(dir, model_files::kSrcVocab));
@@ -144,7 +144,7 @@ LoadedImageModel load_image_model_dir(const std::string& dir, const std::string&
 LoadedModel load_image_sequence_model_dir(const std::string& dir, const std::string& which) {
   LoadedModel m;
   m.config = load_model_config(dir);
-  HEED_CHECK(reads_image_sources(m.config.model.kind), dir, ": holds a ",
+  HEED_CHECK(is_image_to_sequence(m.config.model.kind), dir, ": holds a ",
              enum_name(m.config.model.kind), " model; this reads model.kind image2seq");
   m.tgt_vocab = Vocabulary::load(path_in(dir, model_files::kTgtVocab));
   ModelConfig mc = m.config.model;

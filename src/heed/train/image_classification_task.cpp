@@ -213,6 +213,6 @@ std::unique_ptr<TrainingTask> make(const TaskContext& context) {
 
 }  // namespace
 
-extern const TrainingTaskSpec kImageClassificationTask{"image classification", reads_images, make};
+extern const TrainingTaskSpec kImageClassificationTask{"image classification", classifies_images, make};
 
 }  // namespace heed

@@ -96,7 +96,7 @@ std::unique_ptr<TrainingTask> make(const TaskContext& context) {
 
 }  // namespace
 
-extern const TrainingTaskSpec kImageToSequenceTask{"image to sequence", reads_image_sources,
+extern const TrainingTaskSpec kImageToSequenceTask{"image to sequence", is_image_to_sequence,
                                                    make};
 
 }  // namespace heed
