@@ -6,7 +6,8 @@
 # before and after; exits 1 on an error status, a socket error other than a refused
 # connection after the stop, or a server that does not exit 0 on SIGTERM.
 #   tools/serve_load.sh MODEL_DIR [SECONDS] [CONNECTIONS...]   e.g. tools/serve_load.sh runs/g2p 60 8 64 256
-# docs/RELIABILITY.md records its runs.
+# docs/RELIABILITY.md records its runs. HEED (default build/heed) is the binary;
+# HEED_SERVE_OPTIONS adds options to `heed serve` (e.g. "--batch-wait 0").
 #
 #   tools/serve_load.sh --speed MODEL_DIR [SECONDS] [ROUNDS]    e.g. tools/serve_load.sh --speed runs/g2p 10 5
 # measures speed instead, ROUNDS times in turn on one server (default workers and threads):
@@ -28,9 +29,9 @@ work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 port=$((20000 + RANDOM % 20000))
 if ((speed)); then
-  "$heed" serve -m "$model" --port "$port" 2>"$work/serve.log" &
+  "$heed" serve -m "$model" --port "$port" ${HEED_SERVE_OPTIONS:-} 2>"$work/serve.log" &
 else
-  "$heed" serve -m "$model" --port "$port" --connections 16 --queue 64 2>"$work/serve.log" &
+  "$heed" serve -m "$model" --port "$port" --connections 16 --queue 64 ${HEED_SERVE_OPTIONS:-} 2>"$work/serve.log" &
 fi
 server=$!
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.1; done

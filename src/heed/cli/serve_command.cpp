@@ -62,8 +62,8 @@ class ServeCommand : public Command {
         ->check(int_range(1, 100000));
     app.add_option("--batch-wait", batch_wait_ms_,
                    "batching window in ms: a worker waits up to this long for the next requests "
-                   "of the other clients active in the last 100 ms before decoding (0: never "
-                   "wait; a lone client never waits)")
+                   "of the other keep-alive clients active in the last 100 ms before decoding "
+                   "(0: never wait; a lone client never waits)")
         ->capture_default_str()
         ->check(real_range(0.0, 1000.0));
     app.add_option("--connections", options_.connection_threads,

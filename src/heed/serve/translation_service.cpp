@@ -22,7 +22,11 @@ TranslationService::~TranslationService() { stop(); }
 std::future<ServiceResult> TranslationService::submit(TranslateRequest request,
                                                       const std::string& client) {
   std::lock_guard lock(mutex_);
-  if (options_.batch_wait.count() > 0) last_request_[client] = std::chrono::steady_clock::now();
+  if (options_.batch_wait.count() > 0) {
+    Client& c = clients_[client];
+    c.last = std::chrono::steady_clock::now();
+    ++c.requests;
+  }
   if (stopping_) {
     ++stats_.refused;
     throw ApiError(503, "the server is stopping");
@@ -77,8 +81,10 @@ void TranslationService::take_compatible(std::vector<Job>& jobs, std::size_t& se
 }
 
 std::size_t TranslationService::active_clients(std::chrono::steady_clock::time_point now) {
-  std::erase_if(last_request_, [&](const auto& c) { return now - c.second > options_.active_client; });
-  return std::min(last_request_.size(), options_.clients_at_once);
+  std::erase_if(clients_, [&](const auto& c) { return now - c.second.last > options_.active_client; });
+  std::size_t active = 0;
+  for (const auto& c : clients_) active += c.second.requests > 1;
+  return std::min(active, options_.clients_at_once);
 }
 
 void TranslationService::work() {

@@ -10,7 +10,8 @@
 // batches. With a batching window (batch_wait), a worker whose batch holds fewer requests than
 // there are active clients waits up to that long for the others before decoding: clients
 // that send their next request as soon as an answer arrives then meet in full batches
-// instead of a few at a time. A lone client never waits (docs/cli/serve.md#batching-window).
+// instead of a few at a time. A client is a keep-alive connection that has sent more than one
+// request. A lone client never waits (docs/cli/serve.md#batching-window).
 // stop() refuses new jobs, lets the workers finish every queued one and joins them,
 // so no accepted request is dropped. Saliency maps (LineTranslator::align_pieces) run one at a
 // time: they use the parameters' gradient buffers.
@@ -75,8 +76,8 @@ class TranslationService {
   TranslationService(const TranslationService&) = delete;
   TranslationService& operator=(const TranslationService&) = delete;
 
-  // client names the connection the request came on (any stable string; "" for an unnamed
-  // one): the batching window counts the clients seen lately.
+  // client names the connection the request came on (any string stable for the connection):
+  // the batching window counts the clients seen lately.
   std::future<ServiceResult> submit(TranslateRequest request, const std::string& client = "");
   void stop();
   ServiceStats stats() const;
@@ -90,8 +91,9 @@ class TranslationService {
   // Moves into jobs the queued jobs that decode as jobs.front() does, while the batch stays
   // within max_batch_sentences; sentences counts the batch's sentences. Under mutex_.
   void take_compatible(std::vector<Job>& jobs, std::size_t& sentences);
-  // The clients that sent a request within active_client of now (older ones forgotten),
-  // at most clients_at_once. Under mutex_.
+  // The clients that sent a request within active_client of now (older ones forgotten) and
+  // more than one on their connection (a connection used once, as by curl, is no client to
+  // wait for), at most clients_at_once. Under mutex_.
   std::size_t active_clients(std::chrono::steady_clock::time_point now);
   void run(std::vector<Job>& jobs);
   std::vector<std::vector<float>> saliency(const std::vector<Translation>& translations) const;
@@ -104,7 +106,11 @@ class TranslationService {
   std::deque<Job> queue_;
   bool stopping_ = false;
   ServiceStats stats_;
-  std::map<std::string, std::chrono::steady_clock::time_point> last_request_;  // by client
+  struct Client {
+    std::chrono::steady_clock::time_point last;
+    std::size_t requests = 0;
+  };
+  std::map<std::string, Client> clients_;  // by connection, while active
   std::vector<std::thread> workers_;
 };
 
