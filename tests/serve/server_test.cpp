@@ -512,6 +512,7 @@ TEST_F(ServerTest, OverloadIsRefusedAndWaitingRequestsShareBatches) {
 // pair waits for the other's and both are decoded in one batch.
 TEST_F(ServerTest, TheBatchingWindowWaitsOnlyForOtherActiveClients) {
   ServerOptions o;
+  o.service.workers = 1;
   o.service.batch_wait = std::chrono::seconds(1);
   o.service.active_client = std::chrono::seconds(30);
   const auto r = start(o);
@@ -550,9 +551,32 @@ TEST_F(ServerTest, TheBatchingWindowWaitsOnlyForOtherActiveClients) {
   EXPECT_LE(h["batch_waits"].get<int>(), 2) << h;  // 1 when both were queued before the worker looked
 }
 
+// With two workers, one never waits while the other is idle: the idle one would take the
+// other client's request at once.
+TEST_F(ServerTest, TheBatchingWindowNeverWaitsBesideAnIdleWorker) {
+  ServerOptions o;
+  o.service.workers = 2;
+  o.service.batch_wait = std::chrono::seconds(5);
+  o.service.active_client = std::chrono::seconds(30);
+  const auto r = start(o);
+  const std::string one = R"({"sentences": ["abc"], "beam": 2})";
+  auto a = r->client(), b = r->client();
+  a.set_keep_alive(true);
+  b.set_keep_alive(true);
+  const auto begin = std::chrono::steady_clock::now();
+  for (int i = 0; i < 2; ++i) {  // both active: with one worker each of these would wait 5 s
+    ASSERT_TRUE(a.Post("/translate", one, "application/json"));
+    ASSERT_TRUE(b.Post("/translate", one, "application/json"));
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(4));
+  const json h = json::parse(r->client().Get("/health")->body);
+  EXPECT_EQ(h["batch_waits"], 0) << h;
+}
+
 // Without a window (--batch-wait 0) nothing waits: the same two clients are answered as before.
 TEST_F(ServerTest, ABatchingWindowOfZeroNeverWaits) {
   ServerOptions o;
+  o.service.workers = 1;
   o.service.batch_wait = std::chrono::microseconds(0);
   const auto r = start(o);
   const std::string one = R"({"sentences": ["abc"], "beam": 2})";

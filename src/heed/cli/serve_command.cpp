@@ -2,12 +2,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "heed/base/error.h"
@@ -48,9 +50,10 @@ class ServeCommand : public Command {
         ->capture_default_str()
         ->check(int_range(0, 65535));
     app.add_option("--workers", options_.service.workers,
-                   "translation threads, each decoding whole batches")
+                   "translation threads, each decoding whole batches (0: one per hardware "
+                   "thread)")
         ->capture_default_str()
-        ->check(int_range(1, 256));
+        ->check(int_range(0, 256));
     app.add_option("--threads,-t", options_.service.threads,
                    "threads each worker decodes the batches of one request set with (0: one per "
                    "hardware thread); the kernels run single-threaded")
@@ -114,6 +117,8 @@ class ServeCommand : public Command {
     const std::vector<ModelSpec> specs = model_.specs();
     const LineTranslator translator = LineTranslator::load(specs);
     for (const ModelSpec& s : specs) options_.model_dirs.push_back(s.dir);
+    if (options_.service.workers == 0)
+      options_.service.workers = std::max(1u, std::thread::hardware_concurrency());
     options_.service.batch_wait =
         std::chrono::microseconds(static_cast<std::int64_t>(std::lround(batch_wait_ms_ * 1000.0)));
     serve::Server server(translator, model_.label(), options_);
@@ -149,7 +154,7 @@ class ServeCommand : public Command {
   std::vector<std::string> watch_;
   ModelFlags model_;
   serve::ServerOptions options_;
-  double batch_wait_ms_ = 2.0;
+  double batch_wait_ms_ = 0.0;
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <thread>
 #include <utility>
 
 #include "heed/kernels/gemm.h"
@@ -12,8 +13,9 @@ namespace heed::serve {
 TranslationService::TranslationService(const LineTranslator& translator,
                                        const ServiceOptions& options)
     : translator_(translator), options_(options) {
-  HEED_CHECK(options_.workers >= 1 && options_.queue >= 1 && options_.max_batch_sentences >= 1,
-             "serve: workers, queue and batch sentences must be at least 1");
+  if (options_.workers == 0) options_.workers = std::max(1u, std::thread::hardware_concurrency());
+  HEED_CHECK(options_.queue >= 1 && options_.max_batch_sentences >= 1,
+             "serve: queue and batch sentences must be at least 1");
   for (std::size_t i = 0; i < options_.workers; ++i) workers_.emplace_back([this] { work(); });
 }
 
@@ -102,7 +104,8 @@ void TranslationService::work() {
       take_compatible(jobs, sentences);
       // The batching window: wait for the other active clients' next requests, unless the
       // batch is full. Requests other workers are decoding count as arrived.
-      if (options_.batch_wait.count() > 0) {
+      // Only while every other worker is busy: an idle one would take the arrivals at once.
+      if (options_.batch_wait.count() > 0 && busy_workers_ + 1 >= options_.workers) {
         const auto deadline = std::chrono::steady_clock::now() + options_.batch_wait;
         bool waited = false;
         while (!stopping_ && sentences < options_.max_batch_sentences &&
@@ -115,6 +118,7 @@ void TranslationService::work() {
         stats_.waits += waited;
       }
       stats_.decoding += jobs.size();
+      ++busy_workers_;
     }
     run(jobs);
   }
@@ -134,29 +138,41 @@ void TranslationService::run(std::vector<Job>& jobs) {
   std::vector<std::string> lines;
   for (const auto& j : jobs)
     lines.insert(lines.end(), j.request.sentences.begin(), j.request.sentences.end());
+  // The results are handed out only after the counts are updated, so that /health read
+  // after an answer counts its batch.
+  std::vector<ServiceResult> results(jobs.size());
+  std::exception_ptr failure;
   try {
     std::vector<Translation> all = translator_.translate(lines, o);
     std::vector<std::vector<float>> maps;
     if (first.saliency) maps = saliency(all);
     std::size_t at = 0;
-    for (auto& j : jobs) {
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
       const auto from = static_cast<std::ptrdiff_t>(at);
-      const auto to = static_cast<std::ptrdiff_t>(at + j.request.sentences.size());
-      ServiceResult mine;
-      mine.translations.assign(std::make_move_iterator(all.begin() + from),
-                               std::make_move_iterator(all.begin() + to));
-      if (first.saliency) mine.saliency.assign(maps.begin() + from, maps.begin() + to);
+      const auto to = static_cast<std::ptrdiff_t>(at + jobs[i].request.sentences.size());
+      results[i].translations.assign(std::make_move_iterator(all.begin() + from),
+                                     std::make_move_iterator(all.begin() + to));
+      if (first.saliency) results[i].saliency.assign(maps.begin() + from, maps.begin() + to);
       at = static_cast<std::size_t>(to);
-      j.result.set_value(std::move(mine));
     }
   } catch (...) {
-    for (auto& j : jobs) j.result.set_exception(std::current_exception());
+    failure = std::current_exception();
   }
-  std::lock_guard lock(mutex_);
-  stats_.decoding -= jobs.size();
-  stats_.jobs += jobs.size();
-  stats_.calls += 1;
-  stats_.sentences += lines.size();
+  {
+    std::lock_guard lock(mutex_);
+    --busy_workers_;
+    stats_.decoding -= jobs.size();
+    stats_.jobs += jobs.size();
+    stats_.calls += 1;
+    stats_.sentences += lines.size();
+  }
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (failure) {
+      jobs[i].result.set_exception(failure);
+    } else {
+      jobs[i].result.set_value(std::move(results[i]));
+    }
+  }
 }
 
 std::vector<std::vector<float>> TranslationService::saliency(

@@ -10,7 +10,8 @@
 // batches. With a batching window (batch_wait), a worker whose batch holds fewer requests than
 // there are active clients waits up to that long for the others before decoding: clients
 // that send their next request as soon as an answer arrives then meet in full batches
-// instead of a few at a time. A client is a keep-alive connection that has sent more than one
+// instead of a few at a time. A worker waits only while every other worker is busy (an idle
+// one would take the arrivals at once). A client is a keep-alive connection that has sent more than one
 // request. A lone client never waits (docs/cli/serve.md#batching-window).
 // stop() refuses new jobs, lets the workers finish every queued one and joins them,
 // so no accepted request is dropped. Saliency maps (LineTranslator::align_pieces) run one at a
@@ -33,7 +34,7 @@ namespace heed::serve {
 
 struct ServiceOptions {
   std::size_t queue = 32;                 // jobs that may wait; one more is refused (503)
-  std::size_t workers = 1;                // decoding threads
+  std::size_t workers = 0;                // decoding threads; 0: one per hardware thread
   // TranslateOptions::threads of each worker's calls: batches of one call decoded side by
   // side (0: one per hardware thread). The kernels always run single-threaded: OpenMP teams
   // spin-wait, and on a machine whose cores are busy that made each batch 10-50x slower.
@@ -44,7 +45,7 @@ struct ServiceOptions {
   double len_a = 2.0, len_b = 10.0;       // the output limit a * |x| + b
   // The batching window: how long a worker may wait for the requests of other active clients
   // (those that sent one within active_client) before decoding a batch; 0: never wait.
-  std::chrono::microseconds batch_wait{2000};
+  std::chrono::microseconds batch_wait{0};
   std::chrono::milliseconds active_client{100};
   // Requests that can arrive at once (the server's connection threads): a batch never waits
   // for more clients than this.
@@ -111,6 +112,7 @@ class TranslationService {
     std::size_t requests = 0;
   };
   std::map<std::string, Client> clients_;  // by connection, while active
+  std::size_t busy_workers_ = 0;           // workers decoding a batch now
   std::vector<std::thread> workers_;
 };
 
