@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "heed/bench/micro.h"
+#include "micro.h"
 #include "heed/kernels/attention.h"
 
 namespace {

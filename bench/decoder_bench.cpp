@@ -22,7 +22,7 @@
 #include "heed/fused/lstm_dot_decoder.h"
 #include "heed/autograd/matmul.h"
 #include "heed/autograd/tape.h"
-#include "heed/bench/micro.h"
+#include "micro.h"
 #include "heed/tensor/arena.h"
 
 namespace {

@@ -3,7 +3,7 @@
 // Thread count: OMP_NUM_THREADS (oneDNN and OpenBLAS are OpenMP builds).
 #include <benchmark/benchmark.h>
 
-#include "heed/bench/micro.h"
+#include "micro.h"
 #include "heed/kernels/bf16_products.h"
 #include "heed/kernels/gemm.h"
 #include "heed/kernels/packed_weight.h"

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "heed/bench/micro.h"
+#include "micro.h"
 #include "heed/kernels/cross_entropy.h"
 #include "heed/kernels/softmax.h"
 

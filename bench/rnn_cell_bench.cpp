@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "heed/bench/micro.h"
+#include "micro.h"
 #include "heed/kernels/gru_cell.h"
 #include "heed/kernels/lstm_cell.h"
 

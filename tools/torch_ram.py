@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The recurrent attention model of `heed bench --config ram` (src/heed/bench/ram_bench.h) in
+"""The recurrent attention model of `heed bench --config ram` (src/heed/measure/ram_bench.h) in
 PyTorch, timed on the same protocol and printing the same JSON lines, so that bench/compare
 can run the two alternately (docs/PERFORMANCE.md#recurrent-attention-model). A development
 tool: heed neither needs nor imports it.

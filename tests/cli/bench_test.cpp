@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "heed/base/error.h"
-#include "heed/bench/protocol.h"
 #include "heed/cli/bench_command.h"
+#include "heed/measure/protocol.h"
 #include "support/bf16.h"
 
 namespace heed {
@@ -56,7 +56,7 @@ TEST(BenchProtocol, FlopTermsMatchTheReference) {
                             Expected{"mt", 1835008, 131072, 6324224, 1536},
                             Expected{"luong", 2228224, 0, 6979584, 1024},
                             Expected{"noattn", 1572864, 131072, 6193152, 0}}) {
-    const bench::FlopTerms t = bench::flop_terms(bench::bench_config(e.name));
+    const measure::FlopTerms t = measure::flop_terms(measure::bench_config(e.name));
     EXPECT_EQ(t.per_src_token, e.src) << e.name;
     EXPECT_EQ(t.per_sentence, e.sent) << e.name;
     EXPECT_EQ(t.per_tgt_step, e.tgt) << e.name;
@@ -65,17 +65,17 @@ TEST(BenchProtocol, FlopTermsMatchTheReference) {
 }
 
 TEST(BenchProtocol, FlopSums) {
-  const bench::FlopTerms t{10, 100, 1000, 1};
+  const measure::FlopTerms t{10, 100, 1000, 1};
   const std::vector<std::int64_t> sl{2, 3}, tl{4, 5};
   // (10*2 + 100 + 1000*4 + 2*4) + (10*3 + 100 + 1000*5 + 3*5)
-  EXPECT_DOUBLE_EQ(bench::fwd_flops(t, sl, tl), 4128.0 + 5145.0);
+  EXPECT_DOUBLE_EQ(measure::fwd_flops(t, sl, tl), 4128.0 + 5145.0);
   // per sentence: 10 m + 100 + rows * steps * (1000 + m)
-  EXPECT_DOUBLE_EQ(bench::decode_fwd_flops(t, sl, 30, 5),
+  EXPECT_DOUBLE_EQ(measure::decode_fwd_flops(t, sl, 30, 5),
                    (20 + 100 + 150 * 1002.0) + (30 + 100 + 150 * 1003.0));
 }
 
 TEST(BenchProtocol, SyntheticBatchesFollowTheRules) {
-  const auto batches = bench::make_batches(3, 16, 6, 12, 32, 80, 1234);
+  const auto batches = measure::make_batches(3, 16, 6, 12, 32, 80, 1234);
   ASSERT_EQ(batches.size(), 3u);
   for (const auto& b : batches) {
     ASSERT_EQ(b.src.batch, 16);
@@ -119,11 +119,11 @@ TEST(BenchProtocol, SyntheticBatchesFollowTheRules) {
     EXPECT_EQ(b.tgt_in.len, longest_tgt);
   }
   // Same seed, same data.
-  EXPECT_EQ(bench::make_batches(3, 16, 6, 12, 32, 80, 1234)[2].src.ids, batches[2].src.ids);
+  EXPECT_EQ(measure::make_batches(3, 16, 6, 12, 32, 80, 1234)[2].src.ids, batches[2].src.ids);
 }
 
 TEST(BenchProtocol, UnknownConfigThrows) {
-  EXPECT_THROW(bench::bench_config("gpt"), Error);
+  EXPECT_THROW(measure::bench_config("gpt"), Error);
   EXPECT_THROW(run_bench_command("--config gpt"), Error);
   EXPECT_THROW(run_bench_command("--config g2p --only train,sample"), Error);
   EXPECT_THROW(run_bench_command("--config g2p --steps 0"), Error);
@@ -212,7 +212,7 @@ TEST(BenchCommand, NoAttentionHasNoAttentionShape) {
   EXPECT_TRUE(lines[1].at("attention_shape").is_null());
 }
 
-// --config ram: the recurrent attention model's images per second (bench/ram_bench.h), in the
+// --config ram: the recurrent attention model's images per second (measure/ram_bench.h), in the
 // lines tools/torch_ram.py prints too and bench/compare reads.
 TEST(BenchCommand, RamPrintsInfoTrainAndInferLines) {
   const auto lines = json_lines(run_bench_command(

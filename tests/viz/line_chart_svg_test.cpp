@@ -147,7 +147,7 @@ TEST(LengthScores, ReadsTheJsonOfHeedScoreAndChartsIt) {
   ASSERT_EQ(c.series.size(), 2u);
   EXPECT_EQ(c.series[1].label, "sys B");
   EXPECT_EQ(length_chart({s}, "Mine").title, "Mine");
-  EXPECT_EQ(metrics::chart_title(metrics::ScoreMetric::wer), "WER %");
+  EXPECT_EQ(metrics::chart_title(metrics::Metric::wer), "WER %");
   EXPECT_TRUE(check_xml(line_chart_svg(c)).ok());
 }
 

@@ -62,7 +62,7 @@ Trainer::Result Trainer::train(const std::function<void(const Progress&)>& on_pr
       out.learning_rate = p.lr;
       out.seconds = p.seconds;
       out.validated = p.validated;
-      out.dev_score = p.dev_score;
+      out.dev_score = p.dev_metric;
       out.new_best = p.new_best;
       on_progress(out);
     };
@@ -73,7 +73,7 @@ Trainer::Result Trainer::train(const std::function<void(const Progress&)>& on_pr
                                                               : Outcome::stopped;
   result.step = r.step;
   result.has_best = r.has_best;
-  result.best_score = r.best_score;
+  result.best_score = r.best_metric;
   result.best_step = r.best_step;
   result.model_dir = impl_->config.output;
   return result;

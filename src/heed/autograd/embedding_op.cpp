@@ -25,7 +25,7 @@ Var embedding(const Var& weight, const std::vector<std::int32_t>& ids, const Sha
   ys.push_back(dim);
   Tensor y = Tensor::empty(ys, wv.dtype());
   dispatch(wv.dtype(), [&]<typename T>() {
-    kernels::gather_rows<T>(wv.data<T>(), ids.data(), n, dim, y.data<T>());
+    kernels::embedding_lookup<T>(wv.data<T>(), ids.data(), n, dim, y.data<T>());
   });
   if (!any_requires_grad({&weight})) return Var(y);
   return record_op(y, {&weight}, [weight, ids, n, dim, padding_idx](Var& o) {

@@ -8,8 +8,8 @@
 
 #include "heed/base/error.h"
 #include "heed/base/enum_names.h"
-#include "heed/bench/protocol.h"
 #include "heed/cli/enum_option.h"
+#include "heed/measure/protocol.h"
 
 namespace heed::cli {
 namespace {
@@ -86,12 +86,12 @@ class BenchCommand : public Command {
     }
     HEED_CHECK(opt_.train || opt_.greedy || opt_.beam_search || opt_.infer,
                "--only names no measurement");
-    bench::run_bench(opt_, std::cout);
+    measure::run_bench(opt_, std::cout);
     return 0;
   }
 
  private:
-  bench::BenchOptions opt_;
+  measure::BenchOptions opt_;
   std::string config_ = "all";
   std::string only_ = "train,greedy,beam,infer";
 };

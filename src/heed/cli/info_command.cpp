@@ -158,7 +158,7 @@ class InfoCommand : public Command {
     std::cout << "\n";
     std::cout << "validations: " << s.history.size() << "\n";
     if (s.has_best)
-      std::cout << "best dev " << config.training.metric << ": " << s.best_score << " at step "
+      std::cout << "best dev " << config.training.metric << ": " << s.best_metric << " at step "
                 << s.best_step << "\n";
     if (!s.history.empty()) {
       const auto last = nlohmann::json::parse(s.history.back());

@@ -26,7 +26,7 @@
 #include "heed/metrics/chrf.h"
 #include "heed/metrics/g2p.h"
 #include "heed/metrics/length_buckets.h"
-#include "heed/metrics/score_metric.h"
+#include "heed/metrics/metric.h"
 #include "heed/metrics/wer.h"
 
 namespace heed::cli {
@@ -185,28 +185,28 @@ class ScoreCommand : public Command {
                const std::vector<std::vector<std::string>>& streams) const {
     Scored s;
     char buf[200];
-    if (metric_ == metrics::ScoreMetric::bleu) {
+    if (metric_ == metrics::Metric::bleu) {
       metrics::BleuOptions o;
       o.lowercase = lowercase_;
       s.table = metrics::bleu_stats(hyps, metrics::references_per_segment(streams), o);
       auto b = metrics::bleu_from_sums(s.table->column_sums(), o);
       s.line = b.format();
       s.score_only = fmt2(b.score);
-    } else if (metric_ == metrics::ScoreMetric::chrf) {
+    } else if (metric_ == metrics::Metric::chrf) {
       metrics::ChrfOptions o;
       o.lowercase = lowercase_;
       s.table = metrics::chrf_stats(hyps, metrics::references_per_segment(streams), o);
       const double v = s.table->score();
       s.line = metrics::format_chrf(v, o);
       s.score_only = fmt2(v);
-    } else if (metric_ == metrics::ScoreMetric::wer) {
+    } else if (metric_ == metrics::Metric::wer) {
       metrics::WerOptions o;
       o.lowercase = lowercase_;
       s.table = metrics::wer_stats(hyps, streams[0], o);
       const double v = s.table->score();
       s.line = "WER = " + fmt2(v);
       s.score_only = fmt2(v);
-    } else if (metric_ == metrics::ScoreMetric::aer) {
+    } else if (metric_ == metrics::Metric::aer) {
       s.table = metrics::aer_stats(hyps, hyp_.empty() ? "<stdin>" : hyp_, hyp_one_based_,
                                    streams[0], refs_[0], ref_one_based_);
       const auto sums = s.table->column_sums();
@@ -341,7 +341,7 @@ class ScoreCommand : public Command {
     write_file_atomically(json_, j.dump(2) + "\n");
   }
 
-  metrics::ScoreMetric metric_ = metrics::ScoreMetric::bleu;
+  metrics::Metric metric_ = metrics::Metric::bleu;
   metrics::LengthUnit unit_ = metrics::LengthUnit::words;
   std::string hyp_, source_, buckets_, label_, json_;
   std::vector<std::string> refs_;

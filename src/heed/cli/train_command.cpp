@@ -68,7 +68,7 @@ class TrainCommand : public Command {
     if (!world.leader()) return 0;  // rank 0 reports for the run
     std::cout << "trained " << config.output << " to step " << r.step;
     if (r.has_best)
-      std::cout << "; best dev " << config.training.metric << " " << r.best_score << " at step "
+      std::cout << "; best dev " << config.training.metric << " " << r.best_metric << " at step "
                 << r.best_step;
     std::cout << "\n";
     return 0;

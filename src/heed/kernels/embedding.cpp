@@ -5,8 +5,8 @@
 namespace heed::kernels {
 
 template <typename T>
-void gather_rows(const T* weight, const std::int32_t* ids, std::int64_t n, std::int64_t dim,
-                 T* out) {
+void embedding_lookup(const T* weight, const std::int32_t* ids, std::int64_t n, std::int64_t dim,
+                      T* out) {
   for (std::int64_t i = 0; i < n; ++i) {
     const T* src = weight + static_cast<std::int64_t>(ids[i]) * dim;
     std::copy(src, src + dim, out + i * dim);
@@ -27,7 +27,8 @@ void scatter_add_rows(const T* dout, const std::int32_t* ids, std::int64_t n, st
 }
 
 #define HEED_INSTANTIATE(T)                                                                    \
-  template void gather_rows<T>(const T*, const std::int32_t*, std::int64_t, std::int64_t, T*); \
+  template void embedding_lookup<T>(const T*, const std::int32_t*, std::int64_t, std::int64_t,  \
+                                    T*);                                                       \
   template void scatter_add_rows<T>(const T*, const std::int32_t*, std::int64_t, std::int64_t, \
                                     std::int64_t, T*);
 HEED_INSTANTIATE(float)

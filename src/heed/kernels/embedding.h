@@ -8,8 +8,8 @@ namespace heed::kernels {
 
 // out[i, :] = weight[ids[i], :]
 template <typename T>
-void gather_rows(const T* weight, const std::int32_t* ids, std::int64_t n, std::int64_t dim,
-                 T* out);
+void embedding_lookup(const T* weight, const std::int32_t* ids, std::int64_t n, std::int64_t dim,
+                      T* out);
 
 // dweight[ids[i], :] += dout[i, :] for every i with ids[i] != skip_id (padding_idx; pass
 // a negative id to skip nothing).

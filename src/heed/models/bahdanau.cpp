@@ -2,16 +2,15 @@
 // bidirectional GRU layer) and the BahdanauDecoder with additive attention. Beyond the paper:
 // encoder_cell lstm, enc_layers > 1, dropout, tie_embeddings.
 #include "heed/models/bahdanau_decoder.h"
-#include "heed/models/model_detail.h"
 #include "heed/models/model_registry.h"
+#include "heed/models/score_checks.h"
 
 namespace heed {
 namespace {
 
 void validate(const ModelConfig& c) {
   validate_gru_decoder_model(c);
-  model_detail::check_additive_score(c, "bahdanau uses additive (mlp) attention",
-                                     " (other scores: kind luong)");
+  check_additive_score(c, "bahdanau uses additive (mlp) attention", " (other scores: kind luong)");
 }
 
 std::unique_ptr<Seq2Seq> build(const ModelConfig& c, Rng& rng, DType dtype) {

@@ -4,8 +4,8 @@
 #include "heed/autograd/elementwise_op.h"
 #include "heed/autograd/gru.h"
 #include "heed/fused/gru_additive_decoder.h"
+#include "heed/models/decoder_attention.h"
 #include "heed/models/encoder_decoder.h"
-#include "heed/models/model_detail.h"
 
 namespace heed {
 namespace {
@@ -16,13 +16,11 @@ AttentionConfig additive(const ModelConfig& c, std::int64_t annotation_dim) {
   a.query_dim = c.dec_hidden;
   a.key_dim = annotation_dim;
   a.attn_dim = c.attn_dim;  // 0: dec_hidden
-  model_detail::set_attention_mode(a, c);
+  set_attention_mode(a, c);
   return a;
 }
 
 }  // namespace
-
-using namespace model_detail;
 
 // Members are made in the reference's order of random draws: W_init, attention, the cell, W_o,
 // W_out (the embedding before them, by the caller).

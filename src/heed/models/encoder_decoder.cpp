@@ -6,13 +6,23 @@
 #include "heed/autograd/index.h"
 #include "heed/autograd/softmax_op.h"
 #include "heed/autograd/tape.h"
-#include "heed/models/model_detail.h"
+#include "heed/models/call_checks.h"
 #include "heed/models/model_registry.h"
 #include "heed/models/text_encoder.h"
 
 namespace heed {
+namespace {
 
-using namespace model_detail;
+// (B, n, m) buffer for teacher-forced attention weights, and row t of it from alpha (B, m).
+Tensor alloc_alphas(std::int64_t B, std::int64_t n, std::int64_t m, DType dtype) {
+  return Tensor::zeros({B, n, m}, dtype);
+}
+
+void store_alpha(Tensor& alphas, const Var& alpha, std::int64_t t) {
+  alphas.select(1, t).copy_from(alpha.value());
+}
+
+}  // namespace
 
 EncoderDecoder::EncoderDecoder(const ModelConfig& config, std::unique_ptr<Encoder> encoder,
                                std::unique_ptr<Decoder> decoder)

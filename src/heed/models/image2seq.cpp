@@ -7,16 +7,15 @@
 #include "heed/models/bahdanau_decoder.h"
 #include "heed/models/encoder_decoder.h"
 #include "heed/models/image_encoder.h"
-#include "heed/models/model_detail.h"
 #include "heed/models/model_registry.h"
+#include "heed/models/score_checks.h"
 
 namespace heed {
 namespace {
 
 void validate(const ModelConfig& c) {
   validate_gru_decoder_model(c);
-  model_detail::check_additive_score(c, "image2seq uses additive (mlp) attention over the grid",
-                                     "");
+  check_additive_score(c, "image2seq uses additive (mlp) attention over the grid", "");
   HEED_CHECK(c.image.conv_layers >= 1 && c.image.conv_layers <= 8, "model.conv_layers: "
              "image2seq's CNN has 1 to 8 layers, got ", c.image.conv_layers);
   HEED_CHECK(c.image.conv_channels >= 1 &&

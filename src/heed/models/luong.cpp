@@ -2,8 +2,8 @@
 // default a unidirectional LSTM stack) and the LuongDecoder, any score.
 #include "heed/models/encoder_decoder.h"
 #include "heed/models/luong_decoder.h"
-#include "heed/models/model_detail.h"
 #include "heed/models/model_registry.h"
+#include "heed/models/score_checks.h"
 
 namespace heed {
 namespace {
@@ -16,7 +16,7 @@ void validate(const ModelConfig& c) {
   HEED_CHECK(c.enc_layers == c.dec_layers, "model: luong starts decoder layer l from encoder "
              "layer l, so enc_layers (", c.enc_layers, ") must equal dec_layers (", c.dec_layers,
              ")");
-  model_detail::check_score(c);
+  check_score(c);
   if (c.local_p)
     HEED_CHECK(c.window >= 1, "model.window (local-p half-width D) must be at least 1, got ",
                c.window);
@@ -36,7 +36,7 @@ std::unique_ptr<Seq2Seq> build(const ModelConfig& c, Rng& rng, DType dtype) {
 }
 
 // A score with a weight row per source position (location) bounds the source.
-std::int64_t max_length(const ModelConfig& c) { return model_detail::score_max_length(c); }
+std::int64_t max_length(const ModelConfig& c) { return score_max_length(c); }
 
 }  // namespace
 

@@ -6,7 +6,7 @@
 #include "heed/autograd/elementwise_op.h"
 #include "heed/autograd/lstm.h"
 #include "heed/fused/lstm_dot_decoder.h"
-#include "heed/models/model_detail.h"
+#include "heed/models/decoder_attention.h"
 
 namespace heed {
 namespace {
@@ -20,13 +20,11 @@ AttentionConfig global(const ModelConfig& c, std::int64_t annotation_dim) {
   a.max_src_len = c.max_src_len;
   a.local_p = c.local_p;
   a.window = c.local_p ? c.window : 0;
-  model_detail::set_attention_mode(a, c);
+  set_attention_mode(a, c);
   return a;
 }
 
 }  // namespace
-
-using namespace model_detail;
 
 // Members are made in the reference's order of random draws: the cells, attention, W_c, W_s,
 // then the bridges (the embedding before them, by the caller).

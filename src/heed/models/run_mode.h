@@ -42,4 +42,7 @@ struct RunMode {
   bool hard_expectation = false;
 };
 
+// Inverted dropout with mode.dropout when training (then mode.rng is required), else x itself.
+Var maybe_dropout(const Var& x, const RunMode& mode);
+
 }  // namespace heed

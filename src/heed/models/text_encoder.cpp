@@ -1,10 +1,23 @@
 #include "heed/models/text_encoder.h"
 
-#include "heed/models/model_detail.h"
+#include <cstdint>
+#include <vector>
+
+#include "heed/autograd/index.h"
 
 namespace heed {
+namespace {
 
-using namespace model_detail;
+std::vector<std::int32_t> to_int32(const std::vector<std::int64_t>& lengths) {
+  return std::vector<std::int32_t>(lengths.begin(), lengths.end());
+}
+
+// The final state of layer l, direction d (0 forward, 1 reverse) from h_n (L*dirs, B, H).
+Var final_state(const Var& h_n, int layer, int direction, int directions) {
+  return select(h_n, 0, static_cast<std::int64_t>(layer) * directions + direction);
+}
+
+}  // namespace
 
 TextEncoder::TextEncoder(std::unique_ptr<Embedding> src_emb, const TextEncoderShape& shape,
                          Rng& rng, DType dtype)

@@ -30,7 +30,7 @@ json training(const std::string& dir, const TrainConfig& config) {
   if (!std::filesystem::exists(path)) return nullptr;
   const TrainingState s = read_training_state(path);
   json t = {{"steps", s.step}, {"metric", enum_name(config.training.metric)}};
-  t["best_score"] = s.has_best ? json(s.best_score) : json(nullptr);
+  t["best_score"] = s.has_best ? json(s.best_metric) : json(nullptr);
   t["best_step"] = s.has_best ? json(s.best_step) : json(nullptr);
   t["stop_reason"] = s.stop_reason;
   return t;

@@ -4,7 +4,7 @@
 // holds the same global batch and trains on its share, the gradients summed during the
 // backward pass (dist/gradient_sync.h). Everything that must come out the same on every rank
 // goes through here: whether the run could start, when it stops, the parameters (by
-// checksum), the losses and the dev score. Alone (no mpirun), each of these is this
+// checksum), the losses and the dev metric. Alone (no mpirun), each of these is this
 // process's own and no collective is called.
 #include <cstdint>
 #include <functional>

@@ -111,7 +111,7 @@ void EncoderDecoderTask::skip_share(const BatchShare& share) {
                     training().baseline_decay);
 }
 
-DevScore EncoderDecoderTask::dev_score() {
+DevMetricResult EncoderDecoderTask::dev_metric() {
   const TrainingConfig& t = training();
   double loss_sum = 0.0;
   std::int64_t count = 0;
@@ -146,12 +146,12 @@ DevScore EncoderDecoderTask::dev_score() {
     model_->train();
   }
   const double loss = count ? loss_sum / static_cast<double>(count) : 0.0;
-  DevScore s;
+  DevMetricResult s;
   s.fields["dev_loss"] = loss;
   s.fields["perplexity"] = std::exp(loss);
-  s.score = loss;
+  s.value = loss;
   s.shown = "loss " + format_number("%.4f", loss) + ", ppl " + format_number("%.2f", std::exp(loss));
-  if (decode) score_decoded(decoded, s);
+  if (decode) metric_of_decoded(decoded, s);
   return s;
 }
 

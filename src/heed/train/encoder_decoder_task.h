@@ -5,7 +5,7 @@
 // baseline (train/reinforce.h) and training.hard_soft_mix; for soft attention over an
 // image's grid the doubly stochastic penalty (train/doubly_stochastic.h); the dev loss, and
 // greedy decoding of the dev set for a metric that scores the output. A family supplies its
-// data, its source batches and the score of the decoded dev set: text in seq2seq_task.cpp,
+// data, its source batches and the metric of the decoded dev set: text in seq2seq_task.cpp,
 // images in image_to_sequence_task.cpp.
 #include <cstdint>
 #include <memory>
@@ -28,7 +28,7 @@ class EncoderDecoderTask : public TrainingTask {
   void begin_step(std::int64_t step) override;
   double forward_backward(const Batch& batch, const BatchShare& share) override;
   void skip_share(const BatchShare& share) override;
-  DevScore dev_score() override;
+  DevMetricResult dev_metric() override;
   void save_state(TrainingState& state) const override;
   void restore_state(const TrainingState& state) override;
 
@@ -41,10 +41,10 @@ class EncoderDecoderTask : public TrainingTask {
   virtual bool takes_doubly_stochastic() const { return false; }
   // The decoding of the dev set, from training.max_output_factor.
   virtual void limit_dev_decoding(DecodeOptions& /*options*/) const {}
-  // Scores the dev set's greedy outputs (by dev corpus position) under training.metric: sets
-  // score.score, adds its fields and its log text.
-  virtual void score_decoded(const std::vector<std::vector<std::int32_t>>& decoded,
-                             DevScore& score) const = 0;
+  // The dev set's greedy outputs (by dev corpus position) under training.metric: sets
+  // result.value, adds its fields and its log text.
+  virtual void metric_of_decoded(const std::vector<std::vector<std::int32_t>>& decoded,
+                                 DevMetricResult& result) const = 0;
 
   std::unique_ptr<Seq2Seq> model_;
   TokenBatch src_, tgt_in_;

@@ -36,7 +36,7 @@ class ImageClassificationTask final : public TrainingTask {
   std::string describe_data() const override;
   void set_epoch(std::int64_t epoch) override;
   double forward_backward(const Batch& batch, const BatchShare& share) override;
-  DevScore dev_score() override;
+  DevMetricResult dev_metric() override;
 
  private:
   void generate_images();  // data.generate
@@ -168,7 +168,7 @@ double ImageClassificationTask::forward_backward(const Batch& batch, const Batch
   return loss;
 }
 
-DevScore ImageClassificationTask::dev_score() {
+DevMetricResult ImageClassificationTask::dev_metric() {
   // The test-time prediction on the dev images; for ram the mean locations, or
   // model.sample_paths paths (random ones with model.random_locations) drawn from a generator
   // of their own (the same paths at every validation).
@@ -199,11 +199,11 @@ DevScore ImageClassificationTask::dev_score() {
   classifier_->train();
   const double loss = count ? nll / static_cast<double>(count) : 0.0;
   const double error = count ? 100.0 * static_cast<double>(wrong) / static_cast<double>(count) : 0.0;
-  DevScore s;
+  DevMetricResult s;
   s.fields["dev_loss"] = loss;
   s.fields["error"] = error;
   s.shown = "loss " + format_number("%.4f", loss) + ", error " + format_number("%.2f", error) + "%";
-  s.score = t.metric == DevMetric::error ? error : loss;
+  s.value = t.metric == DevMetric::error ? error : loss;
   return s;
 }
 

@@ -30,8 +30,8 @@ class ImageToSequenceTask final : public EncoderDecoderTask {
   void fill_source(const Batch& batch, bool dev) override;
   bool takes_doubly_stochastic() const override { return true; }
   void limit_dev_decoding(DecodeOptions& options) const override;
-  void score_decoded(const std::vector<std::vector<std::int32_t>>& decoded,
-                     DevScore& score) const override;
+  void metric_of_decoded(const std::vector<std::vector<std::int32_t>>& decoded,
+                         DevMetricResult& result) const override;
 
   Vocabulary tgt_vocab_;
   ImageSequences train_seqs_, dev_seqs_;
@@ -78,16 +78,16 @@ void ImageToSequenceTask::limit_dev_decoding(DecodeOptions& options) const {
   options.max_len = static_cast<std::int64_t>(longest) + 5;
 }
 
-void ImageToSequenceTask::score_decoded(const std::vector<std::vector<std::int32_t>>& decoded,
-                                        DevScore& s) const {
+void ImageToSequenceTask::metric_of_decoded(const std::vector<std::vector<std::int32_t>>& decoded,
+                                            DevMetricResult& s) const {
   if (training().metric != DevMetric::error) return;  // the only other metric is the loss
   std::int64_t wrong = 0;  // the dev images whose decoded names differ from the target
   for (std::size_t k = 0; k < decoded.size(); ++k) wrong += decoded[k] != dev_corpus_.tgt[k];
-  s.score = dev_corpus_.size() ? 100.0 * static_cast<double>(wrong) /
+  s.value = dev_corpus_.size() ? 100.0 * static_cast<double>(wrong) /
                                      static_cast<double>(dev_corpus_.size())
                                : 0.0;
-  s.fields["error"] = s.score;
-  s.shown += ", sequence error " + format_number("%.2f", s.score) + "%";
+  s.fields["error"] = s.value;
+  s.shown += ", sequence error " + format_number("%.2f", s.value) + "%";
 }
 
 std::unique_ptr<TrainingTask> make(const TaskContext& context) {

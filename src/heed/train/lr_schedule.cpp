@@ -52,12 +52,12 @@ double LrSchedule::lr(std::int64_t step, double elapsed_seconds) const {
   return o_.lr;
 }
 
-bool LrSchedule::on_validation(double score) {
+bool LrSchedule::on_validation(double dev_metric) {
   if (o_.kind != ScheduleKind::plateau) return false;
-  const bool better = !has_best_ || (o_.higher_is_better ? score > best_ : score < best_);
+  const bool better = !has_best_ || (o_.higher_is_better ? dev_metric > best_ : dev_metric < best_);
   if (better) {
     has_best_ = true;
-    best_ = score;
+    best_ = dev_metric;
     bad_ = 0;
     return false;
   }

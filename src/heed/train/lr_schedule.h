@@ -1,7 +1,7 @@
 #pragma once
 // Learning-rate schedules for the training loop:
 //   constant   lr
-//   plateau    lr * decay_factor^k, k = how many times the dev score stalled for more than
+//   plateau    lr * decay_factor^k, k = how many times the dev metric stalled for more than
 //              `patience` validations in a row (PyTorch's ReduceLROnPlateau, threshold 0),
 //              never below min_lr
 //   warmup     lr * s / warmup_steps for s <= warmup_steps, then
@@ -42,9 +42,9 @@ class LrSchedule {
 
   // The learning rate of update number step (1-based), elapsed_seconds into training.
   double lr(std::int64_t step, double elapsed_seconds = 0) const;
-  // Feeds a validation score (plateau counts stalls; the others ignore it). Returns true
+  // Feeds a validation's dev metric (plateau counts stalls; the others ignore it). Returns true
   // when the learning rate was just reduced.
-  bool on_validation(double score);
+  bool on_validation(double dev_metric);
   // How many reductions so far (plateau).
   std::int64_t reductions() const { return reductions_; }
 

@@ -33,8 +33,8 @@ class Seq2SeqTask final : public EncoderDecoderTask {
  private:
   void set_data_sizes(ModelConfig& model) const override;
   void fill_source(const Batch& batch, bool dev) override;
-  void score_decoded(const std::vector<std::vector<std::int32_t>>& decoded,
-                     DevScore& score) const override;
+  void metric_of_decoded(const std::vector<std::vector<std::int32_t>>& decoded,
+                         DevMetricResult& result) const override;
 
   std::unique_ptr<Tokenizer> side_tokenizer(const SideConfig& side,
                                             const std::vector<std::string>& lines,
@@ -150,25 +150,25 @@ void Seq2SeqTask::fill_source(const Batch& batch, bool /*dev*/) {
   fill_token_batch(src_, batch.size, batch.src_len, batch.src, batch.src_lengths);
 }
 
-void Seq2SeqTask::score_decoded(const std::vector<std::vector<std::int32_t>>& decoded,
-                                DevScore& s) const {
+void Seq2SeqTask::metric_of_decoded(const std::vector<std::vector<std::int32_t>>& decoded,
+                                    DevMetricResult& s) const {
   std::vector<std::string> hyps(decoded.size());
   for (std::size_t k = 0; k < decoded.size(); ++k)
     hyps[k] = tgt_tok_->decode(tgt_vocab_.decode(decoded[k]));
   const DevMetric metric = training().metric;
   if (metric == DevMetric::bleu) {
-    s.score = metrics::corpus_bleu(hyps, dev_refs_).score;
-    s.fields["bleu"] = s.score;
-    s.shown += ", BLEU " + format_number("%.2f", s.score);
+    s.value = metrics::corpus_bleu(hyps, dev_refs_).score;
+    s.fields["bleu"] = s.value;
+    s.shown += ", BLEU " + format_number("%.2f", s.value);
   } else if (metric == DevMetric::wer) {
     std::vector<std::string> first;
     for (auto& refs : dev_refs_) first.push_back(refs.front());
-    s.score = metrics::corpus_wer(hyps, first);
-    s.fields["wer"] = s.score;
-    s.shown += ", WER " + format_number("%.2f", s.score);
+    s.value = metrics::corpus_wer(hyps, first);
+    s.fields["wer"] = s.value;
+    s.shown += ", WER " + format_number("%.2f", s.value);
   } else if (metric == DevMetric::g2p) {
     const metrics::G2pScore g = metrics::g2p_score(hyps, dev_refs_);
-    s.score = g.wer;
+    s.value = g.wer;
     s.fields["wer"] = g.wer;
     s.fields["per"] = g.per;
     s.shown += ", WER " + format_number("%.2f", g.wer) + ", PER " + format_number("%.2f", g.per);

@@ -1,14 +1,14 @@
 #pragma once
 // TrainingTask: what one family of models brings to the training loop (train/trainer.cpp):
 // its data and batches, the forward and backward pass of one batch with its loss, the dev
-// score with its log text, and what the training state keeps of it. The loop drives every
+// metric with its log text, and what the training state keeps of it. The loop drives every
 // task alike, so a new family is a new task, one file with its entry in
 // train/task_registry.cpp (docs/ARCHITECTURE.md#one-batch-through-training).
 //
 // The loop calls, in this order: load_data, build_model (the model section's sizes from the
 // data, checked, the model made from the run's generator), module, save_files on a fresh
 // run, restore_state on a resumed one; then per step set_epoch, begin_step and
-// forward_backward (skip_share on a rank that holds none of the batch); dev_score at each
+// forward_backward (skip_share on a rank that holds none of the batch); dev_metric at each
 // validation (rank 0 only); save_state at each save.
 #include <cstdint>
 #include <memory>
@@ -50,9 +50,9 @@ struct BatchShare {
   const DataParallel* parallel = nullptr;
 };
 
-// The dev set's score under training.metric (rank 0 computes it).
-struct DevScore {
-  double score = 0.0;
+// The dev set's value of training.metric (rank 0 computes it).
+struct DevMetricResult {
+  double value = 0.0;
   nlohmann::json fields;  // the task's entries of the validation's history line
   std::string shown;      // its log text: "loss 1.2345, ppl 3.44, BLEU 12.34"
 };
@@ -91,8 +91,8 @@ class TrainingTask {
   // Data-parallel: this rank holds none of the batch; it still joins what forward_backward
   // would have called of share.parallel.
   virtual void skip_share(const BatchShare& /*share*/) {}
-  // The dev set's score under training.metric, the model left training.
-  virtual DevScore dev_score() = 0;
+  // The dev set's value of training.metric, the model left training.
+  virtual DevMetricResult dev_metric() = 0;
 
   // What the task keeps in the training state, and takes back on resume.
   virtual void save_state(TrainingState& /*state*/) const {}

@@ -1,6 +1,6 @@
 // The training loop: steps, validation, checkpoints, resume, the stop signal and the time
 // budget, the same for every family of models. What a family brings (its data, batches,
-// loss and dev score) is its TrainingTask (train/task.h), chosen from model.kind by
+// loss and dev metric) is its TrainingTask (train/task.h), chosen from model.kind by
 // make_training_task; what must agree across the ranks of a data-parallel run goes through
 // DataParallel (train/data_parallel.h); the output directory is prepared by
 // train/run_directory.h.
@@ -105,7 +105,7 @@ class TrainingLoop {
   ModelFactory factory_;
   std::function<void(const TrainProgress&)> on_step_;  // TrainerOptions::on_step
   const std::atomic<bool>* options_stop_;             // TrainerOptions::stop
-  double last_score_ = 0.0;                            // of the latest validation
+  double last_metric_ = 0.0;                           // of the latest validation
   bool resume_ = false;
   bool follower_ = false;  // a rank other than 0: reads what rank 0 wrote into the directory
   bool restarted_ = false;  // removed the leftovers of a run that saved no step
@@ -139,18 +139,19 @@ double TrainingLoop::train_step(const Batch& batch) {
 }
 
 void TrainingLoop::validate(Progress& progress, double train_loss) {
-  // Rank 0 scores the dev set; every rank takes its score, so that early stopping and the
+  // Rank 0 measures the dev set; every rank takes its metric, so that early stopping and the
   // learning rate schedule stay the same on all of them.
-  DevScore dev;
-  if (leader_) dev = task_->dev_score();
-  double score = dev.score;
-  parallel_.broadcast(score);
-  last_score_ = score;
+  DevMetricResult dev;
+  if (leader_) dev = task_->dev_metric();
+  double dev_metric = dev.value;
+  parallel_.broadcast(dev_metric);
+  last_metric_ = dev_metric;
   const bool higher = metric_higher_is_better(t_.metric);
-  const bool better = !state_.has_best || (higher ? score > state_.best_score : score < state_.best_score);
+  const bool better = !state_.has_best ||
+                      (higher ? dev_metric > state_.best_metric : dev_metric < state_.best_metric);
   if (better) {
     state_.has_best = true;
-    state_.best_score = score;
+    state_.best_metric = dev_metric;
     state_.best_step = state_.step;
     state_.bad_validations = 0;
     if (leader_) {
@@ -160,7 +161,7 @@ void TrainingLoop::validate(Progress& progress, double train_loss) {
   } else {
     ++state_.bad_validations;
   }
-  const bool reduced = schedule_.on_validation(score);
+  const bool reduced = schedule_.on_validation(dev_metric);
   if (!leader_) return;
   nlohmann::json entry = std::move(dev.fields);
   entry["step"] = state_.step;
@@ -176,7 +177,7 @@ void TrainingLoop::validate(Progress& progress, double train_loss) {
   line += better ? " (new best)"
                  : " (best " +
                        format_number(t_.metric == DevMetric::loss ? "%.4f" : "%.2f",
-                                     state_.best_score) +
+                                     state_.best_metric) +
                        " at step " + std::to_string(state_.best_step) + ")";
   if (reduced)
     line += "; learning rate reduced to " +
@@ -385,7 +386,7 @@ TrainResult TrainingLoop::run() {
       window_loss_ = 0.0;
       window_tokens_ = 0;
       event.validated = true;
-      event.dev_score = last_score_;
+      event.dev_metric = last_metric_;
       event.new_best = state_.best_step == state_.step;
     }
     if (on_step_ && leader_) {
@@ -410,7 +411,7 @@ TrainResult TrainingLoop::run() {
   r.outcome = outcome;
   r.step = state_.step;
   r.has_best = state_.has_best;
-  r.best_score = state_.best_score;
+  r.best_metric = state_.best_metric;
   r.best_step = state_.best_step;
   return r;
 }

@@ -30,7 +30,7 @@ struct TrainResult {
   TrainOutcome outcome = TrainOutcome::finished;
   std::int64_t step = 0;
   bool has_best = false;
-  double best_score = 0.0;
+  double best_metric = 0.0;  // training.metric's best dev value
   std::int64_t best_step = 0;
 };
 
@@ -43,7 +43,7 @@ struct TrainProgress {
   double lr = 0.0;               // the learning rate this step used
   double seconds = 0.0;          // wall time of the run so far (resumed runs included)
   bool validated = false;        // the dev set was scored after this step
-  double dev_score = 0.0;        // that score (training.metric), when validated
+  double dev_metric = 0.0;       // its value of training.metric, when validated
   bool new_best = false;         // and it was the best so far
 };
 

@@ -41,7 +41,7 @@ Metadata to_metadata(const TrainingState& s) {
   m["heed.rng"] = s.rng_state;
   m["heed.schedule"] = s.schedule_state;
   m["heed.has_best"] = s.has_best ? "1" : "0";
-  m["heed.best_score"] = hex(s.best_score);
+  m["heed.best_score"] = hex(s.best_metric);
   m["heed.best_step"] = std::to_string(s.best_step);
   m["heed.bad_validations"] = std::to_string(s.bad_validations);
   m["heed.target_tokens"] = std::to_string(s.target_tokens);
@@ -89,7 +89,7 @@ TrainingState from_metadata(const Metadata& m, const std::string& path) {
   s.rng_state = get("heed.rng");
   s.schedule_state = get("heed.schedule");
   s.has_best = integer("heed.has_best") != 0;
-  s.best_score = real("heed.best_score");
+  s.best_metric = real("heed.best_score");
   s.best_step = integer("heed.best_step");
   s.bad_validations = integer("heed.bad_validations");
   s.target_tokens = integer("heed.target_tokens");

@@ -1,7 +1,7 @@
 #pragma once
 // TrainingState: what a run needs beyond the weights and the optimizer to continue exactly
 // where it stopped: the step, the batch sampler's position, the dropout generator, the
-// learning-rate schedule, the REINFORCE baseline of hard attention, the best dev score so far, the early-stopping counter, the step
+// learning-rate schedule, the REINFORCE baseline of hard attention, the best dev metric so far, the early-stopping counter, the step
 // checkpoints on disk and the validation history. Saved with the weights and optimizer
 // state in one safetensors file (the state goes in its metadata), written atomically.
 #include <cstdint>
@@ -20,7 +20,7 @@ struct TrainingState {
   std::string rng_state;           // the model's generator (dropout)
   std::string schedule_state;      // LrSchedule::state()
   bool has_best = false;
-  double best_score = 0.0;
+  double best_metric = 0.0;  // training.metric's best dev value
   std::int64_t best_step = 0;
   std::int64_t bad_validations = 0;  // in a row, for early stopping
   std::int64_t target_tokens = 0;    // target tokens trained on

@@ -74,7 +74,7 @@ LengthScores read_length_scores(const std::string& path) {
   LengthScores s;
   s.path = path;
   const std::string metric = string_field(j, "metric", path);
-  s.metric = parse_enum<metrics::ScoreMetric>(metric, path + ": \"metric\"");
+  s.metric = parse_enum<metrics::Metric>(metric, path + ": \"metric\"");
   s.score_name = j.contains("score_name") ? string_field(j, "score_name", path)
                                           : std::string(metrics::score_name(s.metric));
   s.label = string_field(j, "label", path);

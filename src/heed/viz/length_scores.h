@@ -10,7 +10,7 @@
 #include "heed/viz/line_chart_svg.h"
 
 #include "heed/metrics/length_buckets.h"
-#include "heed/metrics/score_metric.h"
+#include "heed/metrics/metric.h"
 
 namespace heed::viz {
 
@@ -24,7 +24,7 @@ struct LengthBucketRow {
 
 struct LengthScores {
   std::string path;  // for messages
-  metrics::ScoreMetric metric = metrics::ScoreMetric::bleu;
+  metrics::Metric metric = metrics::Metric::bleu;
   std::string score_name, label;
   metrics::LengthUnit length_unit = metrics::LengthUnit::words;
   bool lowercase = false;

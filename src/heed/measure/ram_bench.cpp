@@ -1,11 +1,11 @@
-#include "heed/bench/ram_bench.h"
+#include "heed/measure/ram_bench.h"
 
 #include <cmath>
 #include <ostream>
 
 #include "heed/base/error.h"
 #include "heed/base/random.h"
-#include "heed/bench/record.h"
+#include "heed/measure/record.h"
 #include "heed/data/vocabulary.h"
 #include "heed/kernels/gemm.h"
 #include "heed/models/model_registry.h"
@@ -15,7 +15,7 @@
 #include "heed/train/classifier_shares.h"
 #include "heed/version.h"
 
-namespace heed::bench {
+namespace heed::measure {
 namespace {
 
 constexpr std::int64_t kSide = 60, kClasses = 10;
@@ -163,4 +163,4 @@ void run_ram_bench(const BenchOptions& opt, std::ostream& out) {
   }
 }
 
-}  // namespace heed::bench
+}  // namespace heed::measure

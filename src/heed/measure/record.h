@@ -1,5 +1,5 @@
 #pragma once
-// What every `heed bench` measurement shares (bench/protocol.h, bench/ram_bench.h): its JSON
+// What every `heed bench` measurement shares (bench/protocol.h, measure/ram_bench.h): its JSON
 // line, the clock, rounding as the reference prints, medians, the process's peak memory and
 // the kernel set in use.
 #include <chrono>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace heed::bench {
+namespace heed::measure {
 
 using Json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
@@ -30,4 +30,4 @@ std::string cpu_capability();
 // OpenBLAS's description of itself (openblas_get_config).
 std::string blas_config();
 
-}  // namespace heed::bench
+}  // namespace heed::measure

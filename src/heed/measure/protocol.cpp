@@ -1,4 +1,4 @@
-#include "heed/bench/protocol.h"
+#include "heed/measure/protocol.h"
 
 #include <algorithm>
 #include <chrono>
@@ -11,8 +11,8 @@
 #include "heed/autograd/tape.h"
 #include "heed/base/error.h"
 #include "heed/base/random.h"
-#include "heed/bench/ram_bench.h"
-#include "heed/bench/record.h"
+#include "heed/measure/ram_bench.h"
+#include "heed/measure/record.h"
 #include "heed/decode/beam_search.h"
 #include "heed/decode/frozen_model.h"
 #include "heed/decode/greedy.h"
@@ -25,7 +25,7 @@
 #include "heed/train/clip.h"
 #include "heed/version.h"
 
-namespace heed::bench {
+namespace heed::measure {
 namespace {
 
 std::vector<BenchConfig> make_configs() {
@@ -475,4 +475,4 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
   }
 }
 
-}  // namespace heed::bench
+}  // namespace heed::measure

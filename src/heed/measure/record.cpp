@@ -1,4 +1,4 @@
-#include "heed/bench/record.h"
+#include "heed/measure/record.h"
 
 #include <cblas.h>
 #include <sys/resource.h>
@@ -9,7 +9,7 @@
 
 #include "heed/kernels/kernel_isa.h"
 
-namespace heed::bench {
+namespace heed::measure {
 
 double round_to(double x, int digits) {
   const double f = std::pow(10.0, digits);
@@ -49,4 +49,4 @@ std::string cpu_capability() {
 
 std::string blas_config() { return std::string(openblas_get_config()); }
 
-}  // namespace heed::bench
+}  // namespace heed::measure

@@ -27,7 +27,7 @@
 #include "heed/models/model_config.h"
 #include "heed/models/seq2seq.h"
 
-namespace heed::bench {
+namespace heed::measure {
 
 struct BenchConfig {
   std::string name;
@@ -41,7 +41,7 @@ struct BenchConfig {
 };
 
 // "g2p" | "mt" | "luong" | "noattn"; anything else throws heed::Error (run_bench also knows
-// "ram", the recurrent attention model, bench/ram_bench.h).
+// "ram", the recurrent attention model, measure/ram_bench.h).
 const BenchConfig& bench_config(std::string_view name);
 // The configurations "all" stands for (the reference's DEFAULT_SET): g2p, mt, luong.
 std::vector<std::string> default_bench_configs();
@@ -88,7 +88,7 @@ struct BenchOptions {
   // weights, gradients and optimiser).
   kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32;
   bool train = true, greedy = true, beam_search = true;
-  bool infer = true;  // config ram only: test-time inference (bench/ram_bench.h)
+  bool infer = true;  // config ram only: test-time inference (measure/ram_bench.h)
   std::string tag;
 };
 
@@ -97,4 +97,4 @@ struct BenchOptions {
 // Throws heed::Error on bad options.
 void run_bench(const BenchOptions& options, std::ostream& out);
 
-}  // namespace heed::bench
+}  // namespace heed::measure

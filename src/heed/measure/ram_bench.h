@@ -14,10 +14,10 @@
 //             from seed + 1), after one untimed warm-up batch
 #include <iosfwd>
 
-#include "heed/bench/protocol.h"
+#include "heed/measure/protocol.h"
 #include "heed/models/model_config.h"
 
-namespace heed::bench {
+namespace heed::measure {
 
 // The model of the protocol (kind ram, tgt_vocab for 10 classes).
 ModelConfig ram_bench_model();
@@ -26,4 +26,4 @@ ModelConfig ram_bench_model();
 // images_per_s. Threads as set by the caller.
 void run_ram_bench(const BenchOptions& opt, std::ostream& out);
 
-}  // namespace heed::bench
+}  // namespace heed::measure

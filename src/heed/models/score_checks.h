@@ -1,0 +1,19 @@
+#pragma once
+// The checks of model.score (the attention score a model kind is built with), all here.
+#include <cstdint>
+
+#include "heed/models/model_config.h"
+
+namespace heed {
+
+// check_score: any score, under the size constraints of its registry entry
+// (autograd/attention_score.h). check_additive_score: for a decoder with Bahdanau's additive
+// attention only; uses says so ("bahdanau uses additive (mlp) attention") and hint follows the
+// score's name in the message.
+void check_score(const ModelConfig& config);
+void check_additive_score(const ModelConfig& config, const char* uses, const char* hint);
+// The longest source the score allows: max_src_len for a score with a weight row per source
+// position, else 0 (any length).
+std::int64_t score_max_length(const ModelConfig& config);
+
+}  // namespace heed
