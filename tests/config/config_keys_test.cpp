@@ -55,8 +55,7 @@ TEST(ConfigKeys, RangesRenderAsIntervals) {
 TEST(ConfigKeys, EveryKindsSavedConfigReadsBack) {
   for (const auto& n : enum_names(ModelKind{})) {
     const std::string kind(n.name);
-    const bool text = n.value == ModelKind::bahdanau || n.value == ModelKind::luong ||
-                      n.value == ModelKind::noattn;
+    const bool text = !takes_images(n.value);
     const TrainConfig c =
         parse_train_config((text ? kText.substr(0, kText.rfind("  kind")) + "  kind: " + kind + "\n"
                                  : images_of(kind)) +
