@@ -79,6 +79,30 @@ class ServerTest : public ::testing::Test {
     r->thread = std::thread([s = r->server.get()] { s->run(); });
     return r;
   }
+  // A server with the batching window: `workers` workers, a window of `wait`, a client
+  // active for 30 s after its last request.
+  static std::unique_ptr<Running> start_window(std::size_t workers, std::chrono::microseconds wait) {
+    ServerOptions o;
+    o.service.workers = workers;
+    o.service.batch_wait = wait;
+    o.service.active_client = std::chrono::seconds(30);
+    return start(o);
+  }
+  // Two keep-alive clients (two connections) taking turns, `rounds` requests each; then
+  // /health.
+  static json take_turns(const Running& r, int rounds) {
+    auto a = r.client(), b = r.client();
+    a.set_keep_alive(true);
+    b.set_keep_alive(true);
+    const std::string one = R"({"sentences": ["abc"], "beam": 2})";
+    for (int i = 0; i < rounds; ++i) {
+      for (httplib::Client* c : {&a, &b}) {
+        const auto res = c->Post("/translate", one, "application/json");
+        EXPECT_TRUE(res && res->status == 200);
+      }
+    }
+    return json::parse(r.client().Get("/health")->body);
+  }
   static std::string post(const Running& r, const std::string& body, int* status) {
     auto c = r.client();
     auto res = c.Post("/translate", body, "application/json");
@@ -511,11 +535,7 @@ TEST_F(ServerTest, OverloadIsRefusedAndWaitingRequestsShareBatches) {
 // on connections used once; once two keep-alive clients are active, the first request of a
 // pair waits for the other's and both are decoded in one batch.
 TEST_F(ServerTest, TheBatchingWindowWaitsOnlyForOtherActiveClients) {
-  ServerOptions o;
-  o.service.workers = 1;
-  o.service.batch_wait = std::chrono::seconds(1);
-  o.service.active_client = std::chrono::seconds(30);
-  const auto r = start(o);
+  const auto r = start_window(1, std::chrono::seconds(1));
   const std::string one = R"({"sentences": ["abc"], "beam": 2})";
   const auto health = [&] { return json::parse(r->client().Get("/health")->body); };
   const auto ok = [&](httplib::Client& c) {
@@ -552,42 +572,20 @@ TEST_F(ServerTest, TheBatchingWindowWaitsOnlyForOtherActiveClients) {
 }
 
 // With two workers, one never waits while the other is idle: the idle one would take the
-// other client's request at once.
+// other client's request at once (with one worker each request after the first two would
+// wait the whole 5 s).
 TEST_F(ServerTest, TheBatchingWindowNeverWaitsBesideAnIdleWorker) {
-  ServerOptions o;
-  o.service.workers = 2;
-  o.service.batch_wait = std::chrono::seconds(5);
-  o.service.active_client = std::chrono::seconds(30);
-  const auto r = start(o);
-  const std::string one = R"({"sentences": ["abc"], "beam": 2})";
-  auto a = r->client(), b = r->client();
-  a.set_keep_alive(true);
-  b.set_keep_alive(true);
+  const auto r = start_window(2, std::chrono::seconds(5));
   const auto begin = std::chrono::steady_clock::now();
-  for (int i = 0; i < 2; ++i) {  // both active: with one worker each of these would wait 5 s
-    ASSERT_TRUE(a.Post("/translate", one, "application/json"));
-    ASSERT_TRUE(b.Post("/translate", one, "application/json"));
-  }
+  const json h = take_turns(*r, 2);
   EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(4));
-  const json h = json::parse(r->client().Get("/health")->body);
   EXPECT_EQ(h["batch_waits"], 0) << h;
 }
 
 // Without a window (--batch-wait 0) nothing waits: the same two clients are answered as before.
 TEST_F(ServerTest, ABatchingWindowOfZeroNeverWaits) {
-  ServerOptions o;
-  o.service.workers = 1;
-  o.service.batch_wait = std::chrono::microseconds(0);
-  const auto r = start(o);
-  const std::string one = R"({"sentences": ["abc"], "beam": 2})";
-  auto a = r->client(), b = r->client();
-  a.set_keep_alive(true);
-  b.set_keep_alive(true);
-  for (int i = 0; i < 3; ++i) {
-    ASSERT_TRUE(a.Post("/translate", one, "application/json"));
-    ASSERT_TRUE(b.Post("/translate", one, "application/json"));
-  }
-  const json h = json::parse(r->client().Get("/health")->body);
+  const auto r = start_window(1, std::chrono::microseconds(0));
+  const json h = take_turns(*r, 3);
   EXPECT_EQ(h["batch_waits"], 0) << h;
   EXPECT_EQ(h["batches"], 6) << h;
 }
