@@ -11,7 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <chrono>
 #include <future>
 #include <map>
@@ -529,6 +531,67 @@ TEST_F(ServerTest, OverloadIsRefusedAndWaitingRequestsShareBatches) {
   EXPECT_EQ(health["refused"], codes[503]);
   // Up to two requests wait while the big one runs; they are decoded together.
   EXPECT_LT(health["batches"].get<int>(), codes[200]) << health;
+}
+
+// Equal JSON, numbers within 1e-5 relative: a request decoded in a batch beside others may
+// round its scores and saliency differently in the last bits (the products' row counts
+// differ), never more.
+void expect_same_answer(const json& got, const json& want, const std::string& at = "") {
+  ASSERT_EQ(got.type(), want.type()) << at;
+  if (got.is_number_float() || want.is_number_float()) {
+    const double g = got.get<double>(), w = want.get<double>();
+    EXPECT_NEAR(g, w, 1e-5 * std::max(1.0, std::abs(w))) << at;
+  } else if (got.is_object()) {
+    ASSERT_EQ(got.size(), want.size()) << at;
+    for (const auto& [key, value] : want.items()) {
+      ASSERT_TRUE(got.contains(key)) << at << "." << key;
+      expect_same_answer(got[key], value, at + "." + key);
+    }
+  } else if (got.is_array()) {
+    ASSERT_EQ(got.size(), want.size()) << at;
+    for (std::size_t i = 0; i < got.size(); ++i)
+      expect_same_answer(got[i], want[i], at + "[" + std::to_string(i) + "]");
+  } else {
+    EXPECT_EQ(got, want) << at;
+  }
+}
+
+// Several workers decode side by side on one shared model (the default: one per hardware
+// thread): many clients at once, with and without attention and saliency, get exactly the
+// answers one worker gives them one by one.
+TEST_F(ServerTest, WorkersSideBySideAnswerAsOneWorkerDoes) {
+  const std::vector<std::string> bodies = {
+      R"({"sentences": ["abc", "fedcba"], "beam": 3})",
+      R"({"sentences": ["aaf"], "beam": 1, "attention": true})",
+      R"({"sentences": ["bdf", "ce"], "beam": 2, "nbest": 2, "alignment": "hard"})",
+      R"({"sentences": ["eeddcc"], "beam": 2, "saliency": true})"};
+  const auto answers = [&](const Running& r, int clients) {
+    std::vector<std::future<std::string>> sent;
+    for (int i = 0; i < clients; ++i)
+      sent.push_back(std::async(std::launch::async, [&r, &bodies, i] {
+        int status = 0;
+        json body = json::parse(post(r, bodies[i % bodies.size()], &status));
+        EXPECT_EQ(status, 200) << body;
+        body.erase("milliseconds");
+        return body.dump();
+      }));
+    std::vector<std::string> out;
+    for (auto& a : sent) out.push_back(a.get());
+    return out;
+  };
+  ServerOptions one;
+  one.service.workers = 1;
+  const auto alone = answers(*start(one), static_cast<int>(bodies.size()));
+  ServerOptions four;
+  four.service.workers = 4;
+  four.connection_threads = 16;
+  four.service.queue = 64;
+  const auto r = start(four);
+  const auto together = answers(*r, 32);
+  for (std::size_t i = 0; i < together.size(); ++i) {
+    SCOPED_TRACE("request " + std::to_string(i));
+    expect_same_answer(json::parse(together[i]), json::parse(alone[i % bodies.size()]));
+  }
 }
 
 // The batching window: a lone client never waits, however long the window, nor do requests
