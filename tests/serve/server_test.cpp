@@ -557,7 +557,7 @@ void expect_same_answer(const json& got, const json& want, const std::string& at
 }
 
 // Several workers decode side by side on one shared model (the default: one per hardware
-// thread): many clients at once, with and without attention and saliency, get exactly the
+// thread): 8 clients at once, 32 requests with and without attention and saliency, get the
 // answers one worker gives them one by one.
 TEST_F(ServerTest, WorkersSideBySideAnswerAsOneWorkerDoes) {
   const std::vector<std::string> bodies = {
@@ -565,33 +565,63 @@ TEST_F(ServerTest, WorkersSideBySideAnswerAsOneWorkerDoes) {
       R"({"sentences": ["aaf"], "beam": 1, "attention": true})",
       R"({"sentences": ["bdf", "ce"], "beam": 2, "nbest": 2, "alignment": "hard"})",
       R"({"sentences": ["eeddcc"], "beam": 2, "saliency": true})"};
-  const auto answers = [&](const Running& r, int clients) {
-    std::vector<std::future<std::string>> sent;
-    for (int i = 0; i < clients; ++i)
-      sent.push_back(std::async(std::launch::async, [&r, &bodies, i] {
-        int status = 0;
-        json body = json::parse(post(r, bodies[i % bodies.size()], &status));
-        EXPECT_EQ(status, 200) << body;
-        body.erase("milliseconds");
-        return body.dump();
+  // `clients` keep-alive clients at once, each sending `each` requests in turn; the answers
+  // in request order (client c's k-th request is number c + k * clients).
+  const auto answers = [&](const Running& r, int clients, int each) {
+    std::vector<std::future<std::vector<std::string>>> sent;
+    for (int c = 0; c < clients; ++c)
+      sent.push_back(std::async(std::launch::async, [&r, &bodies, c, clients, each] {
+        auto client = r.client();
+        client.set_keep_alive(true);
+        std::vector<std::string> mine;
+        for (int k = 0; k < each; ++k) {
+          const std::size_t i = static_cast<std::size_t>(c + k * clients);
+          const auto res = client.Post("/translate", bodies[i % bodies.size()], "application/json");
+          EXPECT_TRUE(res && res->status == 200) << "request " << i << ": "
+                                                  << (res ? res->body : httplib::to_string(res.error()));
+          json body = res ? json::parse(res->body) : json::object();
+          body.erase("milliseconds");
+          mine.push_back(body.dump());
+        }
+        return mine;
       }));
-    std::vector<std::string> out;
-    for (auto& a : sent) out.push_back(a.get());
+    std::vector<std::string> out(static_cast<std::size_t>(clients * each));
+    for (int c = 0; c < clients; ++c) {
+      const std::vector<std::string> mine = sent[static_cast<std::size_t>(c)].get();
+      for (int k = 0; k < each; ++k) out[static_cast<std::size_t>(c + k * clients)] = mine[static_cast<std::size_t>(k)];
+    }
     return out;
   };
   ServerOptions one;
   one.service.workers = 1;
-  const auto alone = answers(*start(one), static_cast<int>(bodies.size()));
+  const auto alone = answers(*start(one), 1, static_cast<int>(bodies.size()));
   ServerOptions four;
   four.service.workers = 4;
-  four.connection_threads = 16;
-  four.service.queue = 64;
   const auto r = start(four);
-  const auto together = answers(*r, 32);
+  const auto together = answers(*r, 8, 4);
   for (std::size_t i = 0; i < together.size(); ++i) {
     SCOPED_TRACE("request " + std::to_string(i));
     expect_same_answer(json::parse(together[i]), json::parse(alone[i % bodies.size()]));
   }
+}
+
+// A burst of new connections, 32 clients connecting at once (more than cpp-httplib's backlog
+// of 5 and than the connection threads): every one is answered.
+TEST_F(ServerTest, ABurstOfNewConnectionsIsAnswered) {
+  ServerOptions o;
+  o.service.workers = 4;
+  o.connection_threads = 16;
+  o.service.queue = 64;
+  const auto r = start(o);
+  std::vector<std::future<int>> sent;
+  for (int i = 0; i < 32; ++i)
+    sent.push_back(std::async(std::launch::async, [&r, i] {
+      int status = 0;
+      post(*r, i % 4 == 3 ? R"({"sentences": ["eeddcc"], "beam": 2, "saliency": true})"
+                          : R"({"sentences": ["abc", "fedcba"], "beam": 3})", &status);
+      return status;
+    }));
+  for (std::size_t i = 0; i < sent.size(); ++i) EXPECT_EQ(sent[i].get(), 200) << "client " << i;
 }
 
 // The batching window: a lone client never waits, however long the window, nor do requests

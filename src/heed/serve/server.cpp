@@ -97,7 +97,10 @@ Server::Server(const LineTranslator& translator, std::string model, const Server
   http_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   options_.service.clients_at_once = threads;  // no more requests than threads arrive at once
   http_->set_payload_max_length(options_.max_body_bytes);
-  http_->set_socket_options(exclusive_port);
+  http_->set_socket_options([this](int sock) {
+    exclusive_port(sock);
+    listening_socket_ = sock;
+  });
   // Each answer is two writes (headers, body): with Nagle's algorithm the second waits for
   // the client's delayed ACK, about 40 ms per keep-alive request. Accepted sockets inherit it.
   http_->set_tcp_nodelay(true);
@@ -122,6 +125,10 @@ int Server::bind() {
     HEED_CHECK(http_->bind_to_port(options_.host, port), "serve: cannot listen on ",
                options_.host, ":", port, " (in use, or not an address of this machine)");
   }
+  // cpp-httplib 0.11 listens with a backlog of 5: a burst of new connections (32 clients
+  // connecting at once) overflowed it and some of them were dropped unanswered. Listening
+  // again on the bound socket raises the backlog to the system's limit.
+  if (listening_socket_ >= 0) ::listen(listening_socket_, SOMAXCONN);
   return port;
 }
 

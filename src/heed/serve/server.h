@@ -66,6 +66,7 @@ class Server {
   std::unique_ptr<httplib::Server> http_;
   std::unique_ptr<TranslationService> service_;
   std::atomic<std::size_t> served_{0};
+  int listening_socket_ = -1;  // set by the socket options while binding
 };
 
 }  // namespace heed::serve
