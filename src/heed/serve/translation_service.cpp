@@ -25,8 +25,10 @@ std::future<ServiceResult> TranslationService::submit(TranslateRequest request,
                                                       const std::string& client) {
   std::lock_guard lock(mutex_);
   if (options_.batch_wait.count() > 0) {
+    const auto now = std::chrono::steady_clock::now();
+    active_clients(now);  // forgets the clients gone quiet, so the map stays small
     Client& c = clients_[client];
-    c.last = std::chrono::steady_clock::now();
+    c.last = now;
     ++c.requests;
   }
   if (stopping_) {
