@@ -93,11 +93,15 @@ TEST(ConfigKeys, AKeyTheKindDoesNotReadIsRefused) {
 }
 
 // The default of a key the kind ignores says nothing, so it is accepted: saved configs hold
-// every key. The image classifiers ignore the encoder–decoder's keys quietly, so that a text
-// config can try them with --set model.kind=fc (the bad-input catalogue does).
+// every key. Any other value is refused, the encoder–decoder's keys for the image
+// classifiers included.
 TEST(ConfigKeys, AnUnusedKeyAtItsDefaultIsAccepted) {
-  EXPECT_EQ(error_of(images_of("ram") + "  emb_dim: 64\n  dropout: 0.3\noutput: o\n"), "");
-  EXPECT_EQ(error_of(images_of("fc") + "output: o\n", {"data.source.tokenizer=whitespace"}), "");
+  EXPECT_EQ(error_of(images_of("ram") + "  emb_dim: 64\n  dropout: 0.3\noutput: o\n"),
+            "cfg.yaml:6: model.emb_dim: not used by model.kind ram (used by: bahdanau, luong, "
+            "noattn, image2seq); remove it");
+  EXPECT_EQ(error_of(images_of("fc") + "output: o\n", {"data.source.tokenizer=whitespace"}),
+            "--set: data.source.tokenizer: not used by model.kind fc (used by: bahdanau, luong, "
+            "noattn); remove it");
   EXPECT_EQ(error_of(kText + "  glimpses: 6\n  core: rnn\n  fc_layers: 1\noutput: o\n"), "");
   EXPECT_EQ(error_of(images_of("ram") + "  emb_dim: 128\n  encoder_cell: \"\"\noutput: o\n"), "");
 }

@@ -62,7 +62,7 @@ std::string marker_section(const std::string& line) {
 
 std::string kinds_of(const ConfigKey& k) {
   if (k.kinds == kAllKinds) return "all";
-  return kind_list(k.kinds) + (k.ignored_by ? " (ignored by " + kind_list(k.ignored_by) + ")" : "");
+  return kind_list(k.kinds);
 }
 
 }  // namespace

@@ -241,12 +241,6 @@ ConfigKey only(KindSet set, ConfigKey k) {
   k.kinds = set;
   return k;
 }
-// A key of the encoder–decoders, which the image classifiers ignore.
-ConfigKey seq2seq_only(KindSet set, ConfigKey k) {
-  k.kinds = set;
-  k.ignored_by = kinds_where([](const ModelKindTraits& t) { return classifies_images(t.kind); });
-  return k;
-}
 ConfigKey required(ConfigKey k) {
   k.default_text = "required";
   return k;
@@ -255,9 +249,10 @@ ConfigKey required(ConfigKey k) {
 void add_side(std::vector<ConfigKey>& keys, const std::string& section, SideConfig DataConfig::*s,
               KindSet set) {
   const std::string p = section + ".";
-  // The source side is the text kinds' alone; the image classifiers ignore it.
+  // The source side is the text kinds' alone.
   const auto only = [](KindSet readers, ConfigKey k) {
-    return readers == kAllKinds ? k : seq2seq_only(readers, std::move(k));
+    k.kinds = readers;
+    return k;
   };
   keys.push_back(only(set, choice(p + "tokenizer", side(s, &SideConfig::tokenizer),
       "`char` (code points), `whitespace` (pre-tokenised text) or `sentencepiece` (subwords)")));
@@ -356,45 +351,45 @@ std::vector<ConfigKey> make_keys() {
       "whole image, ram's baselines) or `image2seq` (a CNN encoder's grid attended by the "
       "bahdanau decoder: images to class-name sequences)"));
   const KeyRange from_vocab = non_negative("must be 0 (from the vocabulary) or more");
-  k.push_back(seq2seq_only(text_kinds, integer("model.src_vocab", model(&ModelConfig::src_vocab),
+  k.push_back(only(text_kinds, integer("model.src_vocab", model(&ModelConfig::src_vocab),
       {from_vocab}, "set from the source vocabulary; leave 0 (a different non-zero value is an "
       "error)")));
   k.push_back(integer("model.tgt_vocab", model(&ModelConfig::tgt_vocab), {from_vocab},
       "set from the target vocabulary; leave 0 (a different non-zero value is an error)"));
-  k.push_back(seq2seq_only(decoders, integer("model.emb_dim", model(&ModelConfig::emb_dim),
+  k.push_back(only(decoders, integer("model.emb_dim", model(&ModelConfig::emb_dim),
       {positive_int()}, "embedding size")));
-  k.push_back(seq2seq_only(text_kinds, choice("model.encoder_cell", model(&ModelConfig::encoder_cell),
+  k.push_back(only(text_kinds, choice("model.encoder_cell", model(&ModelConfig::encoder_cell),
       "`\"\"` = the model's default (GRU for bahdanau/noattn, LSTM for luong)")));
-  k.push_back(seq2seq_only(text_kinds, integer("model.enc_hidden", model(&ModelConfig::enc_hidden),
+  k.push_back(only(text_kinds, integer("model.enc_hidden", model(&ModelConfig::enc_hidden),
       {positive_int()}, "encoder hidden size per direction")));
-  k.push_back(seq2seq_only(text_kinds, integer("model.enc_layers", model(&ModelConfig::enc_layers),
+  k.push_back(only(text_kinds, integer("model.enc_layers", model(&ModelConfig::enc_layers),
       {positive_int()}, "encoder depth")));
-  k.push_back(seq2seq_only(text_kinds, flag("model.bidirectional", model(&ModelConfig::bidirectional),
+  k.push_back(only(text_kinds, flag("model.bidirectional", model(&ModelConfig::bidirectional),
       "bidirectional encoder")));
-  k.push_back(seq2seq_only(decoders, integer("model.dec_hidden", model(&ModelConfig::dec_hidden),
+  k.push_back(only(decoders, integer("model.dec_hidden", model(&ModelConfig::dec_hidden),
       {positive_int()}, "decoder hidden size")));
-  k.push_back(seq2seq_only(decoders, integer("model.dec_layers", model(&ModelConfig::dec_layers),
+  k.push_back(only(decoders, integer("model.dec_layers", model(&ModelConfig::dec_layers),
       {positive_int()}, "decoder LSTM stack depth (luong; the GRU decoders have 1)")));
-  k.push_back(seq2seq_only(attends, integer("model.attn_dim", model(&ModelConfig::attn_dim),
+  k.push_back(only(attends, integer("model.attn_dim", model(&ModelConfig::attn_dim),
       {non_negative()}, "additive / concat attention size; 0 = `dec_hidden`")));
-  k.push_back(seq2seq_only(kinds({K::bahdanau, K::noattn, K::image2seq}),
+  k.push_back(only(kinds({K::bahdanau, K::noattn, K::image2seq}),
       integer("model.out_dim", model(&ModelConfig::out_dim), {non_negative()},
               "deep-output size; 0 = `dec_hidden`")));
   // The score's names come from the attention layer's own table.
-  k.push_back(seq2seq_only(attends, choice("model.score", model(&ModelConfig::score),
+  k.push_back(only(attends, choice("model.score", model(&ModelConfig::score),
       "luong: any (`additive` is another name of `mlp`); bahdanau and image2seq: `mlp`")));
-  k.push_back(seq2seq_only(kinds({K::luong}), flag("model.input_feed", model(&ModelConfig::input_feed),
+  k.push_back(only(kinds({K::luong}), flag("model.input_feed", model(&ModelConfig::input_feed),
       "input feeding")));
-  k.push_back(seq2seq_only(decoders, flag("model.local_p", model(&ModelConfig::local_p),
+  k.push_back(only(decoders, flag("model.local_p", model(&ModelConfig::local_p),
       "local-p attention (luong; refused by the others)")));
-  k.push_back(seq2seq_only(kinds({K::luong}), integer("model.window", model(&ModelConfig::window),
+  k.push_back(only(kinds({K::luong}), integer("model.window", model(&ModelConfig::window),
       {positive_int()}, "local-p half-width D")));
-  k.push_back(seq2seq_only(kinds({K::luong}), integer("model.max_src_len", model(&ModelConfig::max_src_len),
+  k.push_back(only(kinds({K::luong}), integer("model.max_src_len", model(&ModelConfig::max_src_len),
       {positive_int()},
       "longest source for the `location` score (dev sources longer than this are left out)")));
-  k.push_back(seq2seq_only(decoders, number("model.dropout", model(&ModelConfig::dropout),
+  k.push_back(only(decoders, number("model.dropout", model(&ModelConfig::dropout),
       {unit_interval()}, "dropout rate in training")));
-  k.push_back(seq2seq_only(decoders, flag("model.tie_embeddings", model(&ModelConfig::tie_embeddings),
+  k.push_back(only(decoders, flag("model.tie_embeddings", model(&ModelConfig::tie_embeddings),
       "the target embedding shares the output layer's weight")));
   k.push_back(only(ram_only, integer("model.glimpses", ram(&RamConfig::glimpses), {positive_int()},
       "T: glimpses per image (the first at the centre)")));
@@ -448,13 +443,13 @@ std::vector<ConfigKey> make_keys() {
   k.push_back(only(kinds({K::cnn, K::image2seq}), integer("model.conv_channels",
       image(&ImageEncoderConfig::conv_channels), {positive_int()},
       "channels of the first layer; each next layer has twice as many")));
-  k.push_back(seq2seq_only(attends, choice("model.attention.mode", model(&ModelConfig::attention_mode),
+  k.push_back(only(attends, choice("model.attention.mode", model(&ModelConfig::attention_mode),
       "`soft`: the context is the weighted average of the annotations; `hard`: one position "
       "sampled from the weights in training, trained with REINFORCE (bahdanau, luong and "
       "image2seq, any score, also local-p; refused for noattn); `none`: image2seq only, no "
       "attention (the mean annotation at every step; the text models' baseline is `kind: "
       "noattn`)")));
-  k.push_back(seq2seq_only(attends, choice("model.attention.hard_eval", model(&ModelConfig::hard_eval),
+  k.push_back(only(attends, choice("model.attention.hard_eval", model(&ModelConfig::hard_eval),
       "what a `hard` model reads when not training (decoding, dev loss): `argmax` (the most "
       "probable position's annotation) or `expectation` (the soft context)")));
 

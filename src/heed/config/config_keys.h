@@ -53,9 +53,6 @@ struct ConfigKey {
   bool unset_allowed = false;  // choice: "" means the kind's default
   std::vector<KeyRange> ranges;
   KindSet kinds = kAllKinds;
-  // Kinds that read no such key but take it quietly: the image classifiers ignore the
-  // encoder–decoder's keys, so a text config can try them with --set model.kind=fc.
-  KindSet ignored_by = 0;
   std::string default_text;  // overrides the struct's default in the docs ("required")
   std::string help;
 

@@ -360,13 +360,12 @@ void check_training(Sections& s, const TrainConfig& config) {
 }
 
 // A key the kind does not read is refused unless it holds its default (config.yaml of a model
-// directory writes every key, and a default there says nothing) or the kind ignores it
-// quietly (ConfigKey::ignored_by).
+// directory writes every key, and a default there says nothing).
 void check_kinds(Sections& s, const TrainConfig& c) {
   static const TrainConfig defaults;
   const ModelKind kind = c.model.kind;
   for (const ConfigKey& key : config_keys()) {
-    if (accepts(key.kinds | key.ignored_by, kind)) continue;
+    if (accepts(key.kinds, kind)) continue;
     if (!s.get(key.section()).has(key.leaf().c_str())) continue;
     if (key.get(c) == key.get(defaults)) continue;
     s.check(key.name, false,
