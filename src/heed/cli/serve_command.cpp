@@ -2,14 +2,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <iostream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "heed/base/error.h"
@@ -117,8 +115,6 @@ class ServeCommand : public Command {
     const std::vector<ModelSpec> specs = model_.specs();
     const LineTranslator translator = LineTranslator::load(specs);
     for (const ModelSpec& s : specs) options_.model_dirs.push_back(s.dir);
-    if (options_.service.workers == 0)
-      options_.service.workers = std::max(1u, std::thread::hardware_concurrency());
     options_.service.batch_wait =
         std::chrono::microseconds(static_cast<std::int64_t>(std::lround(batch_wait_ms_ * 1000.0)));
     serve::Server server(translator, model_.label(), options_);
@@ -126,8 +122,9 @@ class ServeCommand : public Command {
     running_server = &server;
     set_stop_handler(stop_server);
     std::cerr << "heed serve: " << model_.label() << " on http://" << options_.host << ":" << port
-              << "/ (" << options_.service.workers << " worker"
-              << (options_.service.workers == 1 ? "" : "s") << "); stop with Ctrl-C" << std::endl;
+              << "/ (" << serve::worker_count(options_.service) << " worker"
+              << (serve::worker_count(options_.service) == 1 ? "" : "s") << "); stop with Ctrl-C"
+              << std::endl;
     server.run();
     set_stop_handler(nullptr);
     running_server = nullptr;

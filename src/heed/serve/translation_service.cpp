@@ -10,10 +10,14 @@
 
 namespace heed::serve {
 
+std::size_t worker_count(const ServiceOptions& options) {
+  return options.workers > 0 ? options.workers : std::max(1u, std::thread::hardware_concurrency());
+}
+
 TranslationService::TranslationService(const LineTranslator& translator,
                                        const ServiceOptions& options)
     : translator_(translator), options_(options) {
-  if (options_.workers == 0) options_.workers = std::max(1u, std::thread::hardware_concurrency());
+  options_.workers = worker_count(options_);
   HEED_CHECK(options_.queue >= 1 && options_.max_batch_sentences >= 1,
              "serve: queue and batch sentences must be at least 1");
   for (std::size_t i = 0; i < options_.workers; ++i) workers_.emplace_back([this] { work(); });

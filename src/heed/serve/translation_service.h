@@ -52,6 +52,9 @@ struct ServiceOptions {
   std::size_t clients_at_once = 8;
 };
 
+// The workers options asks for: options.workers, or one per hardware thread for 0.
+std::size_t worker_count(const ServiceOptions& options);
+
 // What a request gets back: its translations, and with "saliency" each sentence's saliency
 // map of its best output (|output| x |source| row-major, EOS included on both sides; empty
 // for a sentence without output).
