@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <set>
 
@@ -52,7 +53,15 @@ void check_and_count(const std::vector<BabiQuestion>& qs, int task, const std::s
     EXPECT_FALSE(q.answer.empty());
     EXPECT_FALSE(q.supporting.empty());
     for (std::size_t s : q.supporting) EXPECT_LT(s, q.story.size());
-    if (task == 19) EXPECT_NE(q.answer.find(','), std::string::npos) << q.answer;
+    // Task 1 (single supporting fact): "Where is Mary?" is answered by Mary's last move.
+    if (task == 1) {
+      const auto& fact = q.story[q.supporting.at(0)];
+      EXPECT_EQ(fact.front(), q.question.back());
+      EXPECT_EQ(fact.back(), q.answer);
+    }
+    if (task == 19) {
+      EXPECT_NE(q.answer.find(','), std::string::npos) << q.answer;
+    }
     stats.longest_story = std::max(stats.longest_story, q.story.size());
     stats.longest_question = std::max(stats.longest_question, q.question.size());
     for (const auto& statement : q.story) {
@@ -68,8 +77,9 @@ void check_and_count(const std::vector<BabiQuestion>& qs, int task, const std::s
 // Reads every task's train and test file of one directory and checks the counts.
 void read_all_tasks(const std::string& dir, std::size_t train_questions, bool lacks_task3_train) {
   if (!fs::is_directory(dir)) GTEST_SKIP() << dir << " is absent (set HEED_BABI_DIR)";
-  std::cout << dir << "\ntask  questions  longest story  longest statement  longest question  "
-                      "words\n";
+  std::cout << dir
+            << "\n task  questions  longest story  longest statement  longest question  "
+               "words\n";
   for (int task = 1; task <= 20; ++task) {
     TaskStats stats;
     for (const char* split : {"train", "test"}) {
@@ -90,9 +100,9 @@ void read_all_tasks(const std::string& dir, std::size_t train_questions, bool la
       EXPECT_EQ(qs.size(), count_tab_lines(path)) << path;
       check_and_count(qs, task, path, stats);
     }
-    std::cout << task << "  " << stats.questions << "  " << stats.longest_story << "  "
-              << stats.longest_statement << "  " << stats.longest_question << "  "
-              << stats.words.size() << "\n";
+    std::cout << std::setw(5) << task << std::setw(11) << stats.questions << std::setw(15)
+              << stats.longest_story << std::setw(19) << stats.longest_statement << std::setw(18)
+              << stats.longest_question << std::setw(7) << stats.words.size() << "\n";
   }
 }
 

@@ -495,7 +495,9 @@ TEST(BabiMoves, ParseBabiReadsItAndTheSupportingFactsAreRight) {
     const std::size_t before = i % 3 == 0 ? 0 : qs[i - 1].story.size();
     EXPECT_GE(q.story.size(), before + static_cast<std::size_t>(options.min_statements));
     EXPECT_LE(q.story.size(), before + static_cast<std::size_t>(options.max_statements));
-    if (i % 3 != 0) EXPECT_EQ(q.line, qs[i - 1].line + (q.story.size() - before) + 1);
+    if (i % 3 != 0) {
+      EXPECT_EQ(q.line, qs[i - 1].line + (q.story.size() - before) + 1);
+    }
   }
   EXPECT_EQ(people_seen, people);
   EXPECT_EQ(places_seen, places);
@@ -527,11 +529,14 @@ TEST(BabiMoves, DeterministicBySeedAndOptionsApply) {
   const auto qs = parse(testing::babi_moves_text(200, 9, o));
   ASSERT_EQ(qs.size(), 200u);
   std::set<std::string> places;
-  for (const auto& q : qs) {
-    EXPECT_EQ(q.story.size(), 5u);
-    EXPECT_EQ(q.line, 6u);
-    places.insert(q.answer);
+  std::set<std::string> people;
+  for (std::size_t i = 0; i < qs.size(); ++i) {
+    EXPECT_EQ(qs[i].story.size(), 5u);
+    EXPECT_EQ(qs[i].line, 6 * i + 6);  // five statements and the question, story after story
+    places.insert(qs[i].answer);
+    people.insert(qs[i].question.back());
   }
+  EXPECT_EQ(people.size(), 8u);
   EXPECT_EQ(places.size(), 8u);
   o.people = 9;
   EXPECT_EQ(error_of([&] { testing::babi_moves_text(1, 1, o); }),
