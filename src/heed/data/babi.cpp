@@ -121,8 +121,7 @@ class Parser {
 
   std::vector<BabiQuestion> finish() {
     HEED_CHECK(!questions_.empty(), name_,
-               ": no question, expected bAbI text: statements "
-               "'ID text' and questions '",
+               ": no question, expected bAbI text: statements 'ID text' and questions '",
                kQuestionForm, "'");
     return std::move(questions_);
   }
@@ -150,18 +149,15 @@ class Parser {
     q.line = line_;
     q.question = babi_words(fields[0]);
     HEED_CHECK(!q.question.empty(), where(),
-               "an empty question, expected its words before the "
-               "first TAB ('",
-               kQuestionForm, "')");
+               "an empty question, expected its words before the first TAB ('", kQuestionForm,
+               "')");
     q.answer = to_lower(trim(fields[1]));
     HEED_CHECK(!q.answer.empty(), where(),
-               "an empty answer, expected the answer between the two "
-               "TABs ('",
-               kQuestionForm, "')");
+               "an empty answer, expected the answer between the two TABs ('", kQuestionForm, "')");
     const std::vector<std::string_view> ids = split_blanks(fields[2]);
     HEED_CHECK(!ids.empty(), where(),
-               "no supporting fact ids after the second TAB, expected "
-               "the IDs of the statements that give the answer ('",
+               "no supporting fact ids after the second TAB, expected the IDs of the "
+               "statements that give the answer ('",
                kQuestionForm, "')");
     const std::size_t before = story_.position_of_id.size();  // IDs 1..before precede the question
     for (std::string_view id_text : ids) {
