@@ -104,8 +104,8 @@ class Parser {
     HEED_CHECK(parse_number(id_text, id) && (id == 1 || id == expected), where(), "ID ", id_text,
                story_.position_of_id.empty()
                    ? std::string(" at the start, expected 1 (the first line of a story)")
-                   : " after ID " + std::to_string(expected - 1) + ", expected " +
-                         std::to_string(expected) + " (the story's next line) or 1 (a new story)");
+                   : detail::concat(" after ID ", expected - 1, ", expected ", expected,
+                                    " (the story's next line) or 1 (a new story)"));
     if (id == 1) story_ = {};
     if (rest.find('\t') != std::string_view::npos || trim(rest).ends_with('?')) {
       question(rest);
@@ -140,7 +140,7 @@ class Parser {
     HEED_CHECK(fields.size() == 3, where(), "a question line with ",
                fields.size() == 1   ? std::string("no TAB")
                : fields.size() == 2 ? std::string("one TAB")
-                                    : std::to_string(fields.size() - 1) + " TABs",
+                                    : detail::concat(fields.size() - 1, " TABs"),
                ", expected '", kQuestionForm,
                "' (the answer and the supporting facts after the question, each after a TAB)");
     BabiQuestion q;
@@ -169,7 +169,7 @@ class Parser {
                  " points to no line of this story before the question, expected the ID of a "
                  "statement in ",
                  before == 0 ? std::string("(none: the question starts the story)")
-                             : "1.." + std::to_string(before));
+                             : detail::concat("1..", before));
       const long position = story_.position_of_id[id - 1];
       HEED_CHECK(position >= 0, where(), "supporting fact ", id_text,
                  " is a question line, expected the ID of a statement of this story before the "
@@ -229,11 +229,11 @@ std::string babi_task_file(const std::string& dir, int task, std::string_view sp
   HEED_CHECK(task >= 1 && task <= kTasks, "bAbI task ", task, ", expected 1..20");
   HEED_CHECK(split == "train" || split == "test", "bAbI split '", split,
              "', expected train or test");
-  const std::string prefix = "qa" + std::to_string(task) + "_";
-  const std::string suffix = "_" + std::string(split) + ".txt";
-  const std::string wanted = " for bAbI task " + std::to_string(task) + ", split " +
-                             std::string(split) + ", expected one named " + prefix + "<name>" +
-                             suffix;
+  // Streamed, not "literal" + std::string: GCC 12 warns wrongly (-Wrestrict) on that.
+  const std::string prefix = detail::concat("qa", task, "_");
+  const std::string suffix = detail::concat("_", split, ".txt");
+  const std::string wanted = detail::concat(" for bAbI task ", task, ", split ", split,
+                                            ", expected one named ", prefix, "<name>", suffix);
   std::error_code ec;
   HEED_CHECK(std::filesystem::is_directory(dir, ec), dir, ": not a directory, looking", wanted,
              " in it");
