@@ -2,8 +2,8 @@
 
 tools/make_goldens.py, tools/make_model_goldens.py and tools/make_memn2n_goldens.py import
 this package (`import reference as ref`, with tools/ on the path) and write
-tests/golden/*.safetensors from it; the C++ tests compare heed against those files. It needs only Debian's python3-torch (1.13) and runs on
-the CPU. Modules:
+tests/golden/*.safetensors from it; the C++ tests compare heed against those files. It needs
+only Debian's python3-torch (1.13) and runs on the CPU. Modules:
   common.py     token ids, masks, the packed recurrent run, row selection
   attention.py  every attention score, masking and softmax, local-p
   models.py     Bahdanau, NoAttention, Luong, build_model, seq2seq_loss
