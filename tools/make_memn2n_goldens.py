@@ -115,7 +115,8 @@ def naive(model, examples, linear):
 def assert_close(a, b, what, tol=1e-12):
     worst = (a - b).abs().max().item() if a.numel() else 0.0
     scale = 1 + b.abs().max().item() if b.numel() else 1
-    assert a.shape == b.shape and worst <= tol * scale, f"{what}: {worst} (shapes {a.shape} {b.shape})"
+    assert a.shape == b.shape and worst <= tol * scale, \
+        f"{what}: {worst} (shapes {a.shape} {b.shape})"
 
 
 def check_against_naive(model, examples, linear, what):
