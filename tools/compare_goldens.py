@@ -9,6 +9,7 @@ files hold F64 tensors only.
 Usage: /usr/bin/python3 tools/compare_goldens.py NEW_DIR [--ref DIR] [--tol 1e-12]
   e.g. /usr/bin/python3 tools/make_goldens.py --out /tmp/g
        /usr/bin/python3 tools/make_model_goldens.py --out /tmp/g
+       /usr/bin/python3 tools/make_memn2n_goldens.py --out /tmp/g
        /usr/bin/python3 tools/compare_goldens.py /tmp/g
 Exit status 0 when every file is present and agrees within --tol (absolute), else 1.
 """
