@@ -22,11 +22,12 @@ TEST(ShowView, TheViewsOfOneFamilyAreOne) {
   EXPECT_EQ(&show_view(ModelKind::ram), &show_view(ModelKind::cnn));
   EXPECT_NE(&show_view(ModelKind::ram), &show_view(ModelKind::image2seq));
   EXPECT_NE(&show_view(ModelKind::bahdanau), &show_view(ModelKind::image2seq));
+  EXPECT_NE(&show_view(ModelKind::bahdanau), &show_view(ModelKind::memn2n));
 }
 
 TEST(ShowView, ListsTheKindsDrawnFromEachInput) {
   EXPECT_EQ(kinds_shown_from(ShowInput::images), "ram, fc, cnn and image2seq");
-  EXPECT_EQ(kinds_shown_from(ShowInput::sentences), "bahdanau, luong and noattn");
+  EXPECT_EQ(kinds_shown_from(ShowInput::sentences), "bahdanau, luong, noattn and memn2n");
 }
 
 }  // namespace

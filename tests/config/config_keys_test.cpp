@@ -24,6 +24,8 @@ std::string images_of(const std::string& kind) {
   return "data:\n  train_images: i.gz\n  train_target: t.tgt\nmodel:\n  kind: " + kind + "\n";
 }
 
+const std::string kMemory = "data:\n  babi: {dir: babi/en}\nmodel:\n  kind: memn2n\n";
+
 TEST(ConfigKeys, EachKeyOnceWithHelpAndADefaultInRange) {
   const TrainConfig defaults;
   std::set<std::string> names;
@@ -55,10 +57,11 @@ TEST(ConfigKeys, RangesRenderAsIntervals) {
 TEST(ConfigKeys, EveryKindsSavedConfigReadsBack) {
   for (const auto& n : enum_names(ModelKind{})) {
     const std::string kind(n.name);
-    const bool text = !takes_images(n.value);
+    const bool text = is_sequence_to_sequence(n.value);
     const TrainConfig c =
         parse_train_config((text ? kText.substr(0, kText.rfind("  kind")) + "  kind: " + kind + "\n"
-                                 : images_of(kind)) +
+                            : answers_questions(n.value) ? kMemory
+                                                         : images_of(kind)) +
                                "output: o\n",
                            "cfg.yaml");
     EXPECT_EQ(to_yaml(parse_train_config(to_yaml(c), "saved.yaml")), to_yaml(c)) << kind;
@@ -98,7 +101,7 @@ TEST(ConfigKeys, AKeyTheKindDoesNotReadIsRefused) {
 TEST(ConfigKeys, AnUnusedKeyAtItsDefaultIsAccepted) {
   EXPECT_EQ(error_of(images_of("ram") + "  emb_dim: 64\n  dropout: 0.3\noutput: o\n"),
             "cfg.yaml:6: model.emb_dim: not used by model.kind ram (used by: bahdanau, luong, "
-            "noattn, image2seq); remove it");
+            "noattn, image2seq, memn2n); remove it");
   EXPECT_EQ(error_of(images_of("fc") + "output: o\n", {"data.source.tokenizer=whitespace"}),
             "--set: data.source.tokenizer: not used by model.kind fc (used by: bahdanau, luong, "
             "noattn); remove it");
@@ -112,6 +115,40 @@ TEST(ConfigKeys, TheValueIsCheckedBeforeTheKind) {
             "cfg.yaml:6: model.location_std: must be in (0, 1] (locations span [-1, 1])");
   EXPECT_EQ(error_of(kText + "  core: gru\noutput: o\n"),
             "cfg.yaml:6: model.core: expected one of rnn | lstm, got 'gru'");
+}
+
+}  // namespace
+}  // namespace heed
+
+namespace heed {
+namespace {
+
+// model.kind memn2n reads bAbI's directory and its own keys; the text kinds' files and keys
+// are refused, and its keys are refused for the other kinds.
+TEST(ConfigKeys, TheMemoryNetworksKeys) {
+  EXPECT_EQ(error_of(kMemory + "output: o\n"), "");
+  EXPECT_NE(error_of("data:\n  train_target: t\nmodel:\n  kind: memn2n\noutput: o\n")
+                .find("data.babi.dir: required for model.kind memn2n"),
+            std::string::npos);
+  EXPECT_NE(error_of(kMemory + "output: o\n", {"data.train_source=a.src"})
+                .find("data.train_source: model.kind memn2n reads stories and questions"),
+            std::string::npos);
+  EXPECT_NE(error_of(kMemory + "output: o\n", {"training.metric=bleu"})
+                .find("model.kind memn2n answers questions: use loss or error"),
+            std::string::npos);
+  EXPECT_NE(error_of(kMemory + "output: o\n",
+                     {"training.linear_start=true", "data.babi.dev_fraction=0"})
+                .find("training.linear_start: linear start ends when the dev loss stops falling"),
+            std::string::npos);
+  EXPECT_NE(error_of(kMemory + "output: o\n", {"model.hops=0"}).find("model.hops"),
+            std::string::npos);
+  EXPECT_NE(error_of(kMemory + "output: o\n", {"model.enc_hidden=64"})
+                .find("model.enc_hidden: not used by model.kind memn2n"),
+            std::string::npos);
+  EXPECT_EQ(error_of(kText + "output: o\n", {"model.hops=2"}),
+            "--set: model.hops: not used by model.kind luong (used by: memn2n); remove it");
+  EXPECT_EQ(error_of(kText + "output: o\n", {"data.babi.tasks=1"}),
+            "--set: data.babi.tasks: not used by model.kind luong (used by: memn2n); remove it");
 }
 
 }  // namespace

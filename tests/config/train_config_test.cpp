@@ -115,7 +115,7 @@ TEST(TrainConfigErrors, Choices) {
   EXPECT_EQ(error_of(kMinimal + "training:\n  optimizer: rmsprop\n"),
             "cfg.yaml:6: training.optimizer: expected one of adam | adamw | sgd, got 'rmsprop'");
   EXPECT_EQ(error_of(kMinimal + "model:\n  kind: transformer\n"),
-            "cfg.yaml:6: model.kind: expected one of bahdanau | luong | noattn | ram | fc | cnn | image2seq, got 'transformer'");
+            "cfg.yaml:6: model.kind: expected one of bahdanau | luong | noattn | ram | fc | cnn | image2seq | memn2n, got 'transformer'");
   EXPECT_NE(error_of(kMinimal, {"training.schedule=cosine"}).find("constant | plateau | warmup"),
             std::string::npos);
   EXPECT_NE(error_of(kMinimal, {"training.metric=chrf"}).find("loss | bleu | wer | g2p"),

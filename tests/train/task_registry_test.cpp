@@ -18,6 +18,7 @@ TEST(TaskRegistry, EveryKindHasOneTrainingTask) {
     const std::string family = spec.family;
     if (classifies_images(entry.value)) EXPECT_EQ(family, "image classification");
     else if (is_image_to_sequence(entry.value)) EXPECT_EQ(family, "image to sequence");
+    else if (answers_questions(entry.value)) EXPECT_EQ(family, "question answering");
     else EXPECT_EQ(family, "sequence to sequence");
     EXPECT_NE(spec.make, nullptr);
   }

@@ -15,6 +15,7 @@
 #include "heed/base/atomic_file.h"
 #include "heed/base/error.h"
 #include "heed/cli/eval_image_sequences.h"
+#include "heed/cli/eval_questions.h"
 #include "heed/cli/validators.h"
 #include "heed/data/image_classes.h"
 #include "heed/kernels/gemm.h"
@@ -49,12 +50,13 @@ class EvalCommand : public Command {
   std::string name() const override { return "eval"; }
   std::string description() const override {
     return "Test error of an image classifier (model.kind ram, fc, cnn) with a 95% bootstrap "
-           "interval";
+           "interval, of an image2seq model, or of a memory network on bAbI (memn2n)";
   }
 
   void setup(CLI::App& app) override {
     app.add_option("--model,-m", dir_, "model directory written by heed train")->required();
-    app.add_option("--images,-i", images_, "gzipped IDX images (heed data images)")->required();
+    app.add_option("--images,-i", images_,
+                   "gzipped IDX images (heed data images); required for the image kinds");
     app.add_option("--targets,-t", targets_,
                    "class name per image (default: <split>.tgt beside <split>-images-idx3-ubyte.gz)");
     app.add_option("--weights", weights_, "best, last or a .safetensors file")
@@ -71,8 +73,15 @@ class EvalCommand : public Command {
                    "included)")->check(int_range(1, 100000))->capture_default_str();
     app.add_option("--attention", attention_,
                    "image2seq: write every image's output and grid attention as JSON lines to "
-                   "this file");
-    app.add_option("--batch", batch_, "images per batch")->check(int_range(1, 1000000))
+                   "this file; memn2n: every question's answer and hops");
+    app.add_option("--babi", babi_, "memn2n: the bAbI tasks' directory (default: the model's "
+                   "data.babi.dir)");
+    app.add_option("--split", split_, "memn2n: test, train, or dev (the share of the training "
+                   "questions the model held out)")->capture_default_str();
+    app.add_option("--tasks", tasks_, "memn2n: all, or a list such as 1,2,5-7 (default: the "
+                   "model's data.babi.tasks)");
+    app.add_option("--json", json_, "memn2n: write the table as JSON to this file");
+    app.add_option("--batch", batch_, "images (memn2n: questions) per batch")->check(int_range(1, 1000000))
         ->capture_default_str();
     app.add_option("--seed", seed_, "seed of the sampled paths and of the bootstrap")
         ->capture_default_str();
@@ -84,6 +93,27 @@ class EvalCommand : public Command {
 
   int run() override {
     if (threads_ > 0) kernels::set_num_threads(static_cast<int>(threads_));
+    if (answers_questions(load_model_config(dir_).model.kind)) {
+      HEED_CHECK(images_.empty() && targets_.empty() && locations_.empty() && paths_ == 0 &&
+                     beam_ == 1,
+                 "a memn2n model answers bAbI questions: give --babi, --split, --tasks, --json, "
+                 "--attention; --images, --targets, --paths, --locations and --beam are for the "
+                 "image kinds");
+      QuestionEval o;
+      o.model_dir = dir_;
+      o.weights = weights_;
+      o.babi = babi_;
+      o.split = split_;
+      o.tasks = tasks_;
+      o.json = json_;
+      o.attention = attention_;
+      o.batch = batch_;
+      return eval_questions(o);
+    }
+    HEED_CHECK(babi_.empty() && tasks_.empty() && json_.empty() && split_ == "test",
+               "--babi, --split, --tasks and --json are for model.kind memn2n");
+    HEED_CHECK(!images_.empty(), "--images is required: the test images (a gzipped IDX file "
+               "of heed data images)");
     const std::string targets = targets_.empty() ? default_targets_path(images_) : targets_;
     if (is_image_to_sequence(load_model_config(dir_).model.kind)) {
       HEED_CHECK(locations_.empty() && paths_ == 0, "--locations and --paths are for model.kind "
@@ -213,6 +243,7 @@ class EvalCommand : public Command {
   }
 
   std::string dir_, images_, targets_, weights_ = "best", locations_, attention_;
+  std::string babi_, split_ = "test", tasks_, json_;
   std::int64_t paths_ = 0, batch_ = 256, samples_ = 1000, threads_ = 0, beam_ = 1, max_len_ = 20;
   std::uint64_t seed_ = 1234;
 };

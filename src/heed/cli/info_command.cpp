@@ -16,6 +16,7 @@
 #include "heed/data/vocabulary.h"
 #include "heed/models/image_classifier.h"
 #include "heed/models/model_registry.h"
+#include "heed/models/memory_network.h"
 #include "heed/store/model_dir.h"
 #include "heed/store/model_weights.h"
 #include "heed/train/training_state.h"
@@ -92,6 +93,18 @@ class InfoCommand : public Command {
                         : std::string())
                 << ", dropout " << mc.dropout << "\n";
       std::cout << "target vocabulary: " << tgt.size() << " (the class names and 4 specials)\n";
+    } else if (answers_questions(mc.kind)) {  // memn2n: one vocabulary, hops over a memory
+      src = Vocabulary::load(path_in(dir_, model_files::kSrcVocab));
+      tgt = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
+      mc.src_vocab = mc.tgt_vocab = static_cast<std::int64_t>(src.size());
+      model = std::make_unique<MemoryNetwork>(mc, rng, config.training.dtype);
+      const MemoryConfig& me = mc.memory;
+      std::cout << "  " << me.hops << " hop" << (me.hops == 1 ? "" : "s") << " over the last "
+                << me.memory_size << " statements, emb_dim " << mc.emb_dim << ", "
+                << (me.position_encoding ? "position encoding" : "bag of words")
+                << (me.temporal_encoding ? ", temporal encoding" : "") << "\n";
+      std::cout << "vocabulary: " << src.size() << " words (4 specials included), bAbI tasks "
+                << config.data.babi.tasks << "\n";
     } else {
       src = Vocabulary::load(path_in(dir_, model_files::kSrcVocab));
       tgt = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));

@@ -127,7 +127,7 @@ void show_text(const ShowOptions& o, const TrainConfig&, const std::vector<std::
 }
 
 // An encoder–decoder over tokens: whatever reads no images.
-bool reads_text(ModelKind kind) { return !takes_images(kind); }
+bool reads_text(ModelKind kind) { return is_sequence_to_sequence(kind); }
 
 }  // namespace
 

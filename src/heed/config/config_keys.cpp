@@ -129,6 +129,14 @@ Ref<T> generate(T DataConfig::Generate::*m) {
   return [m](TrainConfig& c) -> T& { return c.data.generate.*m; };
 }
 template <typename T>
+Ref<T> babi(T DataConfig::Babi::*m) {
+  return [m](TrainConfig& c) -> T& { return c.data.babi.*m; };
+}
+template <typename T>
+Ref<T> memory(T MemoryConfig::*m) {
+  return [m](TrainConfig& c) -> T& { return c.model.memory.*m; };
+}
+template <typename T>
 Ref<T> side(SideConfig DataConfig::*s, T SideConfig::*m) {
   return [s, m](TrainConfig& c) -> T& { return c.data.*s.*m; };
 }
@@ -287,27 +295,30 @@ std::vector<ConfigKey> make_keys() {
   // From the kinds' families (models/model_config.h): a new kind of an existing family reads
   // its family's keys without a change here.
   using T = const ModelKindTraits&;
-  const KindSet text_kinds = kinds_where([](T t) { return !takes_images(t.kind); });
-  const KindSet decoders = kinds_where([](T t) { return !classifies_images(t.kind); });
+  const KindSet text_kinds = kinds_where([](T t) { return is_sequence_to_sequence(t.kind); });
+  const KindSet decoders =
+      kinds_where([](T t) { return is_sequence_to_sequence(t.kind) || is_image_to_sequence(t.kind); });
   const KindSet attends = kinds_where([](T t) { return t.attention_decoder; });
   const KindSet classifiers = kinds_where([](T t) { return classifies_images(t.kind); });
   const KindSet image_kinds = kinds_where([](T t) { return takes_images(t.kind); });
   const KindSet ram_only = kinds({K::ram});
+  const KindSet memory_kinds = kinds_where([](T t) { return answers_questions(t.kind); });
+  const KindSet not_memory = ~memory_kinds;
   std::vector<ConfigKey> k;
 
   // ---- data
   k.push_back(only(text_kinds, required(text("data.train_source", data(&DataConfig::train_source),
       "training source file: UTF-8, one sentence per line (docs/DATA.md); text kinds only"))));
-  k.push_back(required(text("data.train_target", data(&DataConfig::train_target),
+  k.push_back(only(not_memory, required(text("data.train_target", data(&DataConfig::train_target),
       "training target file, line *i* translates source line *i*; for the image kinds one class "
-      "name (image2seq: a line of class names) per training image")));
+      "name (image2seq: a line of class names) per training image"))));
   k.push_back(only(text_kinds, text("data.dev_source", data(&DataConfig::dev_source),
       "development source file; give both dev files or neither. Without a dev set there is no "
       "validation and `best.safetensors` is the latest weights")));
-  k.push_back(text("data.dev_target", data(&DataConfig::dev_target),
+  k.push_back(only(not_memory, text("data.dev_target", data(&DataConfig::dev_target),
       "development target file (the references for BLEU/WER); a tab separates alternative "
       "references on a line (as `heed data g2p` writes them): the dev loss uses the first, "
-      "`bleu` and `g2p` use all. Image kinds: the dev images' class names"));
+      "`bleu` and `g2p` use all. Image kinds: the dev images' class names")));
   k.push_back(only(image_kinds, text("data.train_images", data(&DataConfig::train_images),
       "the training images, a gzipped IDX file as `heed data images` writes it "
       "(`train-images-idx3-ubyte.gz`), required unless `generate` draws the set; "
@@ -337,11 +348,22 @@ std::vector<ConfigKey> make_keys() {
       "cluttered: a piece's side (`--piece-size`)")));
   k.push_back(only(classifiers, seed("data.generate.seed", generate(&DataConfig::Generate::seed),
       "the set's seed (`--seed`): epoch 1's canvases, and with the epoch every later one's")));
+  k.push_back(only(memory_kinds, required(text("data.babi.dir", babi(&DataConfig::Babi::dir),
+      "memn2n: the directory of bAbI's task files `qa<N>_<name>_train.txt` (bAbI v1.2's `en/` "
+      "or `en-10k/`; [DATA.md](DATA.md#babi-memory-networks))"))));
+  k.push_back(only(memory_kinds, text("data.babi.tasks", babi(&DataConfig::Babi::tasks),
+      "the tasks trained on, jointly: `all` (1 to 20) or a list such as `1,2,5-7`")));
+  k.push_back(only(memory_kinds, number("data.babi.dev_fraction",
+      babi(&DataConfig::Babi::dev_fraction),
+      {between(0, false, 1, true, "must be in [0, 1)")},
+      "the share of each task's training questions held out for validation (0: no dev set)")));
+  k.push_back(only(memory_kinds, seed("data.babi.split_seed", babi(&DataConfig::Babi::split_seed),
+      "which questions are held out; `heed eval` draws the same ones from the model's config")));
   k.push_back(integer("data.max_dev_sentences", data(&DataConfig::max_dev_sentences),
       {non_negative("must be 0 (all) or more")},
       "validate on the first N dev pairs (image kinds: images) only; 0 = all"));
   add_side(k, "data.source", &DataConfig::source, text_kinds);
-  add_side(k, "data.target", &DataConfig::target, kAllKinds);
+  add_side(k, "data.target", &DataConfig::target, not_memory);
 
   // ---- model
   k.push_back(choice("model.kind", model(&ModelConfig::kind),
@@ -349,15 +371,17 @@ std::vector<ConfigKey> make_keys() {
       "attention), `noattn` (fixed-context baseline), `ram` (the recurrent attention model: "
       "classifies images), `fc` and `cnn` (a fully connected network and a small CNN over the "
       "whole image, ram's baselines) or `image2seq` (a CNN encoder's grid attended by the "
-      "bahdanau decoder: images to class-name sequences)"));
+      "bahdanau decoder: images to class-name sequences) or `memn2n` (the end-to-end memory "
+      "network: answers a question about a story, bAbI)"));
   const KeyRange from_vocab = non_negative("must be 0 (from the vocabulary) or more");
-  k.push_back(only(text_kinds, integer("model.src_vocab", model(&ModelConfig::src_vocab),
+  k.push_back(only(text_kinds | memory_kinds, integer("model.src_vocab", model(&ModelConfig::src_vocab),
       {from_vocab}, "set from the source vocabulary; leave 0 (a different non-zero value is an "
       "error)")));
   k.push_back(integer("model.tgt_vocab", model(&ModelConfig::tgt_vocab), {from_vocab},
       "set from the target vocabulary; leave 0 (a different non-zero value is an error)"));
-  k.push_back(only(decoders, integer("model.emb_dim", model(&ModelConfig::emb_dim),
-      {positive_int()}, "embedding size")));
+  k.push_back(only(decoders | memory_kinds, integer("model.emb_dim", model(&ModelConfig::emb_dim),
+      {positive_int()}, "embedding size (memn2n: d, the size of every memory and of the "
+      "question's state)")));
   k.push_back(only(text_kinds, choice("model.encoder_cell", model(&ModelConfig::encoder_cell),
       "`\"\"` = the model's default (GRU for bahdanau/noattn, LSTM for luong)")));
   k.push_back(only(text_kinds, integer("model.enc_hidden", model(&ModelConfig::enc_hidden),
@@ -443,6 +467,20 @@ std::vector<ConfigKey> make_keys() {
   k.push_back(only(kinds({K::cnn, K::image2seq}), integer("model.conv_channels",
       image(&ImageEncoderConfig::conv_channels), {positive_int()},
       "channels of the first layer; each next layer has twice as many")));
+  k.push_back(only(memory_kinds, integer("model.hops", memory(&MemoryConfig::hops),
+      {positive_int(), at_most(16, "must be at most 16")},
+      "K: hops of attention over the memory, with adjacent weight tying (K + 1 embedding "
+      "tables)")));
+  k.push_back(only(memory_kinds, integer("model.memory_size", memory(&MemoryConfig::memory_size),
+      {positive_int(), at_most(100000, "must be at most 100000")},
+      "the memory holds a story's last N statements before the question")));
+  k.push_back(only(memory_kinds, flag("model.position_encoding",
+      memory(&MemoryConfig::position_encoding),
+      "weight each word of a statement by its position (Sukhbaatar et al. 2015, sec. 4.1); "
+      "false: a plain bag of words")));
+  k.push_back(only(memory_kinds, flag("model.temporal_encoding",
+      memory(&MemoryConfig::temporal_encoding),
+      "add a learned row per statement age to each memory (T_A, T_C)")));
   k.push_back(only(attends, choice("model.attention.mode", model(&ModelConfig::attention_mode),
       "`soft`: the context is the weighted average of the annotations; `hard`: one position "
       "sampled from the weights in training, trained with REINFORCE (bahdanau, luong and "
@@ -567,6 +605,21 @@ std::vector<ConfigKey> make_keys() {
       "reads the soft expectation Σ_j α_tj h_j instead of samples, and so has no REINFORCE term "
       "(Xu et al. 2015 use 0.5; [MODELS.md](MODELS.md#hard-attention)). Decided from `seed` and "
       "the step alone; 0 = every batch samples")));
+  k.push_back(only(memory_kinds, flag("training.linear_start",
+      training(&TrainingConfig::linear_start),
+      "memn2n: train with every hop's softmax removed (the weights are the raw scores) until "
+      "the dev loss stops falling (`linear_start_patience`), then put the softmax back ([TRAINING.md](TRAINING.md#memory-networks)); "
+      "needs a dev set")));
+  k.push_back(only(memory_kinds, integer("training.linear_start_patience",
+      training(&TrainingConfig::linear_start_patience), {positive_int()},
+      "memn2n with `linear_start`: the softmax is put back after this many validations in a "
+      "row without a new lowest dev loss")));
+  k.push_back(only(memory_kinds, number("training.random_empty_memories",
+      training(&TrainingConfig::random_empty_memories),
+      {between(0, false, 1, false, "must be in [0, 1]")},
+      "memn2n: in training, up to this share of a story's length in empty memories is inserted "
+      "at random between its statements' temporal indices (Sukhbaatar's random noise: 0.1); "
+      "0 = off")));
   k.push_back(choice("training.dtype", training(&TrainingConfig::dtype),
       "parameter type: `f32`, or `f64` (slow; for checks)"));
   k.push_back(choice("training.precision", training(&TrainingConfig::precision),

@@ -281,6 +281,18 @@ void check_data(Sections& s, const TrainConfig& config) {
   const ModelKind kind = config.model.kind;
   const bool images = takes_images(kind);
   const std::string reader = "model.kind " + std::string(enum_name(kind));
+  if (answers_questions(kind)) {  // stories and questions from bAbI's task files
+    s.check("data.babi.dir", !c.babi.dir.empty(),
+            "required for " + reader + ": the directory of bAbI's qa<N>_*_train.txt files");
+    for (const auto& [key, value] : {std::pair{"data.train_source", &c.train_source},
+                                     std::pair{"data.dev_source", &c.dev_source},
+                                     std::pair{"data.train_images", &c.train_images},
+                                     std::pair{"data.dev_images", &c.dev_images}})
+      s.check(key, value->empty(),
+              reader + " reads stories and questions from data.babi.dir (its dev set is "
+                       "data.babi.dev_fraction of the training questions); remove it");
+    return;
+  }
   if (c.generate.kind) {  // the training set drawn by heed: no training files
     for (const auto& [key, value] : {std::pair{"data.train_images", &c.train_images},
                                      std::pair{"data.train_target", &c.train_target}})
@@ -331,6 +343,11 @@ void check_training(Sections& s, const TrainConfig& config) {
     s.check("training.metric", c.metric == DevMetric::loss || c.metric == DevMetric::error,
             "model.kind image2seq: use loss or error (the dev images whose decoded class names "
             "differ from the target, in %), got " + std::string(enum_name(c.metric)));
+  else if (answers_questions(kind))
+    s.check("training.metric", c.metric == DevMetric::loss || c.metric == DevMetric::error,
+            "model.kind " + std::string(enum_name(kind)) + " answers questions: use loss or "
+                "error (the share of dev questions answered wrongly, in %), got " +
+                std::string(enum_name(c.metric)));
   else if (classifies_images(kind))
     s.check("training.metric", c.metric == DevMetric::loss || c.metric == DevMetric::error,
             "model.kind " + std::string(enum_name(kind)) + " classifies images: use loss or "
@@ -354,6 +371,9 @@ void check_training(Sections& s, const TrainConfig& config) {
               (classifies_images(kind) ? "" : " with mode " +
                                                   std::string(enum_name(model.attention_mode))) +
               "; set it to 0");
+  s.check("training.linear_start", !c.linear_start || config.data.babi.dev_fraction > 0,
+          "linear start ends when the dev loss stops falling: it needs a dev set "
+          "(data.babi.dev_fraction > 0)");
   s.check("training.precision",
           c.precision == kernels::MatmulPrecision::f32 || c.dtype == DType::f32,
           "bf16 products need dtype f32 (got " + std::string(enum_name(c.dtype)) + ")");

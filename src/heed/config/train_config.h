@@ -49,6 +49,16 @@ struct DataConfig {
     std::int64_t pieces = 4, piece_size = 8;
     std::uint64_t seed = 1234;
   } generate;
+  // model.kind memn2n: bAbI stories and questions (data/babi.h;
+  // docs/DATA.md#babi-memory-networks): the directory of the tasks' qa<N>_*_train.txt files,
+  // which tasks, and the share of each task's training questions kept for validation (drawn
+  // with split_seed).
+  struct Babi {
+    std::string dir;
+    std::string tasks = "all";
+    double dev_fraction = 0.1;
+    std::uint64_t split_seed = 1;
+  } babi;
   std::int64_t max_dev_sentences = 0;      // first N dev pairs; 0 = all
   SideConfig source, target;
 };
@@ -96,6 +106,13 @@ struct TrainingConfig {
   // lambda of the doubly stochastic attention penalty of image2seq (train/doubly_stochastic.h);
   // 0 = off.
   double doubly_stochastic = 0.0;
+  // model.kind memn2n (docs/TRAINING.md#memory-networks): linear start (every hop's softmax
+  // removed until the dev loss stops falling: linear_start_patience validations in a row
+  // without a new lowest value) and random empty memories (the share of a
+  // story's length inserted as gaps between the temporal indices, Sukhbaatar's "random noise").
+  bool linear_start = false;
+  std::int64_t linear_start_patience = 3;  // validations without a new lowest dev loss
+  double random_empty_memories = 0.0;
   std::int64_t threads = 0;           // 0 = the OpenMP default
   DType dtype = DType::f32;
   kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32;  // the step's products (f32 only)

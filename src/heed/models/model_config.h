@@ -21,15 +21,17 @@ namespace heed {
 // model (docs/MODELS.md#recurrent-attention-model), fc, a fully connected network over the
 // whole image (docs/MODELS.md#fully-connected-classifier), and cnn, a small convolutional
 // network (docs/MODELS.md#small-cnn); and image2seq, a CNN encoder whose grid cells a Bahdanau
-// decoder attends over (docs/MODELS.md#image-to-sequence).
-enum class ModelKind { bahdanau, luong, noattn, ram, fc, cnn, image2seq };
+// decoder attends over (docs/MODELS.md#image-to-sequence); and memn2n, the end-to-end memory
+// network that answers a question about a story (docs/MODELS.md#memory-network).
+enum class ModelKind { bahdanau, luong, noattn, ram, fc, cnn, image2seq, memn2n };
 inline constexpr EnumName<ModelKind> kModelKindNames[] = {{ModelKind::bahdanau, "bahdanau"},
                                                           {ModelKind::luong, "luong"},
                                                           {ModelKind::noattn, "noattn"},
                                                           {ModelKind::ram, "ram"},
                                                           {ModelKind::fc, "fc"},
                                                           {ModelKind::cnn, "cnn"},
-                                                          {ModelKind::image2seq, "image2seq"}};
+                                                          {ModelKind::image2seq, "image2seq"},
+                                                          {ModelKind::memn2n, "memn2n"}};
 constexpr std::span<const EnumName<ModelKind>> enum_names(ModelKind) { return kModelKindNames; }
 
 // What each kind reads and writes, its family: one training task (train/task_registry.cpp) and
@@ -41,6 +43,7 @@ enum class ModelFamily {
   sequence_to_sequence,  // text in, text out: bahdanau, luong, noattn
   image_classification,  // an image in, a class out: ram, fc, cnn
   image_to_sequence,     // an image in, text out: image2seq
+  question_answering,    // a story and a question in, an answer word out: memn2n
 };
 struct ModelKindTraits {
   ModelKind kind;
@@ -54,7 +57,8 @@ inline constexpr ModelKindTraits kModelKindTraits[] = {
     {ModelKind::ram, ModelFamily::image_classification, false},
     {ModelKind::fc, ModelFamily::image_classification, false},
     {ModelKind::cnn, ModelFamily::image_classification, false},
-    {ModelKind::image2seq, ModelFamily::image_to_sequence, true}};
+    {ModelKind::image2seq, ModelFamily::image_to_sequence, true},
+    {ModelKind::memn2n, ModelFamily::question_answering, false}};
 static_assert(std::size(kModelKindTraits) == std::size(kModelKindNames),
               "every model kind needs its traits");
 constexpr const ModelKindTraits& model_kind_traits(ModelKind kind) {
@@ -66,6 +70,10 @@ static_assert([] {
   return true;
 }(), "kModelKindTraits lists the kinds in enum order");
 constexpr ModelFamily model_family(ModelKind kind) { return model_kind_traits(kind).family; }
+// bahdanau, luong, noattn: text in, text out; source and target vocabularies and tokenisers.
+constexpr bool is_sequence_to_sequence(ModelKind kind) {
+  return model_family(kind) == ModelFamily::sequence_to_sequence;
+}
 // ram, fc, cnn: no encoder–decoder (the registry builds an ImageClassifier), no vocabularies.
 constexpr bool classifies_images(ModelKind kind) {
   return model_family(kind) == ModelFamily::image_classification;
@@ -77,7 +85,12 @@ constexpr bool is_image_to_sequence(ModelKind kind) {
 }
 // Either of the two: no source vocabulary, tokeniser or src.vocab; the data are image files.
 constexpr bool takes_images(ModelKind kind) {
-  return model_family(kind) != ModelFamily::sequence_to_sequence;
+  return classifies_images(kind) || is_image_to_sequence(kind);
+}
+// memn2n: stories and questions (data.babi), one vocabulary of words, one answer word; no
+// encoder–decoder (models/memory_network.h).
+constexpr bool answers_questions(ModelKind kind) {
+  return model_family(kind) == ModelFamily::question_answering;
 }
 
 // model.core of the recurrent attention model: a ReLU RNN cell or an LSTM cell.
@@ -117,6 +130,15 @@ struct ImageEncoderConfig {
   std::int64_t conv_channels = 16;
 };
 
+// The end-to-end memory network's sizes (model.hops, ...; kind memn2n only;
+// docs/MODELS.md#memory-network). Its embedding size is model.emb_dim.
+struct MemoryConfig {
+  std::int64_t hops = 3;             // K
+  std::int64_t memory_size = 50;     // the last N statements of a story are its memory
+  bool position_encoding = true;     // l_j weights the words of a statement (else a bag of words)
+  bool temporal_encoding = true;     // T_A, T_C rows added by a statement's age
+};
+
 struct ModelConfig {
   ModelKind kind = ModelKind::bahdanau;
   std::int64_t src_vocab = 0;      // filled from the vocabularies
@@ -145,6 +167,7 @@ struct ModelConfig {
   RamConfig ram;                   // kind ram only (the keys sit in model: beside the others)
   ImageEncoderConfig image;        // kind image2seq only (likewise)
   ImageClassifierConfig classifier;  // kinds fc and cnn only (model.fc_*, model.image_*)
+  MemoryConfig memory;             // kind memn2n only (model.hops, ...)
 
   std::int64_t resolved_out_dim() const { return out_dim > 0 ? out_dim : dec_hidden; }
   // The annotation size: enc_hidden per direction.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <utility>
+#include <vector>
 
 #include "heed/base/memory.h"
 
@@ -16,10 +17,12 @@ extern const ModelKindSpec kRamSpec;
 extern const ModelKindSpec kImageToSequenceSpec;
 extern const ModelKindSpec kFcSpec;
 extern const ModelKindSpec kCnnSpec;
+extern const ModelKindSpec kMemoryNetworkSpec;
 
 namespace {
 const ModelKindSpec* const kSpecs[] = {&kBahdanauSpec, &kLuongSpec, &kNoAttentionSpec, &kRamSpec,
-                                       &kFcSpec, &kCnnSpec, &kImageToSequenceSpec};
+                                       &kFcSpec, &kCnnSpec, &kImageToSequenceSpec,
+                                       &kMemoryNetworkSpec};
 }  // namespace
 
 const ModelKindSpec& model_kind_spec(ModelKind kind) {
@@ -33,6 +36,11 @@ RnnCell encoder_cell(const ModelConfig& c) {
 }
 
 void validate_model_config(const ModelConfig& c) {
+  if (answers_questions(c.kind)) {  // one vocabulary, tables and hops: the kind's checks
+    model_kind_spec(c.kind).validate(c);
+    check_model_fits_in_memory(c);
+    return;
+  }
   if (classifies_images(c.kind)) {  // no source vocabulary, encoder or decoder: the kind's checks
     HEED_CHECK(c.tgt_vocab >= 5, "model: tgt_vocab must hold the 4 special tokens and at least "
                "one class, got ", c.tgt_vocab);
@@ -60,6 +68,10 @@ void validate_model_config(const ModelConfig& c) {
 }
 
 double estimated_parameters(const ModelConfig& c) {
+  if (answers_questions(c.kind))  // K + 1 word tables and as many temporal ones
+    return static_cast<double>(c.memory.hops + 1) *
+           (static_cast<double>(c.src_vocab) + static_cast<double>(c.memory.memory_size)) *
+           static_cast<double>(c.emb_dim);
   // Doubles throughout: the point is to catch sizes whose products overflow.
   const double E = static_cast<double>(c.emb_dim), He = static_cast<double>(c.enc_hidden),
                Hd = static_cast<double>(c.dec_hidden), Le = static_cast<double>(c.enc_layers),
@@ -81,11 +93,18 @@ double estimated_parameters(const ModelConfig& c) {
 void check_model_fits_in_memory(const ModelConfig& c) {
   // Training holds each parameter four times (weights, gradients, Adam's two moments).
   const double params = estimated_parameters(c);
-  const std::pair<const char*, std::int64_t> sizes[] = {
-      {"emb_dim", c.emb_dim},       {"enc_hidden", c.enc_hidden}, {"dec_hidden", c.dec_hidden},
-      {"enc_layers", c.enc_layers}, {"dec_layers", c.dec_layers}, {"attn_dim", c.attn_dim},
-      {"out_dim", c.out_dim},       {"src_vocab", c.src_vocab},   {"tgt_vocab", c.tgt_vocab},
-      {"max_src_len", score_spec(c.score).per_position ? c.max_src_len : 0}};
+  const bool memory = answers_questions(c.kind);  // its own keys only
+  const std::vector<std::pair<const char*, std::int64_t>> sizes =
+      memory ? std::vector<std::pair<const char*, std::int64_t>>{
+                   {"emb_dim", c.emb_dim}, {"src_vocab", c.src_vocab},
+                   {"hops", c.memory.hops}, {"memory_size", c.memory.memory_size}}
+             : std::vector<std::pair<const char*, std::int64_t>>{
+                   {"emb_dim", c.emb_dim},       {"enc_hidden", c.enc_hidden},
+                   {"dec_hidden", c.dec_hidden}, {"enc_layers", c.enc_layers},
+                   {"dec_layers", c.dec_layers}, {"attn_dim", c.attn_dim},
+                   {"out_dim", c.out_dim},       {"src_vocab", c.src_vocab},
+                   {"tgt_vocab", c.tgt_vocab},
+                   {"max_src_len", score_spec(c.score).per_position ? c.max_src_len : 0}};
   const auto* largest = &sizes[0];
   for (const auto& s : sizes)
     if (s.second > largest->second) largest = &s;
@@ -103,6 +122,8 @@ std::unique_ptr<Seq2Seq> make_model(const ModelConfig& config, Rng& rng, DType d
   HEED_CHECK(!classifies_images(config.kind), "model.kind ", enum_name(config.kind),
              " classifies images and is no encoder-decoder; heed train and heed eval build it "
              "(models/image_classifier.h)");
+  HEED_CHECK(!answers_questions(config.kind), "model.kind ", enum_name(config.kind),
+             " answers questions and is no encoder-decoder (models/memory_network.h)");
   return model_kind_spec(config.kind).build(config, rng, dtype);
 }
 

@@ -96,6 +96,10 @@ AnyModel load_any_model_dir(const std::string& dir, const std::string& which) {
     LoadedImageModel m = load_image_model_dir(dir, which);
     return {std::move(m.config), std::move(m.model), std::move(m.metadata)};
   }
+  if (answers_questions(kind)) {
+    LoadedMemoryModel m = load_memory_model_dir(dir, which);
+    return {std::move(m.config), std::move(m.model), std::move(m.metadata)};
+  }
   LoadedModel m = is_image_to_sequence(kind) ? load_image_sequence_model_dir(dir, which)
                                             : load_model_dir(dir, which);
   return {std::move(m.config), std::move(m.model), std::move(m.metadata)};
@@ -229,6 +233,8 @@ void import_into(const ImportOptions& o, const std::string& stage, const std::st
     validate_model_config(mc);
     // The image classifiers read one channel, as heed train and heed eval build them.
     if (classifies_images(mc.kind)) model = make_image_classifier(mc, 1, rng, config.training.dtype);
+    else if (answers_questions(mc.kind))
+      model = std::make_unique<MemoryNetwork>(mc, rng, config.training.dtype);
     else model = build_model(mc, rng, config.training.dtype);
   } catch (const Error& e) {
     // A state of another kind under this config fails the config's own checks first (an fc

@@ -94,6 +94,9 @@ LoadedModel load_model_dir(const std::string& dir, const std::string& which) {
   HEED_CHECK(!is_image_to_sequence(m.config.model.kind), dir, ": holds an ",
              enum_name(m.config.model.kind), " model, which reads images (heed eval --model ",
              dir, " --images FILE), not text");
+  HEED_CHECK(!answers_questions(m.config.model.kind), dir, ": holds a ",
+             enum_name(m.config.model.kind), " model, which answers questions about stories "
+             "(heed eval --model ", dir, " --babi DIR), not a translation model");
   m.src_vocab = Vocabulary::load(path_in(dir, model_files::kSrcVocab));
   m.tgt_vocab = Vocabulary::load(path_in(dir, model_files::kTgtVocab));
   // config.yaml records the sizes the model was trained with: a vocabulary file that was
@@ -157,6 +160,26 @@ LoadedModel load_image_sequence_model_dir(const std::string& dir, const std::str
   Rng rng(m.config.training.seed);
   m.model = build_model(mc, rng, m.config.training.dtype);
   m.metadata = load_model_weights(*m.model, m.weights_path, dir, mc.kind, nullptr, m.tgt_vocab);
+  m.model->eval();
+  return m;
+}
+
+LoadedMemoryModel load_memory_model_dir(const std::string& dir, const std::string& which) {
+  LoadedMemoryModel m;
+  m.config = load_model_config(dir);
+  HEED_CHECK(answers_questions(m.config.model.kind), dir, ": holds a ",
+             enum_name(m.config.model.kind), " model; this reads model.kind memn2n");
+  m.vocab = Vocabulary::load(path_in(dir, model_files::kSrcVocab));
+  ModelConfig mc = m.config.model;
+  HEED_CHECK(mc.src_vocab == static_cast<std::int64_t>(m.vocab.size()),
+             path_in(dir, model_files::kSrcVocab), " has ", m.vocab.size(),
+             " entries but the model was trained with ", mc.src_vocab, " (model.src_vocab in ",
+             path_in(dir, model_files::kConfig),
+             "); the file was changed or comes from another model directory");
+  m.weights_path = weights_file(dir, which);
+  Rng rng(m.config.training.seed);
+  m.model = std::make_unique<MemoryNetwork>(mc, rng, m.config.training.dtype);
+  m.metadata = load_model_weights(*m.model, m.weights_path, dir, mc.kind, &m.vocab, m.vocab);
   m.model->eval();
   return m;
 }

@@ -20,6 +20,7 @@
 #include "heed/data/tokenizer.h"
 #include "heed/data/vocabulary.h"
 #include "heed/models/image_classifier.h"
+#include "heed/models/memory_network.h"
 #include "heed/models/seq2seq.h"
 #include "heed/tensor/safetensors.h"
 #include "heed/config/train_config.h"
@@ -83,6 +84,18 @@ LoadedImageModel load_image_model_dir(const std::string& dir, const std::string&
 // tgt.vocab (the class names) but no src.vocab or tokenisers; src_vocab and the tokenisers
 // stay empty. heed::Error for another kind's directory and for every missing file.
 LoadedModel load_image_sequence_model_dir(const std::string& dir, const std::string& which = "best");
+
+// A trained memory network (model.kind memn2n; models/memory_network.h): the config, its one
+// vocabulary (src.vocab; tgt.vocab is the same words) and the model in eval mode. heed::Error
+// for another kind's directory and for every missing file, naming it.
+struct LoadedMemoryModel {
+  TrainConfig config;
+  std::unique_ptr<MemoryNetwork> model;
+  Vocabulary vocab;
+  std::string weights_path;
+  Metadata metadata;
+};
+LoadedMemoryModel load_memory_model_dir(const std::string& dir, const std::string& which = "best");
 
 // Only config.yaml (strict parse), for tools that need no weights.
 TrainConfig load_model_config(const std::string& dir);

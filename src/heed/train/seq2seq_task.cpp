@@ -179,7 +179,7 @@ std::unique_ptr<TrainingTask> make(const TaskContext& context) {
   return std::make_unique<Seq2SeqTask>(context);
 }
 
-bool trains(ModelKind kind) { return !takes_images(kind); }
+bool trains(ModelKind kind) { return is_sequence_to_sequence(kind); }
 
 }  // namespace
 

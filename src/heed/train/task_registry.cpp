@@ -9,10 +9,11 @@ namespace heed {
 extern const TrainingTaskSpec kSeq2SeqTask;
 extern const TrainingTaskSpec kImageClassificationTask;
 extern const TrainingTaskSpec kImageToSequenceTask;
+extern const TrainingTaskSpec kQuestionAnsweringTask;
 
 namespace {
 const TrainingTaskSpec* const kTasks[] = {&kSeq2SeqTask, &kImageClassificationTask,
-                                          &kImageToSequenceTask};
+                                          &kImageToSequenceTask, &kQuestionAnsweringTask};
 }  // namespace
 
 const TrainingTaskSpec& training_task_spec(ModelKind kind) {

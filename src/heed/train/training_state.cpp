@@ -54,6 +54,10 @@ Metadata to_metadata(const TrainingState& s) {
   m["heed.window_loss"] = hex(s.window_loss);
   m["heed.window_tokens"] = std::to_string(s.window_tokens);
   m["heed.reinforce_baseline"] = s.has_baseline ? hex(s.baseline) : "";
+  // The memory network's linear start: "on" or "off" and the last dev loss; empty otherwise.
+  m["heed.linear_start"] = s.has_linear_start ? (s.linear_start ? "on" : "off") : "";
+  m["heed.lowest_dev_loss"] = s.has_linear_start ? hex(s.lowest_dev_loss) : "";
+  m["heed.stale_validations"] = s.has_linear_start ? std::to_string(s.stale_validations) : "";
   return m;
 }
 
@@ -107,6 +111,14 @@ TrainingState from_metadata(const Metadata& m, const std::string& path) {
   if (auto it = m.find("heed.reinforce_baseline"); it != m.end() && !it->second.empty()) {
     s.has_baseline = true;
     s.baseline = real("heed.reinforce_baseline");
+  }
+  if (auto it = m.find("heed.linear_start"); it != m.end() && !it->second.empty()) {
+    HEED_CHECK(it->second == "on" || it->second == "off", path,
+               ": heed.linear_start is '", it->second, "', expected on or off");
+    s.has_linear_start = true;
+    s.linear_start = it->second == "on";
+    s.lowest_dev_loss = real("heed.lowest_dev_loss");
+    s.stale_validations = integer("heed.stale_validations");
   }
   return s;
 }

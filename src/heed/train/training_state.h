@@ -38,6 +38,12 @@ struct TrainingState {
   // Hard attention: the REINFORCE baseline (train/reinforce.h), so a resumed run continues it.
   bool has_baseline = false;
   double baseline = 0.0;
+  // The memory network (train/question_answering_task.cpp): whether linear start is still on,
+  // the lowest dev loss so far and the validations since it fell.
+  bool has_linear_start = false;
+  bool linear_start = false;
+  double lowest_dev_loss = 0.0;
+  std::int64_t stale_validations = 0;
 };
 
 // Writes module weights + optimizer state + the state (as metadata "heed.*") to path.

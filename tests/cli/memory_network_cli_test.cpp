@@ -1,0 +1,115 @@
+// End to end: a small memory network learns the generated "where is X?" task (people moving
+// between places, tests/support/babi_moves.h) with heed train, and heed eval, heed show and
+// heed info read the model it wrote.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "cli/cli_test_util.h"
+#include "support/babi_moves.h"
+
+namespace heed::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+class MemoryNetworkCli : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new ScratchDir("heed_memn2n_cli");
+    fs::create_directories(dir_->path("babi"));
+    dir_->file("babi/qa1_moves_train.txt", babi_moves_text(400, 11));
+    dir_->file("babi/qa1_moves_test.txt", babi_moves_text(60, 12));
+    dir_->file("story.txt", babi_moves_text(1, 13));
+    const std::string config = dir_->file("c.yaml",
+        "data:\n"
+        "  babi: {dir: " + dir_->path("babi") + ", tasks: '1', dev_fraction: 0.1}\n"
+        "model: {kind: memn2n, emb_dim: 24, hops: 2, memory_size: 20}\n"
+        "training:\n"
+        "  optimizer: adam\n"
+        "  lr: 0.01\n"
+        "  max_sentences: 32\n"
+        "  max_tokens: 100000\n"
+        "  max_epochs: 30\n"
+        "  validate_every: 100\n"
+        "  clip_norm: 40\n"
+        "  metric: error\n"
+        "  random_empty_memories: 0.1\n"
+        "  threads: 1\n"
+        "  seed: 1\n"
+        "output: " + dir_->path("m") + "\n");
+    train_ = new CommandResult(run_heed("train " + config));
+  }
+  static void TearDownTestSuite() {
+    delete train_;
+    delete dir_;
+  }
+  static ScratchDir* dir_;
+  static CommandResult* train_;
+};
+ScratchDir* MemoryNetworkCli::dir_ = nullptr;
+CommandResult* MemoryNetworkCli::train_ = nullptr;
+
+double mean_error(const std::string& output) {
+  std::smatch m;
+  if (!std::regex_search(output, m, std::regex("mean error ([0-9.]+)%"))) return 1e9;
+  return std::stod(m[1]);
+}
+
+TEST_F(MemoryNetworkCli, LearnsWhereEachPersonIs) {
+  ASSERT_EQ(train_->exit_code, 0) << train_->output;
+  EXPECT_NE(train_->output.find("training questions of 1 bAbI task"), std::string::npos)
+      << train_->output;
+  const CommandResult eval =
+      run_heed("eval --model " + dir_->path("m") + " --json " + dir_->path("eval.json") +
+               " --attention " + dir_->path("hops.jsonl"));
+  ASSERT_EQ(eval.exit_code, 0) << eval.output;
+  // Chance is 1 in 5 places; the model finds the person's last move.
+  EXPECT_LT(mean_error(eval.output), 5.0) << eval.output;
+  EXPECT_TRUE(fs::exists(dir_->path("eval.json")));
+  std::ifstream hops(dir_->path("hops.jsonl"));
+  std::string first;
+  std::getline(hops, first);
+  EXPECT_NE(first.find("\"hops\":[["), std::string::npos) << first;
+  const CommandResult dev = run_heed("eval --model " + dir_->path("m") + " --split dev");
+  EXPECT_EQ(dev.exit_code, 0) << dev.output;
+  EXPECT_NE(dev.output.find("bAbI dev questions"), std::string::npos) << dev.output;
+}
+
+TEST_F(MemoryNetworkCli, ShowDrawsTheHops) {
+  ASSERT_EQ(train_->exit_code, 0) << train_->output;
+  const CommandResult show = run_heed("show --model " + dir_->path("m") + " --input " +
+                                      dir_->path("story.txt") + " --out " + dir_->path("show"));
+  ASSERT_EQ(show.exit_code, 0) << show.output;
+  EXPECT_TRUE(fs::exists(dir_->path("show/question-0001.svg")));
+  EXPECT_TRUE(fs::exists(dir_->path("show/question-0001.png")));
+  EXPECT_TRUE(fs::exists(dir_->path("show/index.html")));
+  std::ifstream svg(dir_->path("show/question-0001.svg"));
+  const std::string text((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("where is"), std::string::npos);
+}
+
+TEST_F(MemoryNetworkCli, InfoDescribesTheModel) {
+  ASSERT_EQ(train_->exit_code, 0) << train_->output;
+  const CommandResult info = run_heed("info --model " + dir_->path("m"));
+  ASSERT_EQ(info.exit_code, 0) << info.output;
+  EXPECT_NE(info.output.find("2 hops over the last 20 statements"), std::string::npos)
+      << info.output;
+  EXPECT_NE(info.output.find("best weights: best.safetensors loads"), std::string::npos)
+      << info.output;
+}
+
+TEST_F(MemoryNetworkCli, EvalRefusesImageOptions) {
+  ASSERT_EQ(train_->exit_code, 0) << train_->output;
+  const CommandResult r = run_heed("eval --model " + dir_->path("m") + " --images x.gz");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("answers bAbI questions"), std::string::npos) << r.output;
+  const CommandResult split = run_heed("eval --model " + dir_->path("m") + " --split valid");
+  EXPECT_NE(split.exit_code, 0);
+  EXPECT_NE(split.output.find("--split"), std::string::npos) << split.output;
+}
+
+}  // namespace
+}  // namespace heed::testing
