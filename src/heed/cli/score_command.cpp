@@ -142,6 +142,9 @@ class ScoreCommand : public Command {
   }
 
   int run() override {
+    if (stem_ && metric_ != metrics::Metric::rouge)
+      throw UsageError("--stem applies to --metric rouge only, not " +
+                       std::string(enum_name(metric_)));
     std::vector<std::string> hyps = hyp_.empty() ? read_stdin_lines() : read_lines(hyp_);
     const std::string hyp_name = hyp_.empty() ? "<stdin>" : hyp_;
     std::vector<std::vector<std::string>> streams;
@@ -152,9 +155,6 @@ class ScoreCommand : public Command {
     }
     HEED_CHECK(metrics::takes_several_references(metric_) || refs_.size() == 1,
                "--metric ", enum_name(metric_), " takes exactly one --ref file");
-    if (stem_ && metric_ != metrics::Metric::rouge)
-      throw UsageError("--stem applies to --metric rouge only, not " +
-                       std::string(enum_name(metric_)));
     std::vector<std::string> sources;
     if (!source_.empty()) {  // checked before any scoring: a mistake is reported at once
       sources = read_lines(source_);
