@@ -3,6 +3,7 @@
 // Spoken Digit Dataset when HEED_FSDD names its folder (docs/PERFORMANCE.md, "Speech
 // features"), else on 60 s of synthetic 8 kHz audio. Each benchmark covers every recording:
 //   BM_LogMel8k           log-mel of the 8 kHz recordings (25 ms windows, 10 ms hop, 80 mels)
+//   BM_LogMel16k          log-mel of the recordings resampled to 16 kHz beforehand
 //   BM_ResampleLogMel16k  resampling to 16 kHz (libsoxr), then log-mel at 16 kHz
 //   BM_ReadWav            reading the WAV files (libsndfile, from the page cache)
 #include <benchmark/benchmark.h>
@@ -16,6 +17,7 @@
 #include "heed/audio/log_mel.h"
 #include "heed/audio/resample.h"
 #include "heed/audio/wav_file.h"
+#include "heed/base/random.h"
 
 namespace {
 
@@ -63,6 +65,17 @@ void BM_LogMel8k(benchmark::State& state) {
   set_rtf(state, c.seconds);
 }
 BENCHMARK(BM_LogMel8k)->Unit(benchmark::kMillisecond);
+
+void BM_LogMel16k(benchmark::State& state) {
+  const Corpus& c = corpus();
+  std::vector<heed::Audio> at16k;
+  for (const auto& a : c.audio) at16k.push_back(heed::resample(a, 16000));
+  heed::LogMel extract(heed::LogMelOptions::for_rate(16000));
+  for (auto _ : state)
+    for (const auto& a : at16k) benchmark::DoNotOptimize(extract(a));
+  set_rtf(state, c.seconds);
+}
+BENCHMARK(BM_LogMel16k)->Unit(benchmark::kMillisecond);
 
 void BM_ResampleLogMel16k(benchmark::State& state) {
   const Corpus& c = corpus();

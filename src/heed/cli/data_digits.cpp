@@ -1,5 +1,6 @@
 #include "heed/cli/data_digits.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -29,12 +30,12 @@ std::vector<DigitClip> read_clips(const std::vector<DigitRecording>& recordings,
   return clips;
 }
 
-// Writes count utterances into <out>/<split>/NNNNNN.wav and <out>/<split>.tsv (the wav's path
-// relative to out, a TAB, the transcript); returns their seconds of audio. Progress on stderr.
+// Writes count utterances into <out>/<split>/NNNNNN.wav (the folder exists) and
+// <out>/<split>.tsv (the wav's path relative to out, a TAB, the transcript); returns their
+// seconds of audio. Progress on stderr.
 double write_split(const std::string& out, const char* split, std::int64_t count,
                    const std::vector<DigitClip>& clips, const ConnectedDigitsOptions& options,
                    std::uint64_t seed) {
-  fs::create_directories(fs::path(out) / split);
   Rng rng(seed);
   std::ostringstream tsv;
   double seconds = 0;
@@ -53,6 +54,16 @@ double write_split(const std::string& out, const char* split, std::int64_t count
   }
   write_file_atomically((fs::path(out) / (std::string(split) + ".tsv")).string(), tsv.str());
   return seconds;
+}
+
+// <out>/<split>, created (with out) if missing.
+void make_split_directory(const std::string& out, const char* split) {
+  const fs::path folder = fs::path(out) / split;
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  HEED_CHECK(!ec && fs::is_directory(folder, ec), folder.string(),
+             ": cannot create the directory of the ", split, " utterances (",
+             ec ? ec.message() : std::string("a file of that name exists"), ")");
 }
 
 // A split asked for utterances needs recordings to draw them from.
@@ -143,6 +154,7 @@ int DataDigits::run() {
   require_clips("train", count_, train, "--count");
   require_clips("dev", dev_count_, dev, "--dev-count");
   require_clips("test", test_count_, test, "--test-count");
+  for (const char* split : {"train", "dev", "test"}) make_split_directory(out_, split);
   const std::uint64_t seed = split_.seed;
   const double train_s =
       write_split(out_, "train", count_, train, options_, seed + kTrainSeedOffset);
