@@ -75,6 +75,14 @@ TEST(AnswerRequest, BabiTextAsksItsLastQuestionWithTheExpectedAnswer) {
   EXPECT_EQ(last.lines, (Lines{3, 4}));
   EXPECT_EQ(last.question.answer, "garden");
   EXPECT_EQ(last.question.supporting, std::vector<std::size_t>{0});
+  // An ID written with a leading zero is the same number, as parse_babi reads it.
+  const AnswerRequest zero = parse(
+      R"({"story": "1 Mary went to the kitchen.
+2 Where is Mary?	kitchen	1
+01 John went to the garden.
+02 Where is John?	garden	1"})");
+  EXPECT_EQ(zero.lines, Lines{3});
+  EXPECT_EQ(zero.question.answer, "garden");
 }
 
 TEST(AnswerRequest, RefusalsSayWhyWithTheirStatus) {

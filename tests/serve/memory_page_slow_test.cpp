@@ -221,6 +221,7 @@ TEST_F(MemoryPage, PhoneWidthUnknownWordsAndALinksStory) {
                 .get<std::string>()
                 .find("the model never saw"),
             std::string::npos);
+  browser.script("document.querySelector('.qa').scrollIntoView(); return true;");
   save_screenshot(browser, "HEED_MEMORY_PAGE_SCREENSHOT_NARROW");
 }
 
@@ -234,10 +235,9 @@ TEST_F(MemoryPage, ARefusedStoryShowsItsMessage) {
                       document.getElementById('ask').click(); return true;)js");
   ASSERT_TRUE(browser.wait_for(
       "return document.getElementById('answer-status').className === 'error'"));
-  EXPECT_NE(browser.script("return document.getElementById('answer-status').textContent")
-                .get<std::string>()
-                .find("no question"),
-            std::string::npos);
+  const std::string status =
+      browser.script("return document.getElementById('answer-status').textContent");
+  EXPECT_NE(status.find("error: no question"), std::string::npos) << status;
   EXPECT_EQ(browser.script("return document.querySelectorAll('table.hops').length"), 0);
 }
 

@@ -80,9 +80,13 @@ AnswerRequest babi_request(const std::vector<std::string_view>& lines, std::size
   AnswerRequest r;
   r.babi = true;
   r.question = std::move(questions.back());
-  std::size_t start = 0;
-  for (std::size_t k = 0; k <= last; ++k)
-    if (lines[k].starts_with("1 ")) start = k;
+  std::size_t start = 0;  // the last line whose ID is 1 ("1", "01", ...): its story's first
+  for (std::size_t k = 0; k <= last; ++k) {
+    const std::string_view id = lines[k].substr(0, lines[k].find(' '));
+    if (id.find_first_not_of('0') != std::string_view::npos &&
+        id.substr(id.find_first_not_of('0')) == "1")
+      start = k;
+  }
   for (std::size_t k = start; k < last; ++k)
     if (!is_babi_question(lines[k].substr(lines[k].find(' ') + 1))) r.lines.push_back(k + 1);
   HEED_CHECK(r.lines.size() == r.question.story.size(), "serve: ", r.lines.size(),
