@@ -77,10 +77,7 @@ TEST(AnswerRequest, BabiTextAsksItsLastQuestionWithTheExpectedAnswer) {
   EXPECT_EQ(last.question.supporting, std::vector<std::size_t>{0});
   // An ID written with a leading zero is the same number, as parse_babi reads it.
   const AnswerRequest zero = parse(
-      R"({"story": "1 Mary went to the kitchen.
-2 Where is Mary?	kitchen	1
-01 John went to the garden.
-02 Where is John?	garden	1"})");
+      R"({"story": "1 Mary went to the kitchen.\n2 Where is Mary?\tkitchen\t1\n01 John went to the garden.\n02 Where is John?\tgarden\t1"})");
   EXPECT_EQ(zero.lines, Lines{3});
   EXPECT_EQ(zero.question.answer, "garden");
 }
