@@ -36,6 +36,18 @@ output: $F/m
 YAML
   "$H" train c.yaml > train.out 2>&1 || { cat train.out; exit 1; }
   "$H" train c.yaml --set model.emb_dim=8 --set output="$F/m2" > train2.out 2>&1 || { cat train2.out; exit 1; }
+  # A memory network (model.kind memn2n) on two bAbI stories, for heed serve's POST /answer.
+  mkdir -p babi
+  printf '1 Mary went to the kitchen.\n2 John went to the garden.\n3 Where is Mary?\tkitchen\t1\n4 Mary moved to the office.\n5 Where is Mary?\toffice\t4\n1 Sandra went to the hallway.\n2 Where is Sandra?\thallway\t1\n' > babi/qa1_x_train.txt
+  cp babi/qa1_x_train.txt babi/qa1_x_test.txt
+  cat > qa.yaml <<YAML
+data:
+  babi: {dir: $F/babi, tasks: '1', dev_fraction: 0.4}
+model: {kind: memn2n, emb_dim: 8, hops: 2, memory_size: 10}
+training: {max_steps: 5, validate_every: 5, metric: error, threads: 1}
+output: $F/qa
+YAML
+  "$H" train qa.yaml > train_qa.out 2>&1 || { cat train_qa.out; exit 1; }
 }
 
 # check NAME EXIT 'KEY;WORDS' 'COMMAND': COMMAND (bash, run in a fresh directory $T with

@@ -49,17 +49,6 @@ bool parse_number(std::string_view s, std::size_t& value) {
   return ec == std::errc() && end == s.data() + s.size();
 }
 
-// bAbI's words: blank-separated, lowercased, the final '.', '?' or '!' of a word removed (a
-// word that was only that mark is dropped).
-std::vector<std::string> babi_words(std::string_view text) {
-  std::vector<std::string> words;
-  for (std::string_view piece : split_blanks(text)) {
-    if (piece.back() == '.' || piece.back() == '?' || piece.back() == '!') piece.remove_suffix(1);
-    if (!piece.empty()) words.push_back(to_lower(piece));
-  }
-  return words;
-}
-
 // The start of a line for messages, so that a long one does not swamp them.
 std::string excerpt(std::string_view line) {
   constexpr std::size_t kMax = 40;
@@ -107,7 +96,7 @@ class Parser {
                    : detail::concat(" after ID ", expected - 1, ", expected ", expected,
                                     " (the story's next line) or 1 (a new story)"));
     if (id == 1) story_ = {};
-    if (rest.find('\t') != std::string_view::npos || trim(rest).ends_with('?')) {
+    if (is_babi_question(rest)) {
       question(rest);
       story_.position_of_id.push_back(-1);
     } else {
@@ -200,6 +189,19 @@ int parse_task_number(std::string_view item, std::string_view all) {
 }
 
 }  // namespace
+
+std::vector<std::string> babi_words(std::string_view text) {
+  std::vector<std::string> words;
+  for (std::string_view piece : split_blanks(text)) {
+    if (piece.back() == '.' || piece.back() == '?' || piece.back() == '!') piece.remove_suffix(1);
+    if (!piece.empty()) words.push_back(to_lower(piece));
+  }
+  return words;
+}
+
+bool is_babi_question(std::string_view text) {
+  return text.find('\t') != std::string_view::npos || trim(text).ends_with('?');
+}
 
 std::vector<BabiQuestion> parse_babi(std::istream& in, const std::string& name, int task) {
   HEED_CHECK(task >= 0 && task <= kTasks, name, ": bAbI task ", task,
