@@ -205,6 +205,9 @@ TEST(ParseBabi, AQuestionLineNeedsBothFields) {
       "supporting facts after the question, each after a TAB)";
   EXPECT_EQ(parse_error("1 A b.\n2 Where is Mary? \n"),
             "t.txt:2: a question line with no TAB" + expected);
+  // Its TABs turned into blanks: a '?' before the end still makes a question line.
+  EXPECT_EQ(parse_error("1 A b.\n2 Where is Mary? garden 1\n3 Where is A?\tb\t1\n"),
+            "t.txt:2: a question line with no TAB" + expected);
   EXPECT_EQ(parse_error("1 A b.\n2 Where is Mary?\tgarden\n"),
             "t.txt:2: a question line with one TAB" + expected);
   EXPECT_EQ(parse_error("1 A b.\n2 Where is Mary?\tgarden\t1\t\n"),

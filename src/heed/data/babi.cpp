@@ -70,6 +70,15 @@ std::string excerpt(std::string_view line) {
   return std::string(line.substr(0, cut)) + "...";
 }
 
+// Whether a line without a TAB is a question: one of its words ends in '?' (the last, or an
+// earlier one when the question's TABs became blanks: "Where is Mary? kitchen 1" is refused as
+// a question line rather than read as a statement).
+bool asks(std::string_view text) {
+  const std::vector<std::string_view> words = split_blanks(text);
+  return std::any_of(words.begin(), words.end(),
+                     [](std::string_view w) { return w.ends_with('?'); });
+}
+
 // One story as it is read: its statements so far, and for each ID of the story the position of
 // its statement in them (-1 for a question line).
 struct Story {
@@ -107,7 +116,7 @@ class Parser {
                    : detail::concat(" after ID ", expected - 1, ", expected ", expected,
                                     " (the story's next line) or 1 (a new story)"));
     if (id == 1) story_ = {};
-    if (rest.find('\t') != std::string_view::npos || trim(rest).ends_with('?')) {
+    if (rest.find('\t') != std::string_view::npos || asks(rest)) {
       question(rest);
       story_.position_of_id.push_back(-1);
     } else {

@@ -29,7 +29,7 @@ struct BabiQuestion {
 
 // Parses bAbI text: "ID text" lines, "ID question<TAB>answer<TAB>supporting ids" for a question
 // (ids separated by blanks). IDs start at 1 and grow by one; a 1 starts a new story. A line
-// is a question when it holds a TAB or its text ends in '?'. "\r\n" line ends and a UTF-8 byte
+// is a question when it holds a TAB or one of its words ends in '?'. "\r\n" line ends and a UTF-8 byte
 // order mark are accepted. name is used in messages ("NAME:LINE: ..."). Throws heed::Error for
 // a line without an ID (an empty line too) or without text after it, an ID that is neither 1
 // nor the previous ID + 1, a question line without both fields (or with more), an empty
