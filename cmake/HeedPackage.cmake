@@ -54,7 +54,7 @@ install(FILES ${CMAKE_BINARY_DIR}/heedConfig.cmake ${CMAKE_BINARY_DIR}/heedConfi
 # libheed-dev depends on (HEED_DEV_DEPENDS below), never a path to a build machine's file.
 # OpenBLAS is its OpenMP variant, by its directory and an RPATH, as heed itself links it.
 set(HEED_PC_LIBS -L${OPENBLAS_DIR} -Wl,-rpath,${OPENBLAS_DIR} -lopenblas -ldnnl)
-foreach(module SENTENCEPIECE XXHASH HTTPLIB CAIRO PANGOCAIRO MPI)
+foreach(module SENTENCEPIECE XXHASH HTTPLIB CAIRO PANGOCAIRO MPI SNDFILE SOXR KISSFFT)
   foreach(dir ${${module}_LIBRARY_DIRS})
     if(NOT dir STREQUAL "/usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}")  # the linker's own
       list(APPEND HEED_PC_LIBS -L${dir})
@@ -63,7 +63,7 @@ foreach(module SENTENCEPIECE XXHASH HTTPLIB CAIRO PANGOCAIRO MPI)
   list(TRANSFORM ${module}_LIBRARIES PREPEND -l OUTPUT_VARIABLE libs)
   list(APPEND HEED_PC_LIBS ${libs})
 endforeach()
-list(APPEND HEED_PC_LIBS -lyaml-cpp -lz -lgomp -lpthread)
+list(APPEND HEED_PC_LIBS -lyaml-cpp -lz -lstemmer -lgomp -lpthread)
 list(REMOVE_DUPLICATES HEED_PC_LIBS)
 list(JOIN HEED_PC_LIBS " " HEED_PC_LIBS_PRIVATE)
 string(PREPEND HEED_PC_LIBS_PRIVATE " ")
@@ -164,7 +164,8 @@ models and score their output from a program of your own (the public API of \
 /usr/include/heed, see libheed-dev).")
 
 set(HEED_DEV_DEPENDS libopenblas-openmp-dev libdnnl-dev libsentencepiece-dev libyaml-cpp-dev
-    libxxhash-dev zlib1g-dev libcpp-httplib-dev libcairo2-dev libpango1.0-dev libopenmpi-dev)
+    libxxhash-dev zlib1g-dev libstemmer-dev libcpp-httplib-dev libcairo2-dev libpango1.0-dev
+    libopenmpi-dev libsndfile1-dev libsoxr-dev libkissfft-dev)
 list(JOIN HEED_DEV_DEPENDS ", " HEED_DEV_DEPENDS)
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libheed-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)

@@ -80,6 +80,9 @@ TEST(Layers, FoldersIncludeEachOtherWithoutACycle) {
   for (const char* low : {"base", "tensor", "kernels", "data", "metrics"})
     for (const std::string& up : graph.at(low))
       EXPECT_EQ(up, "base") << low << " includes " << up;
+  // audio reads WAV files into samples and turns them into feature tensors: base and tensor.
+  for (const std::string& up : graph.at("audio"))
+    EXPECT_TRUE(up == "base" || up == "tensor") << "audio includes " << up;
 }
 
 TEST(Layers, TheCycleFinderFindsACycle) {

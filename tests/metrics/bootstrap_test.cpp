@@ -78,6 +78,23 @@ TEST(Bootstrap, IntervalUsesTheFortiethOrderStatistics) {
   EXPECT_DOUBLE_EQ(ci.half_width, 0.0);
 }
 
+TEST(StatsTable, WithScoreKeepsTheRowsUnderAnotherScore) {
+  StatsTable t("first", 2, [](std::span<const double> s) { return s[0]; });
+  const double a[2] = {1.0, 10.0}, b[2] = {2.0, 20.0};
+  t.add_row(a);
+  t.add_row(b);
+  const StatsTable second = t.with_score("second", [](std::span<const double> s) { return s[1]; });
+  EXPECT_EQ(second.name(), "second");
+  EXPECT_EQ(second.rows(), 2u);
+  EXPECT_DOUBLE_EQ(second.row(1)[0], 2.0);
+  EXPECT_DOUBLE_EQ(second.score(), 30.0);
+  EXPECT_DOUBLE_EQ(t.score(), 3.0);  // the original keeps its own
+  // Bootstrap draws depend only on the row count and the seed: the same segments for both.
+  const ConfidenceInterval ci1 = bootstrap_ci(t, 50, 3), ci2 = bootstrap_ci(second, 50, 3);
+  EXPECT_DOUBLE_EQ(ci2.lower, 10 * ci1.lower);
+  EXPECT_DOUBLE_EQ(ci2.upper, 10 * ci1.upper);
+}
+
 TEST(Bootstrap, PairedTestSeparatesGoodFromBad) {
   Corpus c = make_corpus(200, 11);
   StatsTable good = bleu_stats(c.good, single(c.refs)), bad = bleu_stats(c.bad, single(c.refs));

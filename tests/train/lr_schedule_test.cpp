@@ -23,6 +23,23 @@ TEST(LrSchedule, ConstantIgnoresStepsAndScores) {
   EXPECT_DOUBLE_EQ(s.lr(2), 0.01);
 }
 
+TEST(LrSchedule, StepHalvesEveryDecayStepsDownToTheFloor) {
+  auto o = options("step");
+  o.decay_steps = 10;
+  o.min_lr = 0.002;
+  LrSchedule s(o);
+  EXPECT_DOUBLE_EQ(s.lr(1), 0.01);
+  EXPECT_DOUBLE_EQ(s.lr(10), 0.01);
+  EXPECT_DOUBLE_EQ(s.lr(11), 0.005);
+  EXPECT_DOUBLE_EQ(s.lr(20), 0.005);
+  EXPECT_DOUBLE_EQ(s.lr(21), 0.0025);
+  EXPECT_DOUBLE_EQ(s.lr(31), 0.002);  // 0.00125 is below min_lr
+  EXPECT_FALSE(s.on_validation(5.0));
+  EXPECT_FALSE(s.on_validation(9.0));
+  o.decay_steps = 0;
+  EXPECT_THROW(LrSchedule{o}, Error);
+}
+
 TEST(LrSchedule, WarmupThenInverseSqrt) {
   auto o = options("warmup");
   o.warmup_steps = 100;

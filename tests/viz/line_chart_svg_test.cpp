@@ -195,7 +195,7 @@ TEST(LengthScores, BadFilesNameTheFileAndTheField) {
   expect_error("{\"metric\": \"bleu\"}", "no \"buckets\"");
   expect_error(scores_json("bleu", "lines", "x", kBuckets), "\"length_unit\"");
   expect_error(scores_json("meteor", "words", "x", kBuckets),
-               "\"metric\": expected one of bleu | chrf | wer | g2p | aer, got 'meteor'");
+               "\"metric\": expected one of bleu | chrf | wer | g2p | aer | rouge, got 'meteor'");
   expect_error(scores_json("bleu", "words", "x",
                            "[{\"lo\": 1, \"hi\": 10, \"n\": 2, \"score\": "
                            "null, \"lower\": null, \"upper\": null}]"),

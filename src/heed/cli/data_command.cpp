@@ -10,6 +10,8 @@
 
 #include "heed/base/enum_names.h"
 #include "heed/base/error.h"
+#include "heed/cli/data_aeslc.h"
+#include "heed/cli/data_digits.h"
 #include "heed/cli/data_images.h"
 #include "heed/cli/enum_option.h"
 #include "heed/data/g2p_split.h"
@@ -53,7 +55,9 @@ class DataCommand : public Command {
   std::string name() const override { return "data"; }
   std::string description() const override {
     return "Prepare data: `data g2p` splits a pronunciation dictionary (CMUdict or yours) by "
-           "word; `data images` generates image sets from Fashion-MNIST";
+           "word; `data images` generates image sets from Fashion-MNIST; `data aeslc` reads "
+           "the email subject line corpus; `data digits` makes connected-digit utterances from "
+           "the Free Spoken Digit Dataset";
   }
 
   void setup(CLI::App& app) override {
@@ -98,10 +102,14 @@ class DataCommand : public Command {
         "Writes train.src/train.tgt (a line per word and pronunciation) and dev/test .src/.tgt\n"
         "(a line per word, all its pronunciations tab-separated in .tgt). Words are lowercased.");
     images_.setup(app);
+    aeslc_.setup(app);
+    digits_.setup(app);
   }
 
   int run() override {
     if (images_.parsed()) return images_.run();
+    if (aeslc_.parsed()) return aeslc_.run();
+    if (digits_.parsed()) return digits_.run();
     if (!g2p_->parsed()) return 2;
     HEED_CHECK(use_cmudict_ + !dict_.empty() + !train_.empty() == 1,
                "give exactly one source: --cmudict, --dict FILE, or --train FILE --test FILE");
@@ -169,6 +177,8 @@ class DataCommand : public Command {
   Stress stress_ = Stress::keep;
   G2pSplitOptions options_;
   DataImages images_;
+  DataAeslc aeslc_;
+  DataDigits digits_;
 };
 
 }  // namespace

@@ -27,6 +27,7 @@
 #include "heed/metrics/g2p.h"
 #include "heed/metrics/length_buckets.h"
 #include "heed/metrics/metric.h"
+#include "heed/metrics/rouge.h"
 #include "heed/metrics/wer.h"
 
 namespace heed::cli {
@@ -59,30 +60,45 @@ std::string pad(std::string s, std::size_t width, bool right_align) {
                      : s + std::string(width - s.size(), ' ');
 }
 
+// A measure reported beside the headline one from the same rows (G2P's PER, ROUGE-2 and
+// ROUGE-L), so that every interval comes from the same resamples.
+struct Beside {
+  std::string name;      // in the lines and the table: PER, ROUGE-2
+  std::string json_key;  // in the JSON: per, per_lower, per_upper
+  metrics::StatsTable table;
+};
+
 // The corpus metric as a StatsTable (its score is the headline number) plus the usual line.
 struct Scored {
-  std::optional<metrics::StatsTable> table, per;  // per: G2P's PER over the same rows
+  std::optional<metrics::StatsTable> table;
+  std::vector<Beside> beside;
   std::string line, score_only;
 };
+
+using Intervals = std::vector<metrics::ConfidenceInterval>;     // one per Beside
+using Breakdowns = std::vector<metrics::LengthBreakdown>;       // one per Beside
 
 class ScoreCommand : public Command {
  public:
   std::string name() const override { return "score"; }
   std::string description() const override {
-    return "Score hypotheses against references: BLEU, chrF (sacreBLEU-equal), WER, G2P WER/PER; "
-           "bootstrap intervals and scores by source length";
+    return "Score hypotheses against references: BLEU, chrF (sacreBLEU-equal), WER, G2P WER/PER, "
+           "AER, ROUGE (rouge-score-equal); bootstrap intervals and scores by source length";
   }
 
   void setup(CLI::App& app) override {
     add_enum_option(app, "--metric,-m", metric_, "what to compute", false)->required();
     app.add_option("--ref,-r", refs_,
-                   "reference file (repeat for several references with bleu/chrf; for g2p a line "
-                   "holds tab-separated alternative pronunciations)")
+                   "reference file (repeat for several references with bleu/chrf/rouge; for g2p a "
+                   "line holds tab-separated alternative pronunciations)")
         ->required()
         ->check(CLI::ExistingFile);
     app.add_option("--hyp", hyp_, "hypothesis file (default: standard input)")
         ->check(CLI::ExistingFile);
-    app.add_flag("--lowercase,--lc", lowercase_, "compare lowercased text (bleu, chrf, wer)");
+    app.add_flag("--lowercase,--lc", lowercase_,
+                 "compare lowercased text (bleu, chrf, wer; rouge always lowercases)");
+    app.add_flag("--stem", stem_,
+                 "rouge: Porter-stem words longer than 3 characters (rouge-score's use_stemmer)");
     app.add_flag("--ref-one-based", ref_one_based_,
                  "aer: the reference's link positions count from 1 (default 0)");
     app.add_flag("--hyp-one-based", hyp_one_based_,
@@ -119,12 +135,16 @@ class ScoreCommand : public Command {
         "number with --score-only. g2p prints WER (entries matching no reference) and PER\n"
         "(phone edits to the closest reference over its length), both in percent. aer reads\n"
         "Pharaoh alignments (i-j sure, i?j or i-j-P possible) and prints AER, precision and\n"
-        "recall in percent.\n"
+        "recall in percent. rouge prints the F1 of ROUGE-1, ROUGE-2 and ROUGE-L (means over the\n"
+        "segments, the best reference of each), then their precisions and recalls.\n"
         "--bootstrap adds a line with the 95% interval; --by-length adds a table of the score\n"
         "per source-length bucket with intervals (or writes it with --json, for heed plot).");
   }
 
   int run() override {
+    if (stem_ && metric_ != metrics::Metric::rouge)
+      throw UsageError("--stem applies to --metric rouge only, not " +
+                       std::string(enum_name(metric_)));
     std::vector<std::string> hyps = hyp_.empty() ? read_stdin_lines() : read_lines(hyp_);
     const std::string hyp_name = hyp_.empty() ? "<stdin>" : hyp_;
     std::vector<std::vector<std::string>> streams;
@@ -151,9 +171,9 @@ class ScoreCommand : public Command {
 
     HEED_CHECK(!hyps.empty(), "--bootstrap: ", hyp_name, " has no segments to resample");
     const auto ci = metrics::bootstrap_ci(*s.table, samples_, seed_);
-    std::optional<metrics::ConfidenceInterval> per_ci;
-    if (s.per) per_ci = metrics::bootstrap_ci(*s.per, samples_, seed_);
-    print_corpus_interval(ci, per_ci);
+    Intervals beside_ci;
+    for (const Beside& b : s.beside) beside_ci.push_back(metrics::bootstrap_ci(b.table, samples_, seed_));
+    print_corpus_interval(ci, s.beside, beside_ci);
     if (source_.empty()) return 0;
 
     const metrics::LengthUnit unit = unit_;
@@ -165,17 +185,18 @@ class ScoreCommand : public Command {
     }
     if (ranges.empty()) ranges = metrics::width_buckets(bucket_width_, max_length);
     const auto by_length = metrics::score_by_length(*s.table, lengths, ranges, samples_, seed_);
-    std::optional<metrics::LengthBreakdown> per_by_length;
-    if (s.per) per_by_length = metrics::score_by_length(*s.per, lengths, ranges, samples_, seed_);
+    Breakdowns beside_by_length;
+    for (const Beside& b : s.beside)
+      beside_by_length.push_back(metrics::score_by_length(b.table, lengths, ranges, samples_, seed_));
 
     const std::string label =
         label_.empty() ? (hyp_.empty() ? "stdin" : fs::path(hyp_).filename().string()) : label_;
     if (!json_.empty()) {
-      write_json(label, unit, hyps.size(), ci, per_ci, by_length, per_by_length);
+      write_json(label, unit, hyps.size(), ci, s.beside, beside_ci, by_length, beside_by_length);
       if (!score_only_)
         std::cout << "wrote " << json_ << " (" << ranges.size() << " length buckets)\n";
     } else {
-      print_table(unit, by_length, per_by_length);
+      print_table(unit, by_length, s.beside, beside_by_length);
     }
     return 0;
   }
@@ -218,14 +239,27 @@ class ScoreCommand : public Command {
                     sums[3]);
       s.line = buf;
       s.score_only = fmt2(100 * a.aer);
+    } else if (metric_ == metrics::Metric::rouge) {
+      metrics::RougeOptions o;
+      o.stem = stem_;
+      s.table = metrics::rouge_stats(hyps, metrics::references_per_segment(streams), o);
+      for (metrics::RougeType t : metrics::kRougeTypes) {
+        if (t == metrics::RougeType::rouge1) continue;  // the headline, s.table's own score
+        s.beside.push_back({std::string(metrics::rouge_name(t)), std::string(metrics::rouge_key(t)),
+                            metrics::rouge_table(*s.table, t)});
+      }
+      const auto sums = s.table->column_sums();
+      s.line = metrics::format_rouge(sums, static_cast<int>(streams.size()), o);
+      for (metrics::RougeType t : metrics::kRougeTypes)
+        s.score_only += (s.score_only.empty() ? "" : " ") + fmt2(metrics::rouge_from_sums(sums, t).f1);
     } else {
       std::vector<std::vector<std::string>> refs;
       for (auto& line : streams[0]) refs.push_back(metrics::split_g2p_references(line));
       s.table = metrics::g2p_stats(hyps, refs, metrics::G2pMeasure::wer);
       // PER from the same rows, so both measures are resampled with the same draws.
-      s.per.emplace("g2p-per", s.table->width(),
-                    [](std::span<const double> sums) { return metrics::g2p_from_sums(sums).per; });
-      for (std::size_t i = 0; i < s.table->rows(); ++i) s.per->add_row(s.table->row(i));
+      s.beside.push_back({"PER", "per", s.table->with_score("g2p-per", [](std::span<const double> sums) {
+                            return metrics::g2p_from_sums(sums).per;
+                          })});
       auto g = metrics::g2p_from_sums(s.table->column_sums());
       std::snprintf(buf, sizeof buf,
                     "WER = %.2f PER = %.2f (entries = %ld wrong = %ld phone edits = %ld "
@@ -237,41 +271,47 @@ class ScoreCommand : public Command {
     return s;
   }
 
-  void print_corpus_interval(const metrics::ConfidenceInterval& ci,
-                             const std::optional<metrics::ConfidenceInterval>& per) const {
+  void print_corpus_interval(const metrics::ConfidenceInterval& ci, const std::vector<Beside>& beside,
+                             const Intervals& beside_ci) const {
     if (score_only_) {
       std::cout << fmt2(ci.lower) << " " << fmt2(ci.upper);
-      if (per) std::cout << " " << fmt2(per->lower) << " " << fmt2(per->upper);
+      for (const auto& c : beside_ci) std::cout << " " << fmt2(c.lower) << " " << fmt2(c.upper);
       std::cout << "\n";
       return;
     }
     std::cout << "95% CI: ";
-    if (per) std::cout << "WER ";
+    if (!beside.empty()) std::cout << metrics::score_name(metric_) << " ";
     std::cout << interval_text(ci.lower, ci.upper);
-    if (per) std::cout << " PER " << interval_text(per->lower, per->upper);
+    for (std::size_t k = 0; k < beside.size(); ++k)
+      std::cout << " " << beside[k].name << " " << interval_text(beside_ci[k].lower, beside_ci[k].upper);
     std::cout << " (bootstrap, " << samples_ << " resamples, seed " << seed_ << ")\n";
   }
 
   void print_table(metrics::LengthUnit unit, const metrics::LengthBreakdown& b,
-                   const std::optional<metrics::LengthBreakdown>& per) const {
+                   const std::vector<Beside>& beside, const Breakdowns& beside_b) const {
     std::size_t w = 6;  // the length column
     for (const auto& r : b.buckets) w = std::max(w, r.range.label().size());
+    constexpr std::size_t kColumn = 9 + 2 + 16;  // a score, its gap and its interval
     if (!score_only_) {
-      std::cout << "\n"
-                << metrics::score_name(metric_) << (per ? " and PER" : "") << " by source length ("
-                << enum_name(unit) << "), 95% bootstrap CI:\n";
+      std::string names(metrics::score_name(metric_));
+      for (std::size_t k = 0; k < beside.size(); ++k)
+        names += (k + 1 == beside.size() ? " and " : ", ") + beside[k].name;
+      std::cout << "\n" << names << " by source length (" << enum_name(unit)
+                << "), 95% bootstrap CI:\n";
       std::string header =
           pad("length", w, false) + pad("n", 8, true) + pad(std::string(metrics::score_name(metric_)), 9, true) + "  95% CI";
-      if (per) header = pad(header, w + 17 + 2 + 16, false) + pad("PER", 9, true) + "  95% CI";
+      for (std::size_t k = 0; k < beside.size(); ++k)
+        header = pad(header, w + 8 + (k + 1) * kColumn, false) + pad(beside[k].name, 9, true) +
+                 "  95% CI";
       std::cout << header << "\n";
     }
     for (std::size_t i = 0; i < b.buckets.size(); ++i) {
       const auto& r = b.buckets[i];
-      if (score_only_) {  // machine-readable rows: label n score lower upper [per lower upper]
+      if (score_only_) {  // machine-readable rows: label n score lower upper [beside's the same]
         std::cout << r.range.label() << " " << r.n << " " << fmt2(r.score) << " " << fmt2(r.lower)
                   << " " << fmt2(r.upper);
-        if (per) {
-          const auto& p = per->buckets[i];
+        for (const auto& other : beside_b) {
+          const auto& p = other.buckets[i];
           std::cout << " " << fmt2(p.score) << " " << fmt2(p.lower) << " " << fmt2(p.upper);
         }
         std::cout << "\n";
@@ -279,13 +319,13 @@ class ScoreCommand : public Command {
       }
       std::string row = pad(r.range.label(), w, false) + pad(std::to_string(r.n), 8, true) +
                         pad(fmt2(r.score), 9, true) + "  ";
-      if (per) {
-        const auto& p = per->buckets[i];
-        row += pad(interval_text(r.lower, r.upper), 16, false) + pad(fmt2(p.score), 9, true) +
-               "  " + interval_text(p.lower, p.upper);
-      } else {
-        row += interval_text(r.lower, r.upper);
+      std::string interval = interval_text(r.lower, r.upper);
+      for (const auto& other : beside_b) {
+        const auto& p = other.buckets[i];
+        row += pad(interval, 16, false) + pad(fmt2(p.score), 9, true) + "  ";
+        interval = interval_text(p.lower, p.upper);
       }
+      row += interval;
       while (!row.empty() && row.back() == ' ') row.pop_back();
       std::cout << row << "\n";
     }
@@ -296,15 +336,15 @@ class ScoreCommand : public Command {
   }
 
   void write_json(const std::string& label, metrics::LengthUnit unit, std::size_t segments,
-                  const metrics::ConfidenceInterval& ci,
-                  const std::optional<metrics::ConfidenceInterval>& per_ci,
-                  const metrics::LengthBreakdown& b,
-                  const std::optional<metrics::LengthBreakdown>& per) const {
+                  const metrics::ConfidenceInterval& ci, const std::vector<Beside>& beside,
+                  const Intervals& beside_ci, const metrics::LengthBreakdown& b,
+                  const Breakdowns& beside_b) const {
     nlohmann::ordered_json j;
     j["metric"] = enum_name(metric_);
     j["score_name"] = metrics::score_name(metric_);
     j["label"] = label;
     j["lowercase"] = lowercase_;
+    if (metric_ == metrics::Metric::rouge) j["stem"] = stem_;
     j["length_unit"] = enum_name(unit);
     j["bootstrap"] = samples_;
     j["seed"] = seed_;
@@ -313,10 +353,11 @@ class ScoreCommand : public Command {
     corpus["score"] = json_number(ci.score);
     corpus["lower"] = json_number(ci.lower);
     corpus["upper"] = json_number(ci.upper);
-    if (per_ci) {
-      corpus["per"] = json_number(per_ci->score);
-      corpus["per_lower"] = json_number(per_ci->lower);
-      corpus["per_upper"] = json_number(per_ci->upper);
+    for (std::size_t k = 0; k < beside.size(); ++k) {
+      const std::string& key = beside[k].json_key;
+      corpus[key] = json_number(beside_ci[k].score);
+      corpus[key + "_lower"] = json_number(beside_ci[k].lower);
+      corpus[key + "_upper"] = json_number(beside_ci[k].upper);
     }
     j["corpus"] = corpus;
     j["buckets"] = nlohmann::ordered_json::array();
@@ -329,11 +370,12 @@ class ScoreCommand : public Command {
       o["score"] = json_number(r.score);
       o["lower"] = json_number(r.lower);
       o["upper"] = json_number(r.upper);
-      if (per) {
-        const auto& p = per->buckets[i];
-        o["per"] = json_number(p.score);
-        o["per_lower"] = json_number(p.lower);
-        o["per_upper"] = json_number(p.upper);
+      for (std::size_t k = 0; k < beside.size(); ++k) {
+        const std::string& key = beside[k].json_key;
+        const auto& p = beside_b[k].buckets[i];
+        o[key] = json_number(p.score);
+        o[key + "_lower"] = json_number(p.lower);
+        o[key + "_upper"] = json_number(p.upper);
       }
       j["buckets"].push_back(o);
     }
@@ -345,7 +387,8 @@ class ScoreCommand : public Command {
   metrics::LengthUnit unit_ = metrics::LengthUnit::words;
   std::string hyp_, source_, buckets_, label_, json_;
   std::vector<std::string> refs_;
-  bool lowercase_ = false, score_only_ = false, ref_one_based_ = false, hyp_one_based_ = false;
+  bool lowercase_ = false, score_only_ = false, ref_one_based_ = false, hyp_one_based_ = false,
+       stem_ = false;
   std::size_t samples_ = 1000, bucket_width_ = 10;
   std::uint64_t seed_ = 12345;
   CLI::Option* bootstrap_opt_ = nullptr;

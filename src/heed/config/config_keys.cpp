@@ -512,11 +512,14 @@ std::vector<ConfigKey> make_keys() {
       "the learning-rate schedule (below)"));
   k.push_back(number("training.decay_factor", training(&TrainingConfig::decay_factor),
       {between(0, true, 1, true, "must be in (0, 1)")},
-      "plateau: the learning rate is multiplied by this"));
+      "plateau and step: the learning rate is multiplied by this"));
   k.push_back(integer("training.plateau_patience", training(&TrainingConfig::plateau_patience),
       {non_negative()}, "plateau: validations without improvement tolerated before a decay"));
   k.push_back(number("training.min_lr", training(&TrainingConfig::min_lr), {non_negative()},
-      "plateau: the learning rate never goes below this"));
+      "plateau and step: the learning rate never goes below this"));
+  k.push_back(integer("training.decay_steps", training(&TrainingConfig::decay_steps),
+      {positive_int()}, "step: the learning rate is multiplied by `decay_factor` after every "
+      "this many updates (PyTorch's StepLR counted in updates), never below `min_lr`"));
   k.push_back(integer("training.warmup_steps", training(&TrainingConfig::warmup_steps),
       {non_negative()}, "warmup: steps of linear warm-up from 0 to `lr`"));
   k.push_back(choice("training.decay", training(&TrainingConfig::decay),

@@ -75,6 +75,7 @@ struct TrainingConfig {
   std::int64_t plateau_patience = 2;  // plateau: validations without improvement
   double min_lr = 0.0;                // plateau: floor
   std::int64_t warmup_steps = 1000;   // warmup
+  std::int64_t decay_steps = 10000;   // step: lr *= decay_factor every decay_steps updates
   DecayKind decay = DecayKind::inverse_sqrt;  // warmup
   double clip_norm = 1.0;             // 0 = no clipping
   double label_smoothing = 0.0;

@@ -14,10 +14,11 @@ constexpr std::span<const EnumName<OptimizerKind>> enum_names(OptimizerKind) {
 }
 
 // Learning-rate schedules (lr_schedule.h).
-enum class ScheduleKind { constant, plateau, warmup };
+enum class ScheduleKind { constant, plateau, warmup, step };
 inline constexpr EnumName<ScheduleKind> kScheduleKindNames[] = {{ScheduleKind::constant, "constant"},
                                                                 {ScheduleKind::plateau, "plateau"},
-                                                                {ScheduleKind::warmup, "warmup"}};
+                                                                {ScheduleKind::warmup, "warmup"},
+                                                                {ScheduleKind::step, "step"}};
 constexpr std::span<const EnumName<ScheduleKind>> enum_names(ScheduleKind) {
   return kScheduleKindNames;
 }

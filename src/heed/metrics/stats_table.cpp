@@ -38,4 +38,10 @@ StatsTable StatsTable::subset(const std::vector<std::size_t>& rows) const {
   return out;
 }
 
+StatsTable StatsTable::with_score(std::string name, ScoreFn score) const {
+  StatsTable out(std::move(name), width_, std::move(score));
+  out.values_ = values_;
+  return out;
+}
+
 }  // namespace heed::metrics

@@ -29,6 +29,9 @@ class StatsTable {
   double score() const;
   double score_of(std::span<const double> sums) const { return score_(sums); }
   StatsTable subset(const std::vector<std::size_t>& rows) const;
+  // The same rows scored by another function of the same statistics (ROUGE keeps one row for
+  // its three measures).
+  StatsTable with_score(std::string name, ScoreFn score) const;
 
  private:
   std::string name_;

@@ -18,6 +18,7 @@ LrScheduleOptions LrScheduleOptions::from(const TrainingConfig& c) {
   o.patience = c.plateau_patience;
   o.min_lr = c.min_lr;
   o.warmup_steps = c.warmup_steps;
+  o.decay_steps = c.decay_steps;
   o.decay = c.decay;
   o.max_steps = c.max_steps;
   o.max_seconds = c.max_seconds;
@@ -27,6 +28,8 @@ LrScheduleOptions LrScheduleOptions::from(const TrainingConfig& c) {
 
 LrSchedule::LrSchedule(LrScheduleOptions options) : o_(std::move(options)) {
   HEED_CHECK(o_.lr > 0, "the learning rate must be positive, got ", o_.lr);
+  HEED_CHECK(o_.kind != ScheduleKind::step || o_.decay_steps > 0,
+             "training.decay_steps must be at least 1, got ", o_.decay_steps);
   if (o_.kind == ScheduleKind::warmup) {
     HEED_CHECK(o_.decay != DecayKind::linear || o_.max_steps > o_.warmup_steps || o_.max_seconds > 0,
                "training.decay: linear decay needs training.max_steps (", o_.max_steps,
@@ -38,6 +41,10 @@ LrSchedule::LrSchedule(LrScheduleOptions options) : o_(std::move(options)) {
 double LrSchedule::lr(std::int64_t step, double elapsed_seconds) const {
   const double s = static_cast<double>(std::max<std::int64_t>(step, 1));
   if (o_.kind == ScheduleKind::plateau) return std::max(o_.lr * scale_, o_.min_lr);
+  if (o_.kind == ScheduleKind::step) {
+    const auto k = static_cast<double>((std::max<std::int64_t>(step, 1) - 1) / o_.decay_steps);
+    return std::max(o_.lr * std::pow(o_.decay_factor, k), o_.min_lr);
+  }
   if (o_.kind != ScheduleKind::warmup) return o_.lr;
   const double w = static_cast<double>(o_.warmup_steps);
   if (o_.warmup_steps > 0 && s <= w) return o_.lr * s / w;

@@ -4,6 +4,8 @@
 //   plateau    lr * decay_factor^k, k = how many times the dev metric stalled for more than
 //              `patience` validations in a row (PyTorch's ReduceLROnPlateau, threshold 0),
 //              never below min_lr
+//   step       lr * decay_factor^floor((s - 1) / decay_steps), never below min_lr (the
+//              memory network's halving every 15 epochs, Sukhbaatar et al. 2015)
 //   warmup     lr * s / warmup_steps for s <= warmup_steps, then
 //              inverse_sqrt: lr * sqrt(warmup_steps / s)
 //              linear:       lr * (max_steps - s) / (max_steps - warmup_steps), down to 0;
@@ -28,6 +30,7 @@ struct LrScheduleOptions {
   std::int64_t patience = 2;
   double min_lr = 0.0;
   std::int64_t warmup_steps = 1000;
+  std::int64_t decay_steps = 10000;    // step
   DecayKind decay = DecayKind::inverse_sqrt;
   std::int64_t max_steps = 0;          // linear decay needs it or max_seconds
   double max_seconds = 0;              // linear decay to 0 at this training time

@@ -120,7 +120,8 @@ void draw(cairo_t* cr, const MemoryHopsPicture& p, const Layout& L) {
              L.weight_max);
   set_rgb(cr, {110, 110, 110});
   text_at(cr, kMargin, L.height - kMargin + 4.0,
-          "\xE2\x97\x86 supporting fact  \xC2\xB7  cells: each hop's attention over the memory",
+          "\xE2\x97\x86 supporting fact  \xC2\xB7  statements numbered in story order, questions "
+          "left out  \xC2\xB7  cells: each hop's attention",
           kTickFont);
 }
 

@@ -1,0 +1,139 @@
+// Connected-digit utterances: digit counts in range, the transcript's words, pauses and clips
+// where they belong, the noise at the SNR drawn, the peak limit, and the same utterance from
+// the same seed.
+#include "heed/audio/connected_digits.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include "heed/base/error.h"
+
+namespace heed {
+namespace {
+
+// Clip d: 100 + 10 d samples of the constant 0.01 (d + 1).
+std::vector<DigitClip> constant_clips() {
+  std::vector<DigitClip> clips;
+  for (int d = 0; d < 10; ++d)
+    clips.push_back(DigitClip{d, std::vector<float>(100 + 10 * d, 0.01f * (d + 1))});
+  return clips;
+}
+
+TEST(ConnectedDigits, DrawsDigitCountsInRange) {
+  const auto clips = constant_clips();
+  ConnectedDigitsOptions o;
+  o.min_digits = 2;
+  o.max_digits = 4;
+  Rng rng(3);
+  std::set<std::size_t> counts;
+  std::set<int> digits;
+  for (int i = 0; i < 300; ++i) {
+    const ConnectedDigits u = make_connected_digits(clips, o, rng);
+    counts.insert(u.digits.size());
+    digits.insert(u.digits.begin(), u.digits.end());
+    // The length: the clips, two edges of 0.1-0.4 s, pauses of 0.05-0.5 s between digits.
+    std::size_t clip_samples = 0;
+    for (int d : u.digits) clip_samples += 100 + 10 * static_cast<std::size_t>(d);
+    const std::size_t n = u.digits.size();
+    EXPECT_GE(u.samples.size(), clip_samples + 2 * 800 + (n - 1) * 400);
+    EXPECT_LE(u.samples.size(), clip_samples + 2 * 3200 + (n - 1) * 4000);
+    EXPECT_GE(u.snr_db, 10.0);
+    EXPECT_LE(u.snr_db, 30.0);
+  }
+  EXPECT_EQ(counts, (std::set<std::size_t>{2, 3, 4}));
+  EXPECT_EQ(digits.size(), 10u);
+}
+
+TEST(ConnectedDigits, AddsNoiseAtTheSnrDrawn) {
+  // One digit, no gain, fixed edges, SNR 20 dB: the noise is the utterance minus the clip.
+  const auto clips = constant_clips();
+  ConnectedDigitsOptions o;
+  o.min_digits = o.max_digits = 1;
+  o.min_edge = o.max_edge = 0.1;  // 800 samples
+  o.min_gain_db = o.max_gain_db = 0;
+  o.min_snr_db = o.max_snr_db = 20;
+  std::set<NoiseKind> kinds;
+  Rng rng(11);
+  for (int i = 0; i < 20; ++i) {
+    const ConnectedDigits u = make_connected_digits(clips, o, rng);
+    ASSERT_EQ(u.digits.size(), 1u);
+    const int d = u.digits[0];
+    const std::size_t len = 100 + 10 * static_cast<std::size_t>(d);
+    ASSERT_EQ(u.samples.size(), 1600 + len);
+    const double level = 0.01 * (d + 1);
+    double noise_power = 0;
+    for (std::size_t j = 0; j < u.samples.size(); ++j) {
+      const double speech = j >= 800 && j < 800 + len ? level : 0.0;
+      noise_power += (u.samples[j] - speech) * (u.samples[j] - speech);
+    }
+    noise_power /= static_cast<double>(u.samples.size());
+    EXPECT_NEAR(10 * std::log10(level * level / noise_power), 20.0, 1e-3);
+    kinds.insert(u.noise);
+  }
+  EXPECT_EQ(kinds.size(), 2u);  // white and pink both drawn
+}
+
+TEST(ConnectedDigits, NeverExceedsThePeak) {
+  const std::vector<DigitClip> loud = {DigitClip{7, std::vector<float>(500, 0.9f)}};
+  ConnectedDigitsOptions o;
+  o.min_gain_db = o.max_gain_db = 12;  // 3.6 before the limit
+  Rng rng(2);
+  for (int i = 0; i < 10; ++i) {
+    const ConnectedDigits u = make_connected_digits(loud, o, rng);
+    float top = 0;
+    for (float s : u.samples) top = std::max(top, std::abs(s));
+    EXPECT_LE(top, 0.99f);
+    EXPECT_GT(top, 0.98f);
+  }
+}
+
+TEST(ConnectedDigits, SilentClipsGetNoNoise) {
+  const std::vector<DigitClip> silent = {DigitClip{0, std::vector<float>(50, 0.0f)}};
+  Rng rng(1);
+  const ConnectedDigits u = make_connected_digits(silent, ConnectedDigitsOptions{}, rng);
+  for (float s : u.samples) EXPECT_EQ(s, 0.0f);
+}
+
+TEST(ConnectedDigits, SameSeedSameUtterance) {
+  const auto clips = constant_clips();
+  const ConnectedDigitsOptions o;
+  Rng a(8), b(8), c(9);
+  const ConnectedDigits x = make_connected_digits(clips, o, a);
+  const ConnectedDigits y = make_connected_digits(clips, o, b);
+  EXPECT_EQ(x.samples, y.samples);
+  EXPECT_EQ(x.digits, y.digits);
+  EXPECT_NE(x.samples, make_connected_digits(clips, o, c).samples);
+}
+
+TEST(ConnectedDigits, WordsOfTheDigits) {
+  EXPECT_EQ(digit_words(std::vector<int>{4, 0, 7}), "four zero seven");
+  EXPECT_EQ(digit_words(std::vector<int>{9}), "nine");
+  EXPECT_EQ(digit_words(std::vector<int>{}), "");
+  EXPECT_THROW(digit_words(std::vector<int>{10}), Error);
+}
+
+TEST(ConnectedDigits, RefusesBadOptionsAndNoClips) {
+  ConnectedDigitsOptions o;
+  o.min_digits = 3;
+  o.max_digits = 2;
+  EXPECT_THROW(validate(o), UsageError);
+  o = {};
+  o.max_digits = 51;
+  EXPECT_THROW(validate(o), UsageError);
+  o = {};
+  o.sample_rate = 500;
+  EXPECT_THROW(validate(o), UsageError);
+  o = {};
+  o.min_pause = -0.1;
+  EXPECT_THROW(validate(o), UsageError);
+  o = {};
+  o.peak = 1.5;
+  EXPECT_THROW(validate(o), UsageError);
+  Rng rng(1);
+  EXPECT_THROW(make_connected_digits({}, ConnectedDigitsOptions{}, rng), Error);
+}
+
+}  // namespace
+}  // namespace heed
