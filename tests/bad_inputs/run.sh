@@ -36,45 +36,18 @@ output: $F/m
 YAML
   "$H" train c.yaml > train.out 2>&1 || { cat train.out; exit 1; }
   "$H" train c.yaml --set model.emb_dim=8 --set output="$F/m2" > train2.out 2>&1 || { cat train2.out; exit 1; }
-  # A bAbI task in task 1's format (people moving between places; "Where is X?" after 2 to 4
-  # statements, supported by X's last move) and a memory network trained on it for 10 steps.
+  # A memory network (model.kind memn2n) on two bAbI stories, for heed serve's POST /answer.
   mkdir -p babi
-  for split in train:40:7 test:10:8; do
-    IFS=: read -r name stories seed <<< "$split"
-    awk -v stories="$stories" -v seed="$seed" 'BEGIN {
-      srand(seed); split("Mary John Sandra Daniel", P, " ")
-      split("kitchen garden hallway bathroom office", L, " ")
-      for (s = 0; s < stories; s++) {
-        n = 0; split("", at); split("", id)
-        for (q = 0; q < 3; q++) {
-          for (k = 2 + int(rand() * 3); k > 0; k--) {
-            p = P[1 + int(rand() * 4)]; at[p] = L[1 + int(rand() * 5)]; id[p] = ++n
-            print n " " p " went to the " at[p] "."
-          }
-          do p = P[1 + int(rand() * 4)]; while (!(p in at))
-          print ++n " Where is " p "?\t" at[p] "\t" id[p]
-        }
-      }}' > "babi/qa1_moves_$name.txt"
-  done
-  cat > mem.yaml <<YAML
+  printf '1 Mary went to the kitchen.\n2 John went to the garden.\n3 Where is Mary?\tkitchen\t1\n4 Mary moved to the office.\n5 Where is Mary?\toffice\t4\n1 Sandra went to the hallway.\n2 Where is Sandra?\thallway\t1\n' > babi/qa1_x_train.txt
+  cp babi/qa1_x_train.txt babi/qa1_x_test.txt
+  cat > qa.yaml <<YAML
 data:
-  babi:
-    dir: $F/babi
-    tasks: "1"
-    dev_fraction: 0.1
-model:
-  kind: memn2n
-  emb_dim: 8
-  hops: 2
-  memory_size: 10
-training:
-  max_sentences: 16
-  max_steps: 10
-  validate_every: 5
-  threads: 1
-output: $F/mm
+  babi: {dir: $F/babi, tasks: '1', dev_fraction: 0.4}
+model: {kind: memn2n, emb_dim: 8, hops: 2, memory_size: 10}
+training: {max_steps: 5, validate_every: 5, metric: error, threads: 1}
+output: $F/qa
 YAML
-  "$H" train mem.yaml > train3.out 2>&1 || { cat train3.out; exit 1; }
+  "$H" train qa.yaml > train_qa.out 2>&1 || { cat train_qa.out; exit 1; }
 }
 
 # check NAME EXIT 'KEY;WORDS' 'COMMAND': COMMAND (bash, run in a fresh directory $T with

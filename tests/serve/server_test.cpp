@@ -420,6 +420,7 @@ TEST_F(ServerTest, InfoDescribesTheModel) {
   EXPECT_EQ(res->get_header_value("Content-Type"), "application/json");
   const json info = json::parse(res->body);
   EXPECT_EQ(info["model"], "bahdanau");
+  EXPECT_EQ(info["kind"], "bahdanau");
   EXPECT_EQ(info["attention"], true);
   EXPECT_EQ(info["limits"]["max_sentences"], 7);
   EXPECT_EQ(info["limits"]["max_input_len"], 1000);
@@ -450,6 +451,22 @@ TEST_F(ServerTest, InfoDescribesTheModel) {
   EXPECT_EQ(n["attention"], false);
   EXPECT_EQ(n["members"][0]["attention"], "none");
   EXPECT_TRUE(n["members"][0]["training"].is_null());
+}
+
+// A text model's server says its kind (the live page chooses its form by it) and answers the
+// memory networks' POST /answer with a 404 that names the endpoint it has.
+TEST_F(ServerTest, TheKindIsInHealthAndAnswerIsForMemoryNetworks) {
+  const auto r = start({});
+  auto c = r->client();
+  EXPECT_EQ(json::parse(c.Get("/health")->body)["kind"], "bahdanau");
+  const auto res = c.Post("/answer", R"({"story": "a.", "question": "b?"})", "application/json");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 404);
+  EXPECT_EQ(json::parse(res->body)["error"],
+            "POST /answer answers questions with a memory network (model.kind memn2n); "
+            "bahdanau translates: POST /translate");
+  EXPECT_EQ(c.Get("/answer")->status, 405);
+  EXPECT_EQ(c.Get("/answer")->get_header_value("Allow"), "POST");
 }
 
 TEST_F(ServerTest, CorsHeadersOnlyWhenAsked) {

@@ -16,6 +16,7 @@
 #include "heed/cli/validators.h"
 #include "heed/serve/server.h"
 #include "heed/serve/watch_server.h"
+#include "heed/store/model_dir.h"
 #include "heed/translate/line_translator.h"
 
 namespace heed::cli {
@@ -34,8 +35,9 @@ class ServeCommand : public Command {
  public:
   std::string name() const override { return "serve"; }
   std::string description() const override {
-    return "Serve a model over HTTP: POST /translate (JSON), GET /health, GET /info, and a live "
-           "page at / that draws each output's attention";
+    return "Serve a model over HTTP: POST /translate (JSON; POST /answer for a memory "
+           "network), GET /health, GET /info, and a live page at / that draws each output's "
+           "attention (a memory network's hops)";
   }
 
   void setup(CLI::App& app) override {
@@ -113,18 +115,35 @@ class ServeCommand : public Command {
   int run() override {
     if (!watch_.empty()) return run_watch();
     const std::vector<ModelSpec> specs = model_.specs();
-    const LineTranslator translator = LineTranslator::load(specs);
     for (const ModelSpec& s : specs) options_.model_dirs.push_back(s.dir);
+    if (answers_questions(load_model_config(specs.front().dir).model.kind))
+      return run_memory(specs);
+    const LineTranslator translator = LineTranslator::load(specs);
     options_.service.batch_wait =
         std::chrono::microseconds(static_cast<std::int64_t>(std::lround(batch_wait_ms_ * 1000.0)));
     serve::Server server(translator, model_.label(), options_);
+    const std::size_t workers = serve::worker_count(options_.service);
+    return serve_until_stopped(server, std::to_string(workers) + " worker" +
+                                           (workers == 1 ? "" : "s"));
+  }
+
+ private:
+  // A memory network (model.kind memn2n) answers POST /answer, alone: no ensemble.
+  int run_memory(const std::vector<ModelSpec>& specs) {
+    HEED_CHECK(specs.size() == 1, "serve: ", specs.front().dir,
+               " holds a memn2n model (a memory network), which is served alone: give one "
+               "--model and at most one --weights, not an ensemble");
+    const LoadedMemoryModel memory = load_memory_model_dir(specs[0].dir, specs[0].weights);
+    serve::Server server(memory, model_.label(), options_);
+    return serve_until_stopped(server, "a memory network: POST /answer");
+  }
+
+  int serve_until_stopped(serve::Server& server, const std::string& what) {
     const int port = server.bind();
     running_server = &server;
     set_stop_handler(stop_server);
     std::cerr << "heed serve: " << model_.label() << " on http://" << options_.host << ":" << port
-              << "/ (" << serve::worker_count(options_.service) << " worker"
-              << (serve::worker_count(options_.service) == 1 ? "" : "s") << "); stop with Ctrl-C"
-              << std::endl;
+              << "/ (" << what << "); stop with Ctrl-C" << std::endl;
     server.run();
     set_stop_handler(nullptr);
     running_server = nullptr;
@@ -132,7 +151,6 @@ class ServeCommand : public Command {
     return 0;
   }
 
- private:
   int run_watch() {
     serve::WatchServer server(watch_, options_.host, options_.port);
     const int port = server.bind();

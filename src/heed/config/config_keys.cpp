@@ -617,6 +617,10 @@ std::vector<ConfigKey> make_keys() {
       training(&TrainingConfig::linear_start_patience), {positive_int()},
       "memn2n with `linear_start`: the softmax is put back after this many validations in a "
       "row without a new lowest dev loss")));
+  k.push_back(only(memory_kinds, integer("training.linear_start_epochs",
+      training(&TrainingConfig::linear_start_epochs), {non_negative("must be 0 (no limit) or more")},
+      "memn2n with `linear_start`: the softmax is put back after this many epochs at the "
+      "latest (the paper's code trains 30 epochs of its joint model linearly); 0 = no limit")));
   k.push_back(only(memory_kinds, number("training.random_empty_memories",
       training(&TrainingConfig::random_empty_memories),
       {between(0, false, 1, false, "must be in [0, 1]")},

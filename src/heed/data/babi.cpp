@@ -49,17 +49,6 @@ bool parse_number(std::string_view s, std::size_t& value) {
   return ec == std::errc() && end == s.data() + s.size();
 }
 
-// bAbI's words: blank-separated, lowercased, the final '.', '?' or '!' of a word removed (a
-// word that was only that mark is dropped).
-std::vector<std::string> babi_words(std::string_view text) {
-  std::vector<std::string> words;
-  for (std::string_view piece : split_blanks(text)) {
-    if (piece.back() == '.' || piece.back() == '?' || piece.back() == '!') piece.remove_suffix(1);
-    if (!piece.empty()) words.push_back(to_lower(piece));
-  }
-  return words;
-}
-
 // The start of a line for messages, so that a long one does not swamp them.
 std::string excerpt(std::string_view line) {
   constexpr std::size_t kMax = 40;
@@ -68,15 +57,6 @@ std::string excerpt(std::string_view line) {
   while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80)
     --cut;  // whole code points
   return std::string(line.substr(0, cut)) + "...";
-}
-
-// Whether a line without a TAB is a question: one of its words ends in '?' (the last, or an
-// earlier one when the question's TABs became blanks: "Where is Mary? kitchen 1" is refused as
-// a question line rather than read as a statement).
-bool asks(std::string_view text) {
-  const std::vector<std::string_view> words = split_blanks(text);
-  return std::any_of(words.begin(), words.end(),
-                     [](std::string_view w) { return w.ends_with('?'); });
 }
 
 // One story as it is read: its statements so far, and for each ID of the story the position of
@@ -116,7 +96,7 @@ class Parser {
                    : detail::concat(" after ID ", expected - 1, ", expected ", expected,
                                     " (the story's next line) or 1 (a new story)"));
     if (id == 1) story_ = {};
-    if (rest.find('\t') != std::string_view::npos || asks(rest)) {
+    if (is_babi_question(rest)) {
       question(rest);
       story_.position_of_id.push_back(-1);
     } else {
@@ -209,6 +189,19 @@ int parse_task_number(std::string_view item, std::string_view all) {
 }
 
 }  // namespace
+
+std::vector<std::string> babi_words(std::string_view text) {
+  std::vector<std::string> words;
+  for (std::string_view piece : split_blanks(text)) {
+    if (piece.back() == '.' || piece.back() == '?' || piece.back() == '!') piece.remove_suffix(1);
+    if (!piece.empty()) words.push_back(to_lower(piece));
+  }
+  return words;
+}
+
+bool is_babi_question(std::string_view text) {
+  return text.find('\t') != std::string_view::npos || trim(text).ends_with('?');
+}
 
 std::vector<BabiQuestion> parse_babi(std::istream& in, const std::string& name, int task) {
   HEED_CHECK(task >= 0 && task <= kTasks, name, ": bAbI task ", task,

@@ -27,9 +27,19 @@ struct BabiQuestion {
   std::vector<std::size_t> supporting;  // 0-based positions in story of the supporting facts
 };
 
+// One statement's or question's words as bAbI's files are read: blank-separated, lowercased
+// (base/utf8.h's to_lower), the final '.', '?' or '!' of a word removed (a word that was only
+// that mark is dropped). No words for a blank text. parse_babi reads every line with it; the live page of
+// heed serve reads a typed story with it too.
+std::vector<std::string> babi_words(std::string_view text);
+
+// Whether the text of a line (its ID removed) is a question as parse_babi decides: it holds a
+// TAB, or its text ends in '?' (blanks after it ignored).
+bool is_babi_question(std::string_view text);
+
 // Parses bAbI text: "ID text" lines, "ID question<TAB>answer<TAB>supporting ids" for a question
 // (ids separated by blanks). IDs start at 1 and grow by one; a 1 starts a new story. A line
-// is a question when it holds a TAB or one of its words ends in '?'. "\r\n" line ends and a UTF-8 byte
+// is a question when it holds a TAB or its text ends in '?'. "\r\n" line ends and a UTF-8 byte
 // order mark are accepted. name is used in messages ("NAME:LINE: ..."). Throws heed::Error for
 // a line without an ID (an empty line too) or without text after it, an ID that is neither 1
 // nor the previous ID + 1, a question line without both fields (or with more), an empty

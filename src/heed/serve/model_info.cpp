@@ -3,8 +3,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "heed/base/enum_names.h"
+#include "heed/data/babi.h"
 #include "heed/models/model_registry.h"
 #include "heed/store/model_dir.h"
 #include "heed/train/training_state.h"
@@ -36,7 +38,80 @@ json training(const std::string& dir, const TrainConfig& config) {
   return t;
 }
 
+// The step the weights were saved at, when the file's metadata says; else null.
+json saved_step(const Metadata& metadata) {
+  if (const auto it = metadata.find("heed.step"); it != metadata.end()) {
+    char* end = nullptr;
+    const long long n = std::strtoll(it->second.c_str(), &end, 10);
+    if (end && *end == '\0' && !it->second.empty()) return n;
+  }
+  return nullptr;
+}
+
+// The live page's example story for a memory network: bAbI-like stories of three tasks.
+struct MemoryExample {
+  const char* story;
+  const char* question;
+};
+constexpr MemoryExample kMemoryExamples[] = {
+    {"Mary moved to the bathroom.\nJohn went to the hallway.\nMary went back to the kitchen.\n"
+     "Daniel journeyed to the office.",
+     "Where is Mary?"},
+    {"Mary went to the kitchen.\nMary got the football there.\nJohn moved to the garden.\n"
+     "Mary travelled to the office.",
+     "Where is the football?"},
+    {"John travelled to the hallway.\nMary journeyed to the garden.\nJohn moved to the office.",
+     "Is John in the office?"},
+};
+
+json memory_example(const Vocabulary& vocab) {
+  auto unknown = [&](const MemoryExample& e) {
+    std::size_t n = 0;
+    for (const char* text : {e.story, e.question}) {
+      std::istringstream lines(text);
+      for (std::string line; std::getline(lines, line);)
+        for (const std::string& w : babi_words(line)) n += !vocab.contains(w);
+    }
+    return n;
+  };
+  const MemoryExample* best = nullptr;
+  std::size_t fewest = 0;
+  for (const MemoryExample& e : kMemoryExamples)
+    if (const std::size_t n = unknown(e); !best || n < fewest) {
+      best = &e;
+      fewest = n;
+    }
+  return {{"story", best->story}, {"question", best->question}, {"unknown", fewest}};
+}
+
 }  // namespace
+
+std::string memory_model_info(const LoadedMemoryModel& memory, const std::string& model,
+                              const std::string& dir, const RequestLimits& limits) {
+  const ModelConfig& mc = memory.config.model;
+  const json member = {
+      {"dir", dir},
+      {"weights", memory.weights_path},
+      {"step", saved_step(memory.metadata)},
+      {"kind", enum_name(mc.kind)},
+      {"attention", "soft"},
+      {"parameters", memory.model->num_parameters()},
+      {"sizes",
+       {{"emb_dim", mc.emb_dim},
+        {"hops", mc.memory.hops},
+        {"memory_size", mc.memory.memory_size},
+        {"position_encoding", mc.memory.position_encoding},
+        {"temporal_encoding", mc.memory.temporal_encoding}}},
+      {"vocabularies", {{"words", {{"size", memory.vocab.size()}}}}},
+      {"training", training(dir, memory.config)}};
+  const json info = {{"model", model},
+                     {"kind", enum_name(mc.kind)},
+                     {"attention", true},
+                     {"limits", {{"max_line_bytes", limits.max_sentence_bytes}}},
+                     {"members", json::array({member})},
+                     {"example", memory_example(memory.vocab)}};
+  return info.dump();
+}
 
 std::string model_info(const LineTranslator& translator, const std::string& model,
                        const std::vector<std::string>& dirs, const RequestLimits& limits,
@@ -46,16 +121,10 @@ std::string model_info(const LineTranslator& translator, const std::string& mode
     const LoadedModel& m = translator.model(i);
     const ModelConfig& mc = m.config.model;
     const std::string dir = i < dirs.size() ? dirs[i] : std::string();
-    json step = nullptr;  // the step the weights were saved at, when the file says
-    if (const auto it = m.metadata.find("heed.step"); it != m.metadata.end()) {
-      char* end = nullptr;
-      const long long n = std::strtoll(it->second.c_str(), &end, 10);
-      if (end && *end == '\0' && !it->second.empty()) step = n;
-    }
     members.push_back(
         {{"dir", dir},
          {"weights", m.weights_path},
-         {"step", step},
+         {"step", saved_step(m.metadata)},
          {"kind", enum_name(mc.kind)},
          {"attention", mc.kind == ModelKind::noattn ? "none" : enum_name(mc.attention_mode)},
          {"parameters", m.model->num_parameters()},
@@ -69,6 +138,7 @@ std::string model_info(const LineTranslator& translator, const std::string& mode
          {"training", training(dir, m.config)}});
   }
   const json info = {{"model", model},
+                     {"kind", enum_name(translator.model(0).config.model.kind)},
                      {"attention", translator.has_attention()},
                      {"max_source_length", translator.max_source_length()},
                      {"limits",

@@ -1,7 +1,8 @@
 #pragma once
 // The body of `GET /info` (docs/cli/serve.md#get-info): what the server decodes with, so that
 // a client can check it talks to the model it expects.
-//   {"model": "runs/g2p", "attention": true, "max_source_length": 0,
+//   {"model": "runs/g2p", "kind": "bahdanau" (the first member's), "attention": true,
+//    "max_source_length": 0,
 //    "limits": {"max_sentences": 64, "max_sentence_bytes": 4096, "max_beam": 64,
 //               "max_input_len": 1000},
 //    "members": [{"dir": "runs/g2p", "weights": "runs/g2p/best.safetensors", "step": 4000,
@@ -13,11 +14,25 @@
 //                              "best_step": 4000, "stop_reason": "max_steps"} or null}]}
 // One member per model of an ensemble. Built once when the server starts: it describes the
 // weights loaded then, and the training state as it was then.
+//
+// A memory network (model.kind memn2n) has the same keys where they apply, and an example for
+// the live page to start from:
+//   {"model": "runs/babi", "kind": "memn2n", "attention": true,
+//    "limits": {"max_line_bytes": 4096},
+//    "members": [{"dir", "weights", "step", "kind": "memn2n", "attention": "soft",
+//                 "parameters": 12345, "sizes": {"emb_dim": 20, "hops": 3, "memory_size": 50,
+//                 "position_encoding": true, "temporal_encoding": true},
+//                 "vocabularies": {"words": {"size": 40}}, "training": {...} or null}],
+//    "example": {"story": "Mary moved to the bathroom.\n...", "question": "Where is Mary?",
+//                "unknown": 0}}
+// The example is the one of a few bAbI-like stories (task 1's moves, task 2's objects, task 6's
+// yes/no) whose words the vocabulary lacks fewest of ("unknown" of them; ties: the first).
 #include <cstddef>
 #include <string>
 #include <vector>
 
 #include "heed/serve/request.h"
+#include "heed/store/model_dir.h"
 #include "heed/translate/line_translator.h"
 
 namespace heed::serve {
@@ -27,5 +42,9 @@ namespace heed::serve {
 std::string model_info(const LineTranslator& translator, const std::string& model,
                        const std::vector<std::string>& dirs, const RequestLimits& limits,
                        std::size_t max_input_tokens);
+
+// dir: the model's directory ("" when not known: "training": null).
+std::string memory_model_info(const LoadedMemoryModel& memory, const std::string& model,
+                              const std::string& dir, const RequestLimits& limits);
 
 }  // namespace heed::serve

@@ -1,10 +1,9 @@
 #include "heed/serve/request.h"
 
 #include <nlohmann/json.hpp>
-#include <set>
 #include <vector>
 
-#include "heed/base/utf8.h"
+#include "heed/serve/json_body.h"
 
 namespace heed::serve {
 namespace {
@@ -24,39 +23,10 @@ std::int64_t integer(const json& v, const char* key, std::int64_t lo, std::int64
   return x;
 }
 
-// Parses body, or returns a discarded value when it is not JSON. A key repeated within one
-// object is refused: nlohmann keeps the last value silently, so {"beam": 2, "beam": 50}
-// would mean whatever a client's serialiser happened to write last.
-json parse_without_duplicate_keys(std::string_view body) {
-  std::vector<std::set<std::string>> open;  // the keys of every object being read
-  std::string duplicate;
-  bool found = false;
-  const json::parser_callback_t watch = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) {
-      open.emplace_back();
-    } else if (event == json::parse_event_t::object_end) {
-      if (!open.empty()) open.pop_back();
-    } else if (event == json::parse_event_t::key && !open.empty() && !found) {
-      const auto& key = parsed.get_ref<const std::string&>();
-      if (!open.back().insert(key).second) {
-        duplicate = key;
-        found = true;
-      }
-    }
-    return true;
-  };
-  json j = json::parse(body, watch, /*allow_exceptions=*/false);
-  if (!j.is_discarded() && found) bad("duplicate key \"" + duplicate + "\": each key may appear once");
-  return j;
-}
-
 }  // namespace
 
 TranslateRequest parse_translate_request(std::string_view body, const RequestLimits& limits) {
-  // Invalid UTF-8 is refused before parsing: nlohmann's message would quote the bytes.
-  if (find_invalid_utf8(body) != std::string_view::npos) bad("the body is not valid UTF-8");
-  const json j = parse_without_duplicate_keys(body);
-  if (j.is_discarded()) bad("the body is not valid JSON");
+  const json j = parse_json_body(body);
   if (!j.is_object()) bad("the body must be a JSON object with \"sentences\"");
   TranslateRequest r;
   bool has_sentences = false;

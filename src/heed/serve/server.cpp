@@ -7,9 +7,15 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
+#include "heed/base/enum_names.h"
+#include "heed/data/babi_encoding.h"
+#include "heed/serve/answer_request.h"
+#include "heed/serve/answer_response.h"
 #include "heed/serve/live_page.h"
 #include "heed/serve/model_info.h"
 #include "heed/serve/response.h"
+#include "heed/store/model_dir.h"
+#include "heed/translate/question_answering.h"
 
 namespace heed::serve {
 namespace {
@@ -57,6 +63,32 @@ std::string body_problem(const httplib::Request& req, int status, std::size_t re
          " bytes (broken chunked encoding, or the client stopped sending)";
 }
 
+// The body of a POST, read here rather than by httplib: httplib refuses a form-encoded body
+// (curl's default -d type) over 8 KB whatever the limit, and says only "400" of one that ends
+// early. ApiError for a multipart body and for one that could not be read.
+std::string read_body(const httplib::Request& req, httplib::Response& res,
+                      const httplib::ContentReader& read, std::size_t max_body) {
+  std::string body;
+  if (req.is_multipart_form_data()) {
+    read([](const httplib::MultipartFormData&) { return true; },
+         [](const char*, std::size_t) { return true; });
+    throw ApiError(400, "the body is multipart/form-data; send the JSON object itself "
+                        "(curl -d or --data-binary, not -F)");
+  }
+  if (!read([&](const char* data, std::size_t n) {
+        body.append(data, n);
+        return true;
+      }))
+    throw ApiError(res.status == 413 || res.status == 415 ? res.status : 400,
+                   body_problem(req, res.status, body.size(), max_body));
+  return body;
+}
+
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
 // The reason phrase of a status httplib may answer by itself.
 std::string status_text(int status) {
   switch (status) {
@@ -86,8 +118,18 @@ std::string cors_origin_problem(const std::string& origin) {
 }
 
 Server::Server(const LineTranslator& translator, std::string model, const ServerOptions& options)
+    : Server(&translator, nullptr, std::move(model), options) {}
+
+Server::Server(const LoadedMemoryModel& memory, std::string model, const ServerOptions& options)
+    : Server(nullptr, &memory, std::move(model), options) {}
+
+Server::Server(const LineTranslator* translator, const LoadedMemoryModel* memory,
+               std::string model, const ServerOptions& options)
     : translator_(translator),
+      memory_(memory),
       model_(std::move(model)),
+      kind_(enum_name(memory ? memory->config.model.kind
+                             : translator->model(0).config.model.kind)),
       options_(options),
       http_(std::make_unique<httplib::Server>()) {
   const std::size_t threads = options_.connection_threads;
@@ -106,8 +148,11 @@ Server::Server(const LineTranslator& translator, std::string model, const Server
   http_->set_tcp_nodelay(true);
   http_->set_keep_alive_max_count(kKeepAliveRequests);
   http_->set_read_timeout(kReadTimeoutSeconds, 0);
-  info_ = model_info(translator_, model_, options_.model_dirs, options_.limits,
-                     options_.service.max_input_tokens);
+  info_ = memory_ ? memory_model_info(*memory_, model_,
+                                      options_.model_dirs.empty() ? "" : options_.model_dirs[0],
+                                      options_.limits)
+                  : model_info(*translator_, model_, options_.model_dirs, options_.limits,
+                               options_.service.max_input_tokens);
   routes();
 }
 
@@ -133,9 +178,9 @@ int Server::bind() {
 }
 
 void Server::run() {
-  service_ = std::make_unique<TranslationService>(translator_, options_.service);
+  if (translator_) service_ = std::make_unique<TranslationService>(*translator_, options_.service);
   http_->listen_after_bind();  // returns after stop(), once the accepted requests are answered
-  service_->stop();
+  if (service_) service_->stop();
 }
 
 void Server::stop() {
@@ -147,55 +192,43 @@ void Server::routes() {
     res.set_content(std::string(kLivePage), "text/html; charset=utf-8");
   });
   http_->Get("/health", [this](const httplib::Request&, httplib::Response& res) {
+    if (memory_) {
+      const nlohmann::json j = {{"status", "ok"}, {"model", model_}, {"kind", kind_},
+                                {"attention", true}, {"served", served_.load()}};
+      res.set_content(j.dump(), kJson);
+      return;
+    }
     const ServiceStats s = service_ ? service_->stats() : ServiceStats{};
     const nlohmann::json j = {{"status", "ok"},           {"model", model_},
-                              {"attention", translator_.has_attention()},
+                              {"kind", kind_},
+                              {"attention", translator_->has_attention()},
                               {"queue", s.waiting},       {"decoding", s.decoding},
                               {"served", served_.load()},
                               {"refused", s.refused},     {"batches", s.calls},
                               {"batch_waits", s.waits},   {"sentences", s.sentences}};
     res.set_content(j.dump(), kJson);
   });
-  // The body is read here rather than by httplib: httplib refuses a form-encoded body (curl's
-  // default -d type) over 8 KB whatever the limit, and says only "400" of one that ends early.
-  http_->Post("/translate", [this](const httplib::Request& req, httplib::Response& res,
-                                   const httplib::ContentReader& read) {
-    const auto start = std::chrono::steady_clock::now();
-    try {
-      std::string body;
-      if (req.is_multipart_form_data()) {
-        read([](const httplib::MultipartFormData&) { return true; },
-             [](const char*, std::size_t) { return true; });
-        throw ApiError(400, "the body is multipart/form-data; send the JSON object itself "
-                            "(curl -d or --data-binary, not -F)");
-      }
-      if (!read([&](const char* data, std::size_t n) {
-            body.append(data, n);
-            return true;
-          }))
-        throw ApiError(res.status == 413 || res.status == 415 ? res.status : 400,
-                       body_problem(req, res.status, body.size(), options_.max_body_bytes));
-      const TranslateRequest r = parse_translate_request(body, options_.limits);
-      if (r.needs_attention() && !translator_.has_attention())
-        throw ApiError(400, "attention and alignment need a model with attention (" + model_ +
-                                " has none)");
-      if (r.saliency && translator_.size() > 1)
-        throw ApiError(400, "saliency needs a single model, not an ensemble");
-      const ServiceResult result =
-          service_->submit(r, req.remote_addr + ":" + std::to_string(req.remote_port)).get();
-      const double ms =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-              .count();
-      res.set_content(translate_response(result, r, translator_, model_, ms), kJson);
-      ++served_;
-    } catch (const ApiError& e) {
-      send_error(res, e.status(), e.what());
-    } catch (const std::exception& e) {
-      send_error(res, 500, std::string("translation failed: ") + e.what());
-    }
+  // The endpoint of the other kind of model is a 404 that says which one this server has.
+  const char* served = memory_ ? "/answer" : "/translate";
+  const char* other = memory_ ? "/translate" : "/answer";
+  const std::string not_here =
+      memory_ ? "POST /translate translates with a text model; " + model_ +
+                    " is a memory network (model.kind memn2n): POST /answer"
+              : "POST /answer answers questions with a memory network (model.kind memn2n); " +
+                    model_ + " translates: POST /translate";
+  http_->Post(other, [not_here](const httplib::Request&, httplib::Response& res,
+                                const httplib::ContentReader& read) {
+    read([](const char*, std::size_t) { return true; });
+    send_error(res, 404, not_here);
   });
-  for (const char* path : {"/translate", "/health", "/"}) {
-    const std::string allowed = std::string(path) == "/translate" ? "POST" : "GET";
+  if (memory_) {
+    answer_route();
+  } else {
+    translate_route();
+  }
+  for (const char* path : {"/translate", "/answer", "/health", "/"}) {
+    const std::string p = path;
+    const std::string allowed = p == "/translate" || p == "/answer" ? "POST" : "GET";
     auto wrong_method = [allowed](const httplib::Request& req, httplib::Response& res) {
       res.set_header("Allow", allowed);
       send_error(res, 405, req.method + " " + req.path + " is not served; use " + allowed);
@@ -211,14 +244,64 @@ void Server::routes() {
   info_and_cors_routes();
   // Errors httplib answers itself (404, 413, 400 for a malformed request line) get a JSON
   // body too.
-  http_->set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+  http_->set_error_handler([served = std::string(served)](const httplib::Request& req,
+                                                          httplib::Response& res) {
     if (!res.body.empty()) return;
     std::string message;
     switch (res.status) {
-      case 404: message = "no such path: " + req.path + " (try GET /, GET /health, GET /info, POST /translate)"; break;
+      case 404:
+        message = "no such path: " + req.path + " (try GET /, GET /health, GET /info, POST " +
+                  served + ")";
+        break;
       default: message = status_text(res.status); break;
     }
     res.set_content(error_body(message), kJson);
+  });
+}
+
+void Server::translate_route() {
+  http_->Post("/translate", [this](const httplib::Request& req, httplib::Response& res,
+                                   const httplib::ContentReader& read) {
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      const std::string body = read_body(req, res, read, options_.max_body_bytes);
+      const TranslateRequest r = parse_translate_request(body, options_.limits);
+      if (r.needs_attention() && !translator_->has_attention())
+        throw ApiError(400, "attention and alignment need a model with attention (" + model_ +
+                                " has none)");
+      if (r.saliency && translator_->size() > 1)
+        throw ApiError(400, "saliency needs a single model, not an ensemble");
+      const ServiceResult result =
+          service_->submit(r, req.remote_addr + ":" + std::to_string(req.remote_port)).get();
+      res.set_content(
+          translate_response(result, r, *translator_, model_, milliseconds_since(start)), kJson);
+      ++served_;
+    } catch (const ApiError& e) {
+      send_error(res, e.status(), e.what());
+    } catch (const std::exception& e) {
+      send_error(res, 500, std::string("translation failed: ") + e.what());
+    }
+  });
+}
+
+void Server::answer_route() {
+  http_->Post("/answer", [this](const httplib::Request& req, httplib::Response& res,
+                                const httplib::ContentReader& read) {
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      const std::string body = read_body(req, res, read, options_.max_body_bytes);
+      const AnswerRequest r = parse_answer_request(body, options_.limits);
+      const std::vector<AnsweredQuestion> answers =
+          answer_questions(*memory_->model, encode_babi({r.question}, memory_->vocab));
+      res.set_content(answer_response(answers.at(0), r, memory_->vocab, model_,
+                                      milliseconds_since(start)),
+                      kJson);
+      ++served_;
+    } catch (const ApiError& e) {
+      send_error(res, e.status(), e.what());
+    } catch (const std::exception& e) {
+      send_error(res, 500, std::string("answering failed: ") + e.what());
+    }
   });
 }
 

@@ -1,10 +1,15 @@
 #pragma once
-// Server: `heed serve` (docs/cli/serve.md) on Debian's cpp-httplib.
-//   GET  /           the live page (type a sentence, see its translation, heat map, alignment)
-//   GET  /health     {"status": "ok", "model": ..., "queue": waiting jobs, "served": ...}
+// Server: `heed serve` (docs/cli/serve.md) on Debian's cpp-httplib, for a text model (or an
+// ensemble) or a memory network (model.kind memn2n).
+//   GET  /           the live page (type a sentence, see its translation, heat map, alignment;
+//                    or type a story and a question, see the answer and the hops)
+//   GET  /health     {"status": "ok", "model": ..., "kind": ..., "queue": waiting jobs,
+//                    "served": ...}
 //   GET  /info       the model: kind, sizes, vocabularies, training step, dev score
 //                    (serve/model_info.h)
-//   POST /translate  serve/request.h in, serve/response.h out
+//   POST /translate  a text model: serve/request.h in, serve/response.h out
+//   POST /answer     a memory network: serve/answer_request.h in, serve/answer_response.h out
+//                    (answered on the connection's thread: one question is a few GEMVs)
 // Every error is JSON {"error": "..."}: 400 malformed, 404 unknown path, 405 wrong method,
 // 413 too large, 503 overloaded or stopping, 500 a failure inside heed. Connections are
 // served by a fixed pool of threads; translation runs on the TranslationService's workers.
@@ -22,6 +27,10 @@
 
 namespace httplib {
 class Server;
+}
+
+namespace heed {
+struct LoadedMemoryModel;  // store/model_dir.h
 }
 
 namespace heed::serve {
@@ -44,6 +53,9 @@ std::string cors_origin_problem(const std::string& origin);
 class Server {
  public:
   Server(const LineTranslator& translator, std::string model, const ServerOptions& options);
+  // A memory network: POST /answer instead of POST /translate. options.model_dirs[0], when
+  // given, is its directory (GET /info reads its training state).
+  Server(const LoadedMemoryModel& memory, std::string model, const ServerOptions& options);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
@@ -57,10 +69,16 @@ class Server {
   void stop();
 
  private:
+  Server(const LineTranslator* translator, const LoadedMemoryModel* memory, std::string model,
+         const ServerOptions& options);
   void routes();
+  void translate_route();
+  void answer_route();
   void info_and_cors_routes();
-  const LineTranslator& translator_;
+  const LineTranslator* translator_;  // a text model, or
+  const LoadedMemoryModel* memory_;   // a memory network
   std::string model_;
+  std::string kind_;  // model.kind (the first member's, for an ensemble)
   ServerOptions options_;
   std::string info_;  // GET /info's body, built once
   std::unique_ptr<httplib::Server> http_;

@@ -45,6 +45,7 @@ class QuestionAnsweringTask final : public TrainingTask {
   Module& module() override { return *model_; }
   void save_files() const override;
   std::string describe_data() const override;
+  void set_epoch(std::int64_t epoch) override;
   double forward_backward(const Batch& batch, const BatchShare& share) override;
   DevMetricResult dev_metric() override;
   void save_state(TrainingState& state) const override;
@@ -60,6 +61,8 @@ class QuestionAnsweringTask final : public TrainingTask {
   bool linear_ = false;
   double lowest_dev_loss_ = std::numeric_limits<double>::infinity();
   std::int64_t stale_ = 0;
+  // Set when training.linear_start_epochs ended linear start, for the next validation's line.
+  std::int64_t ended_at_epoch_ = -1;
 };
 
 void QuestionAnsweringTask::load_data() {
@@ -113,6 +116,14 @@ std::string QuestionAnsweringTask::describe_data() const {
          std::to_string(vocab_.size()) + " words";
 }
 
+void QuestionAnsweringTask::set_epoch(std::int64_t epoch) {
+  const std::int64_t limit = training().linear_start_epochs;
+  if (linear_ && limit > 0 && epoch >= limit) {  // epochs count from 0: `limit` are done
+    linear_ = false;
+    ended_at_epoch_ = limit;
+  }
+}
+
 double QuestionAnsweringTask::forward_backward(const Batch& batch, const BatchShare& /*share*/) {
   const TrainingConfig& t = training();
   double loss = 0.0;
@@ -164,7 +175,11 @@ DevMetricResult QuestionAnsweringTask::dev_metric() {
   s.fields["dev_loss"] = loss;
   s.fields["error"] = error;
   s.shown = "loss " + format_number("%.4f", loss) + ", error " + format_number("%.2f", error) + "%";
-  if (linear_) {
+  if (ended_at_epoch_ >= 0) {
+    s.shown += " (linear start ended after " + std::to_string(ended_at_epoch_) +
+               " epochs: the hops' softmax is back)";
+    ended_at_epoch_ = -1;
+  } else if (linear_) {
     s.fields["linear_start"] = true;
     stale_ = loss < lowest_dev_loss_ ? 0 : stale_ + 1;
     lowest_dev_loss_ = std::min(lowest_dev_loss_, loss);

@@ -1,5 +1,5 @@
 #pragma once
-// What a memory network read (docs/VISUALIZE.md#memory-network-hops): the story's statements
+// What a memory network read (docs/VISUALIZE.md#hops-of-a-memory-network): the story's statements
 // in memory as rows, the hops as columns, each cell the hop's attention weight on that
 // statement in viridis with its value; the supporting facts marked; the question, the answer
 // given with its probability, and the expected answer above. Drawn once with cairo onto an
