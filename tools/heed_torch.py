@@ -2,7 +2,8 @@
 
     import heed_torch                       # with tools/ on sys.path, or python3-heed's
     state, meta = heed_torch.load("model.safetensors")   # written by `heed export`
-    model = heed_torch.build_reference(meta)             # tools/reference/ (text, images)
+    model = heed_torch.build_reference(meta)             # tools/reference/ (text, images,
+                                                         # memn2n)
     model.load_state_dict(state)            # the names are the reference's state_dict keys
     ...
     heed_torch.save(model.state_dict(), "back.safetensors", meta)   # for `heed import`
@@ -69,6 +70,9 @@ def reference_kwargs(model_config):
     attention = c.get("attention", {})
     if kind in IMAGE_KINDS:
         return _image_kwargs(c, unsupported)
+    if kind == "memn2n":   # tools/reference/memory.py: one vocabulary, no attention section
+        return kind, dict(vocab=c["src_vocab"], d=c["emb_dim"],
+                          **{k: c[k] for k in MEMORY_KEYS})
     if attention.get("mode", "soft") != "soft":
         unsupported.append("attention.mode: hard (the reference attends softly)")
     common = dict(src_vocab=c["src_vocab"], tgt_vocab=c["tgt_vocab"], emb_dim=c["emb_dim"])
@@ -99,6 +103,7 @@ def reference_kwargs(model_config):
 
 
 IMAGE_KINDS = ("fc", "cnn", "ram", "image2seq")
+MEMORY_KEYS = ("hops", "memory_size", "position_encoding", "temporal_encoding")
 RAM_KEYS = ("glimpses", "glimpse_size", "scales", "glimpse_hidden", "location_hidden",
             "glimpse_dim", "core", "core_hidden", "location_std")
 
@@ -137,7 +142,12 @@ def heed_model_config(kind, kw):
     """The inverse of reference_kwargs: heed's model: section (a dict, YAML or JSON) for
     reference.build_model(kind, **kw); the vocabulary sizes are left to the vocabularies (a
     classifier's classes are its target vocabulary's entries after the 4 specials). The
-    attention section is a nested dict (image2seq: {mode, hard_eval})."""
+    attention section is a nested dict (image2seq: {mode, hard_eval}). memn2n's d is
+    emb_dim, its vocabulary both sides'."""
+    if kind == "memn2n":
+        defaults = dict(hops=3, memory_size=50, position_encoding=True, temporal_encoding=True)
+        return dict(kind=kind, emb_dim=kw["d"],
+                    **{k: kw.get(k, v) for k, v in defaults.items()})
     if kind in ("fc", "cnn", "ram"):
         c = dict(kind=kind)
         if kind == "ram":
@@ -174,9 +184,9 @@ def heed_model_config(kind, kw):
 
 
 def build_reference(metadata):
-    """The reference torch.nn.Module (tools/reference/models.py, or images.py for the image
-    kinds) a `heed export` file describes, in eval mode and in the file's dtype (heed.dtype),
-    weights not loaded."""
+    """The reference torch.nn.Module (tools/reference/models.py, images.py for the image
+    kinds, memory.py's MemN2N for memn2n) a `heed export` file describes, in eval mode and in
+    the file's dtype (heed.dtype), weights not loaded."""
     try:  # python3-heed installs the reference inside the heed package
         from heed import reference
     except ImportError:  # a clone: tools/reference beside this file

@@ -31,13 +31,26 @@ two squares and their targets name the quadrants in reading order):
      (--config and --tgt-vocab given; and from the metadata), and `heed eval` on the imported
      directories must print and write exactly what it did for the trained one, with every
      weight bit-identical.
+The memory network (MEMORY_CASES: memn2n with position and temporal encoding, and without
+either) goes the same way on a bAbI task the script writes (people moving between places,
+"Where is Mary?"; stories longer than the memory, so that its oldest statements drop out):
+  1. `heed train` a few steps, `heed export`, the reference module (tools/reference/memory.py's
+     MemN2N) from the export's metadata,
+  2. `heed eval --attention` on the test questions; PyTorch answers the same questions
+     (make_batch of the same word ids): every answer heed gives must be PyTorch's argmax, its
+     probability softmax(PyTorch's logits)'s and every hop's attention PyTorch's (the JSON
+     holds both in full precision),
+  3. PyTorch saves the state_dict back (plain and with the export's metadata), `heed import`
+     (--config and --vocab, its one vocabulary, given; and from the metadata), and `heed eval`
+     on the imported directories must print (but for the line naming the directory) and write
+     exactly what it did for the trained one, with every weight bit-identical.
 tests/store/interop_test.cpp compares the logits themselves with PyTorch's on committed
 fixtures.
 
 Needs python3-torch (Debian) and a built heed; not run by CI (tests/store/interop_test.cpp
 checks committed fixtures there). Usage:
   /usr/bin/python3 tools/interop_roundtrip.py --heed build/heed [--dtype f32|f64] [--keep DIR]
-                                              [--only text|images]
+                                              [--only text|images|memory]
 """
 import argparse
 import gzip
@@ -285,6 +298,113 @@ def image_case(torch, ref, heed_torch, heed, d, kind, kw, dtype, steps):
     return len(b), bits, same_outputs, agree, max(diffs) if diffs else float("nan"), summary
 
 
+# ---------------------------------------------------------------- the memory network
+
+# name -> the reference's keywords (heed_torch.heed_model_config makes the model: section).
+# memory_size 8 keeps fewer statements than most stories hold before their last question.
+MEMORY_CASES = {
+    "memn2n": dict(d=16, hops=3, memory_size=8, position_encoding=True, temporal_encoding=True),
+    "memn2n plain": dict(d=16, hops=2, memory_size=8, position_encoding=False,
+                         temporal_encoding=False),
+}
+PEOPLE = ["Mary", "John", "Sandra", "Daniel"]
+PLACES = ["kitchen", "garden", "hallway", "bathroom", "office"]
+
+
+def write_babi_task(d):
+    """babi/qa1_moves_{train,test}.txt: stories of people moving between places, three
+    questions each ("Where is Mary?" after 2 to 6 new statements), supported by the person's
+    last move."""
+    rng = random.Random(11)
+    os.makedirs(os.path.join(d, "babi"))
+    for split, stories in (("train", 150), ("test", 30)):
+        lines = []
+        for _ in range(stories):
+            where, n = {}, 0
+            for _ in range(3):
+                for _ in range(rng.randint(2, 6)):
+                    n += 1
+                    person = rng.choice(PEOPLE)
+                    place = rng.choice([p for p in PLACES if p != where.get(person, ("",))[0]])
+                    where[person] = (place, n)
+                    lines.append(f"{n} {person} went to the {place}.")
+                n += 1
+                person = rng.choice(sorted(where))
+                lines.append(f"{n} Where is {person}? \t{where[person][0]}\t{where[person][1]}")
+        with open(os.path.join(d, "babi", f"qa1_moves_{split}.txt"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
+def memory_config(d, section, dtype, steps):
+    lines = ["data:", "  babi:", f"    dir: {d}/babi", "    tasks: '1'", "    dev_fraction: 0.1",
+             "model:"]
+    lines += [f"  {k}: {json.dumps(v)}" for k, v in section.items()]
+    lines += ["training:", "  optimizer: adam", "  lr: 0.01", "  max_sentences: 32",
+              f"  max_steps: {steps}", f"  validate_every: {steps}", f"  dtype: {dtype}",
+              "  threads: 1", f"output: {d}/trained"]
+    path = os.path.join(d, "config.yaml")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
+def memory_case(torch, ref, heed_torch, heed, d, kw, dtype, steps):
+    """One memory network case: returns (tensors, bits same, outputs same, heed == PyTorch,
+    max |probability difference|, max |attention difference|, heed eval's mean error)."""
+    write_babi_task(d)
+    cfg = memory_config(d, heed_torch.heed_model_config("memn2n", kw), dtype, steps)
+    run([heed, "train", cfg])
+    trained, exported = f"{d}/trained", f"{d}/export.safetensors"
+    run([heed, "export", "--model", trained, "--out", exported])
+    state, meta = heed_torch.load(exported)
+    model = heed_torch.build_reference(meta)
+    model.load_state_dict(state)
+    back, back_meta = f"{d}/back.safetensors", f"{d}/back_meta.safetensors"
+    heed_torch.save(model.state_dict(), back)
+    heed_torch.save(model.state_dict(), back_meta, meta)
+    imported, imported_meta = f"{d}/imported", f"{d}/imported_meta"
+    run([heed, "import", "--from-pytorch", back, "--config", f"{trained}/config.yaml",
+         "--vocab", f"{trained}/src.vocab", "--out", imported])
+    run([heed, "import", "--from-pytorch", back_meta, "--out", imported_meta])
+
+    outs = {}
+    for tag, m in (("trained", trained), ("imported", imported), ("imported_meta", imported_meta)):
+        printed = run([heed, "eval", "--model", m, "--babi", f"{d}/babi", "--attention",
+                       f"{d}/{tag}.jsonl"])
+        # The first line names the model directory and its weights file; the last the JSON.
+        body = printed.splitlines()[1:-1]
+        outs[tag] = (body, open(f"{d}/{tag}.jsonl").read())
+    same_outputs = outs["trained"] == outs["imported"] == outs["imported_meta"]
+    a, _ = heed_torch.load(f"{trained}/best.safetensors")
+    b, _ = heed_torch.load(f"{imported}/best.safetensors")
+    c, _ = heed_torch.load(f"{imported_meta}/best.safetensors")
+    bits = list(a) == list(b) == list(c) and \
+        all(torch.equal(a[k], b[k]) and torch.equal(a[k], c[k]) for k in a)
+
+    ids = {w: i for i, w in enumerate(meta["heed.src_vocab"].splitlines())}
+    records = [json.loads(l) for l in open(f"{d}/imported.jsonl") if l.strip()]
+    examples = [([[ids.get(w, ref.UNK) for w in s] for s in r["story"]],
+                 [ids.get(w, ref.UNK) for w in r["question"]], ids.get(r["answer"], ref.UNK))
+                for r in records]
+    memory, counts, time, question, _ = ref.make_batch(examples, model.memory_size)
+    with torch.no_grad():
+        logits, p = model(memory, counts, time, question)
+    probs = logits.softmax(1)
+    agree, prob_diff, attn_diff = True, 0.0, 0.0
+    for i, r in enumerate(records):
+        n = int(counts[i])
+        # heed keeps the same last memory_size statements: story[first:].
+        agree &= r["first"] == len(r["story"]) - n and len(r["hops"]) == model.hops
+        agree &= int(logits[i].argmax()) == ids[r["predicted"]]
+        prob_diff = max(prob_diff, abs(float(probs[i, ids[r["predicted"]]]) - r["probability"]))
+        for k, hop in enumerate(r["hops"]):
+            theirs = torch.tensor(hop, dtype=p.dtype)
+            agree &= len(hop) == n
+            attn_diff = max(attn_diff, float((p[k, i, :n] - theirs).abs().max()) if n else 0.0)
+    error = next(l for l in outs["trained"][0] if l.startswith("mean error")).split(" over")[0]
+    return len(b), bits, same_outputs, agree, prob_diff, attn_diff, error
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--heed", default=os.path.join(REPO, "build", "heed"))
@@ -294,8 +414,11 @@ def main():
                     help="image2seq's training steps: enough to emit words, whose attention "
                          "is compared")
     ap.add_argument("--keep", help="work here and keep the files (default: a temporary folder)")
-    ap.add_argument("--only", choices=["text", "images"],
-                    help="only the text kinds' cases or only the image kinds' (default: both)")
+    ap.add_argument("--memory-steps", type=int, default=200,
+                    help="memn2n's training steps: enough to answer better than chance")
+    ap.add_argument("--only", choices=["text", "images", "memory"],
+                    help="only the text kinds' cases, the image kinds' or the memory network's "
+                         "(default: all)")
     args = ap.parse_args()
 
     import torch
@@ -308,10 +431,10 @@ def main():
     heed = os.path.abspath(args.heed)
     root = args.keep or tempfile.mkdtemp(prefix="heed_interop_")
     failures = []
-    if args.only != "images":
+    if args.only in (None, "text"):
         print(f"{'case':28} {'tensors':>7} {'bits':>5} {'tokens':>6} {'max|score|':>11} "
               f"{'max|attn|':>10}")
-    for case, (kind, kw, _) in (mmg.CASES.items() if args.only != "images" else []):
+    for case, (kind, kw, _) in (mmg.CASES.items() if args.only in (None, "text") else []):
         d = os.path.join(root, case)
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
@@ -374,15 +497,15 @@ def main():
         print(f"{case:28} {len(b):7d} {'same' if bits else 'DIFF':>5} "
               f"{'same' if same_tokens and argmax_ok else 'DIFF':>6} {score_diff:11.3g} "
               f"{attn_diff:10.3g}{'' if ok else '  MISMATCH'}")
-    n_cases = 0 if args.only == "images" else len(mmg.CASES)
-    if args.only != "text":
+    n_cases = len(mmg.CASES) if args.only in (None, "text") else 0
+    if args.only in (None, "images"):
         print(f"{'' if args.only else chr(10)}{'case':28} {'tensors':>7} {'bits':>5} "
               f"{'outputs':>7} {'pytorch':>7} "
               f"{'max|diff|':>10}  heed eval (classifiers: probabilities and ram's locations, "
               f"image2seq: attention)")
     # Probabilities and locations are printed in full; the attention rounded to float32.
     tol_full = 1e-5 if args.dtype == "f32" else 1e-12
-    for case, (kind, kw) in (IMAGE_CASES.items() if args.only != "text" else []):
+    for case, (kind, kw) in (IMAGE_CASES.items() if args.only in (None, "images") else []):
         n_cases += 1
         d = os.path.join(root, case.replace(" ", "_"))
         shutil.rmtree(d, ignore_errors=True)
@@ -397,6 +520,23 @@ def main():
         print(f"{case:28} {tensors:7d} {'same' if bits else 'DIFF':>5} "
               f"{'same' if same else 'DIFF':>7} {'agrees' if agree else 'DIFF':>7} "
               f"{diff:10.3g}  {summary}{'' if ok else '  MISMATCH'}")
+    if args.only in (None, "memory"):
+        print(f"{'' if args.only else chr(10)}{'case':28} {'tensors':>7} {'bits':>5} "
+              f"{'outputs':>7} {'pytorch':>7} {'max|prob|':>10} {'max|attn|':>10}  heed eval")
+    for case, kw in (MEMORY_CASES.items() if args.only in (None, "memory") else []):
+        n_cases += 1
+        d = os.path.join(root, case.replace(" ", "_"))
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        tensors, bits, same, agree, prob_diff, attn_diff, error = memory_case(
+            torch, ref, heed_torch, heed, d, kw, args.dtype, args.memory_steps)
+        ok = bits and same and agree and not (prob_diff > tol_full) and \
+            not (attn_diff > tol_full)
+        if not ok:
+            failures.append(case)
+        print(f"{case:28} {tensors:7d} {'same' if bits else 'DIFF':>5} "
+              f"{'same' if same else 'DIFF':>7} {'agrees' if agree else 'DIFF':>7} "
+              f"{prob_diff:10.3g} {attn_diff:10.3g}  {error}{'' if ok else '  MISMATCH'}")
     if not args.keep:
         shutil.rmtree(root, ignore_errors=True)
     if failures:

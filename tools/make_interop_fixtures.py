@@ -30,6 +30,16 @@ A ram case is drawn again (the next seed) until every location it looks at is at
 step's largest weight leads the next by 1e-3: heed's float32 models must pick the same pixels
 and cells as the float64 reference.
 
+and for the memory network (tools/reference/memory.py's MemN2N; MEMORY_CASES below: with
+position and temporal encoding over three hops, and a bag of words over one), with a config
+whose data section reads bAbI and the one vocabulary under both heed.src_vocab and
+heed.tgt_vocab:
+
+  interop_<case>.logits.safetensors  F64: in.memory, in.counts, in.time, in.question,
+                                     in.answer (make_batch of three stories of 3, 1 and 9
+                                     statements, the last keeping memory_size of them) and
+                                     out.logits (B, V), out.p (K, B, S): forward in float64
+
 tests/store/interop_test.cpp imports each state through heed's import code path and compares
 heed's logits with out.logits. Usage: /usr/bin/python3 tools/make_interop_fixtures.py [--out DIR]
 """
@@ -76,11 +86,27 @@ IMAGE_B, IMAGE_TGT_V = 3, 9
 IMAGE_TGT_LEN = [4, 2, 3]     # image2seq decoder inputs, BOS first, then padding
 
 
-def config_text(model_section, dtype, images=False):
+# name -> the MemN2N keywords after vocab (heed_torch.heed_model_config makes the section).
+MEMORY_CASES = {
+    "interop_memn2n": dict(d=5, hops=3, memory_size=6, position_encoding=True,
+                           temporal_encoding=True),
+    "interop_memn2n_plain": dict(d=4, hops=1, memory_size=6, position_encoding=False,
+                                 temporal_encoding=False),
+}
+MEMORY_V = 12
+MEMORY_STATEMENTS = [[3, 1, 4], [2], [2, 3, 1, 4, 2, 3, 1, 2, 3]]  # words per statement
+MEMORY_QUESTIONS = [3, 2, 4]
+
+
+def config_text(model_section, dtype, images=False, babi=False):
     """A heed training config (docs/CONFIG.md) for the model section; data paths are never read."""
-    data = ["  train_images: train-images-idx3-ubyte.gz"] if images else \
-        ["  train_source: train.src"]
-    lines = ["data:"] + data + ["  train_target: train.tgt", "model:"]
+    if babi:
+        data = ["  babi:", "    dir: babi"]
+    else:
+        data = ["  train_images: train-images-idx3-ubyte.gz"] if images else \
+            ["  train_source: train.src"]
+        data.append("  train_target: train.tgt")
+    lines = ["data:"] + data + ["model:"]
     lines += [f"  {k}: {json.dumps(v)}" for k, v in model_section.items()]
     lines += ["training:", f"  dtype: {dtype}", "output: model"]
     return "\n".join(lines) + "\n"
@@ -147,6 +173,60 @@ def main():
         i = first + j
         write_image_case(args.out, name, kind, kw, H, W, i, torch, heed_torch, make_goldens,
                          reference)
+    first += len(IMAGE_CASES)
+    for j, (name, kw) in enumerate(MEMORY_CASES.items()):
+        write_memory_case(args.out, name, kw, first + j, torch, heed_torch, make_goldens,
+                          reference)
+
+
+def write_memory_case(out, name, kw, i, torch, heed_torch, make_goldens, reference):
+    store = STORE[i % len(STORE)]
+    heed_dtype = "f64" if i % 2 == 0 else "f32"
+    gen = torch.Generator().manual_seed(5000 + i)
+
+    def words(n):
+        return torch.randint(4, MEMORY_V, (n,), generator=gen).tolist()
+    examples = [([words(n) for n in lengths], words(q), words(1)[0])
+                for lengths, q in zip(MEMORY_STATEMENTS, MEMORY_QUESTIONS)]
+    memory, counts, time, question, answer = reference.make_batch(examples, kw["memory_size"])
+    seed = 300 + i
+    torch.manual_seed(seed)
+    model = reference.build_model("memn2n", vocab=MEMORY_V, **kw)
+    # Wider than the model's N(0, 0.1^2), so that the attention is far from uniform.
+    with torch.no_grad():
+        for p in model.parameters():
+            p.normal_(0.0, 0.5)
+    state = {k: v.detach().to(heed_torch.DTYPES[store]) for k, v in model.state_dict().items()}
+    model = model.double()
+    model.load_state_dict({k: v.double() for k, v in state.items()})
+    model.eval()
+    with torch.no_grad():
+        logits, p = model(memory, counts, time, question)
+
+    section = heed_torch.heed_model_config("memn2n", kw)
+    vocab = vocab_text(MEMORY_V)
+    meta = {"format": "pt", "heed.model": "memn2n",
+            "heed.model_config": json.dumps(dict(section, src_vocab=MEMORY_V,
+                                                 tgt_vocab=MEMORY_V)),
+            "heed.config": config_text(section, heed_dtype, babi=True),
+            "heed.src_vocab": vocab, "heed.tgt_vocab": vocab, "heed.dtype": heed_dtype,
+            "interop.case": f"{name}: reference.build_model('memn2n', vocab={MEMORY_V}, "
+                            + ", ".join(f"{k}={v!r}" for k, v in kw.items())
+                            + f") after torch.manual_seed({seed}), weights N(0, 0.5^2), "
+                            f"saved as {store}",
+            "torch": torch.__version__}
+    path = os.path.join(out, name + ".safetensors")
+    heed_torch.save(state, path, meta)
+    make_goldens.write_safetensors(
+        os.path.join(out, name + ".logits.safetensors"),
+        [("in.memory", memory), ("in.counts", counts), ("in.time", time),
+         ("in.question", question), ("in.answer", answer), ("out.logits", logits),
+         ("out.p", p)],
+        {"case": name, "logits": "the reference's forward(memory, counts, time, question) in "
+                                 f"float64 with the {store} weights of {name}.safetensors: "
+                                 "out.logits (B, V), out.p (K, B, S)",
+         "torch": torch.__version__})
+    print(f"{path}: {len(state)} tensors as {store}, heed dtype {heed_dtype}")
 
 
 def image_margin(model, kind, images, torch):

@@ -1,6 +1,6 @@
 // End-to-end tests of `heed export` and `heed import` (docs/cli/export.md, import.md): a
-// trained model goes out and back in and translates the same (an image model: evaluates the
-// same); a PyTorch-saved fixture
+// trained model goes out and back in and translates the same (an image model or a memory
+// network: evaluates the same); a PyTorch-saved fixture
 // (tests/golden/interop_*) imports with its metadata or with --config and vocabularies
 // given; mistakes are exit 1 with a message naming the file, bad command lines exit 2.
 #include <gtest/gtest.h>
@@ -13,6 +13,7 @@
 #include "cli/quadrant_images.h"
 #include "heed/store/interop.h"
 #include "heed/tensor/safetensors.h"
+#include "support/babi_moves.h"
 
 namespace heed {
 namespace {
@@ -201,6 +202,69 @@ TEST_F(InteropCli, ImageModelsExportAndImportBack) {
     EXPECT_OUTPUT_HAS(r, "model.kind " + c.kind + " reads images and has no source vocabulary");
     EXPECT_FALSE(std::filesystem::exists(dir_.path("refused")));
   }
+}
+
+// The memory network: trained on the generated "where is X?" task, out and back in (from the
+// file's metadata, and from the config and its one vocabulary given as files); heed eval
+// answers every question as before with the same hops, and info and show read the import.
+TEST_F(InteropCli, MemoryNetworkExportsAndImportsBack) {
+  std::filesystem::create_directories(dir_.path("babi"));
+  dir_.file("babi/qa1_moves_train.txt", testing::babi_moves_text(60, 21));
+  dir_.file("babi/qa1_moves_test.txt", testing::babi_moves_text(10, 22));
+  const std::string story = dir_.file("story.txt", testing::babi_moves_text(1, 23));
+  const std::string trained = dir_.path("memn2n"), back = dir_.path("memn2n_back");
+  const std::string config = dir_.file(
+      "memn2n.yaml", "data:\n  babi: {dir: " + dir_.path("babi") + ", tasks: '1'}\n"
+                     "model: {kind: memn2n, emb_dim: 8, hops: 2, memory_size: 6}\n"
+                     "training: {max_sentences: 16, max_steps: 6, validate_every: 6, "
+                     "threads: 1}\noutput: " + trained + "\n");
+  CommandResult r = run_heed("train " + config);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string out = dir_.path("memn2n.safetensors");
+  r = run_heed("export --model " + trained + " --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_OUTPUT_HAS(r, "exported 6 tensors");  // embeddings.0-2, temporal.0-2
+  const SafeTensorsFile f = load_safetensors(out);
+  EXPECT_EQ(f.metadata.at(interop_keys::kKind), "memn2n");
+  EXPECT_EQ(f.metadata.at(interop_keys::kSrcVocab), read(trained + "/src.vocab"));
+  EXPECT_EQ(f.metadata.at(interop_keys::kTgtVocab), read(trained + "/src.vocab"));
+
+  r = run_heed("import --from-pytorch " + out + " --out " + back);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(read(back + "/src.vocab"), read(trained + "/src.vocab"));
+  EXPECT_EQ(read(back + "/tgt.vocab"), read(trained + "/src.vocab"));
+  const std::string back2 = dir_.path("memn2n_back2");
+  r = run_heed("import --from-pytorch " + out + " --config " + trained + "/config.yaml" +
+               " --vocab " + trained + "/src.vocab --out " + back2);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(read(back + "/best.safetensors"), read(back2 + "/best.safetensors"));
+
+  // The same answers and hops; the first line names the model directory.
+  const std::string jsonl = dir_.path("memn2n.jsonl");
+  auto eval = [&](const std::string& m) {
+    const CommandResult e = run_heed("eval --model " + m + " --attention " + jsonl);
+    EXPECT_EQ(e.exit_code, 0) << e.output;
+    EXPECT_OUTPUT_HAS(e, "mean error");
+    return e.output.substr(e.output.find('\n') + 1) + read(jsonl);
+  };
+  const std::string a = eval(trained);
+  EXPECT_NE(a.find("\"hops\":[["), std::string::npos) << a;
+  EXPECT_EQ(eval(back), a);
+  EXPECT_EQ(eval(back2), a);
+  r = run_heed("info --model " + back);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_OUTPUT_HAS(r, "2 hops over the last 6 statements");
+  r = run_heed("show -m " + back + " --input " + story + " -o " + dir_.path("memn2n_show"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(std::filesystem::exists(dir_.path("memn2n_show/question-0001.svg")));
+
+  // One vocabulary: two that differ are refused, and nothing is written.
+  const std::string other = dir_.file("other.vocab", read(trained + "/src.vocab") + "zz\n");
+  r = run_heed("import --from-pytorch " + out + " --src-vocab " + trained + "/src.vocab" +
+               " --tgt-vocab " + other + " --out " + dir_.path("refused"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_OUTPUT_HAS(r, "model.kind memn2n has one vocabulary");
+  EXPECT_FALSE(std::filesystem::exists(dir_.path("refused")));
 }
 
 TEST_F(InteropCli, BadFilesAndCommandLines) {

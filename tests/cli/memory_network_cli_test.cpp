@@ -101,14 +101,35 @@ TEST_F(MemoryNetworkCli, InfoDescribesTheModel) {
       << info.output;
 }
 
+// Options of the image kinds and a bad --split are command-line mistakes (exit 2); a bad
+// --tasks names the option.
 TEST_F(MemoryNetworkCli, EvalRefusesImageOptions) {
   ASSERT_EQ(train_->exit_code, 0) << train_->output;
   const CommandResult r = run_heed("eval --model " + dir_->path("m") + " --images x.gz");
-  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("answers bAbI questions"), std::string::npos) << r.output;
   const CommandResult split = run_heed("eval --model " + dir_->path("m") + " --split valid");
-  EXPECT_NE(split.exit_code, 0);
-  EXPECT_NE(split.output.find("--split"), std::string::npos) << split.output;
+  EXPECT_EQ(split.exit_code, 2);
+  EXPECT_NE(split.output.find("--split: expected test, train or dev, got 'valid'"),
+            std::string::npos)
+      << split.output;
+  const CommandResult tasks = run_heed("eval --model " + dir_->path("m") + " --tasks 1,1");
+  EXPECT_EQ(tasks.exit_code, 1);
+  EXPECT_NE(tasks.output.find("--tasks: bAbI tasks \"1,1\": task 1 is given twice"),
+            std::string::npos)
+      << tasks.output;
+}
+
+TEST_F(MemoryNetworkCli, ShowRefusesImages) {
+  ASSERT_EQ(train_->exit_code, 0) << train_->output;
+  const std::string images = dir_->file("i.gz", "");
+  const CommandResult r = run_heed("show --model " + dir_->path("m") + " --images " + images +
+                                   " --out " + dir_->path("show_images"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find(dir_->path("m") + " holds a memory network (model.kind memn2n): give "
+                          "--input FILE (bAbI stories with their questions), not --images"),
+            std::string::npos)
+      << r.output;
 }
 
 }  // namespace

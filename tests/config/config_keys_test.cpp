@@ -151,5 +151,24 @@ TEST(ConfigKeys, TheMemoryNetworksKeys) {
             "--set: data.babi.tasks: not used by model.kind luong (used by: memn2n); remove it");
 }
 
+// The bAbI task list and the precision are the config's to refuse (at their keys, before
+// training reads a file; heed train exits 2: tests/bad_inputs' babi-tasks-*).
+TEST(ConfigKeys, TheMemoryNetworksTaskListAndPrecision) {
+  const std::string expected =
+      "; expected \"all\" or a comma list of task numbers and ranges in 1..20, such as "
+      "\"1,2,5-7\"";
+  EXPECT_EQ(error_of("data:\n  babi:\n    dir: b\n    tasks: \"0\"\nmodel:\n  kind: memn2n\n"
+                     "output: o\n"),
+            "cfg.yaml:4: data.babi.tasks: bAbI tasks \"0\": task 0 is outside 1..20" + expected);
+  EXPECT_EQ(error_of(kMemory + "output: o\n", {"data.babi.tasks=1,1"}),
+            "--set: data.babi.tasks: bAbI tasks \"1,1\": task 1 is given twice" + expected);
+  EXPECT_EQ(error_of(kMemory + "output: o\n", {"data.babi.tasks=21"}),
+            "--set: data.babi.tasks: bAbI tasks \"21\": task 21 is outside 1..20" + expected);
+  EXPECT_EQ(error_of(kMemory + "output: o\n", {"data.babi.tasks=1-3,19"}), "");
+  EXPECT_EQ(error_of(kMemory + "output: o\n", {"training.precision=bf16"}),
+            "--set: training.precision: model.kind memn2n trains in fp32 (its products are "
+            "small)");
+}
+
 }  // namespace
 }  // namespace heed

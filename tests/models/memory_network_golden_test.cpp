@@ -8,55 +8,14 @@
 #include "heed/models/memory_network.h"
 #include "heed/store/checkpoint.h"
 #include "support/golden.h"
+#include "support/golden_memory_batch.h"
 
 namespace heed {
 namespace {
 using testing::expect_close_to_golden;
 using testing::golden_group;
+using testing::golden_memory_batch;
 using testing::load_golden;
-
-std::vector<std::int32_t> ints(const Tensor& t) {
-  std::vector<std::int32_t> out;
-  for (double v : t.to_vector()) out.push_back(static_cast<std::int32_t>(v));
-  return out;
-}
-
-// The golden's padded inputs in heed's batch layout (lengths from the padding; no temporal
-// row for an empty slot).
-MemoryBatch golden_batch(const SafeTensorsFile& g) {
-  const Tensor& memory = g.get("in.memory");  // (B, S, J)
-  const std::int64_t B = memory.dim(0), S = memory.dim(1), J = memory.dim(2);
-  const std::vector<std::int32_t> ids = ints(memory), time = ints(g.get("in.time"));
-  const Tensor& question = g.get("in.question");
-  const std::vector<std::int32_t> q = ints(question);
-  MemoryBatch b;
-  b.size = B;
-  b.slots = S;
-  b.memory = std::make_shared<WordRowBatch>();
-  b.memory->rows = B * S;
-  b.memory->width = J;
-  b.memory->ids = ids;
-  for (std::int64_t r = 0; r < B * S; ++r) {
-    std::int32_t len = 0;
-    while (len < J && ids[static_cast<std::size_t>(r * J + len)] != 0) ++len;
-    b.memory->lengths.push_back(len);
-    b.memory->time.push_back(len > 0 ? time[static_cast<std::size_t>(r)] : -1);
-  }
-  b.question = std::make_shared<WordRowBatch>();
-  b.question->rows = B;
-  b.question->width = question.dim(1);
-  b.question->ids = q;
-  for (std::int64_t r = 0; r < B; ++r) {
-    std::int32_t len = 0;
-    while (len < question.dim(1) && q[static_cast<std::size_t>(r * question.dim(1) + len)] != 0)
-      ++len;
-    b.question->lengths.push_back(len);
-  }
-  b.counts = std::make_shared<std::vector<std::int32_t>>(ints(g.get("in.counts")));
-  b.answers = ints(g.get("in.answer"));
-  b.first.assign(static_cast<std::size_t>(B), 0);
-  return b;
-}
 
 void check_case(const std::string& suffix, bool linear, bool encodings) {
   const SafeTensorsFile g = load_golden("memn2n");
@@ -71,7 +30,7 @@ void check_case(const std::string& suffix, bool linear, bool encodings) {
   MemoryNetwork net(c, rng, DType::f64);
   const std::string tag = suffix.empty() ? "" : "_" + suffix;
   load_into(net, golden_group(g, "param" + tag + "."), "memn2n.safetensors");
-  const MemoryBatch b = golden_batch(g);
+  const MemoryBatch b = golden_memory_batch(g);
   Tape::current().clear();
   net.zero_grad();
   const MemoryAnswer a = net.forward(b, linear);

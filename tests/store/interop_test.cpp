@@ -4,8 +4,10 @@
 // F64, BF16 or F16; importing each through import_model and running heed's forward must give
 // the reference's logits (interop_<case>.logits.safetensors). The image kinds (fc, cnn, ram,
 // image2seq; tools/reference/images.py) have fixtures of their own, whose logits files hold
-// the images (and image2seq's decoder inputs). Then export -> import keeps every weight bit
-// for bit, and bad states are refused with messages that say what is wrong.
+// the images (and image2seq's decoder inputs), and so has the memory network (memn2n;
+// tools/reference/memory.py), whose logits files hold a batch of stories and every hop's
+// attention. Then export -> import keeps every weight bit for bit, and bad states are
+// refused with messages that say what is wrong.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,6 +29,7 @@
 #include "heed/store/interop.h"
 #include "heed/store/model_dir.h"
 #include "support/golden.h"
+#include "support/golden_memory_batch.h"
 
 namespace heed {
 namespace {
@@ -47,7 +50,15 @@ bool image_fixture(const std::string& name) {
   return std::find(kImageFixtures.begin(), kImageFixtures.end(), name) != kImageFixtures.end();
 }
 
-// The state fixtures (not the .logits files): one per model golden, then the image kinds'.
+// The memory network's (MEMORY_CASES): with position and temporal encoding, and without.
+const std::vector<std::string> kMemoryFixtures = {"interop_memn2n", "interop_memn2n_plain"};
+
+bool memory_fixture(const std::string& name) {
+  return std::find(kMemoryFixtures.begin(), kMemoryFixtures.end(), name) != kMemoryFixtures.end();
+}
+
+// The state fixtures (not the .logits files): one per model golden, then the image kinds' and
+// the memory network's.
 std::vector<std::string> state_fixtures() {
   std::vector<std::string> out;
   for (const std::string& n : golden_names("interop_"))
@@ -80,6 +91,7 @@ std::string error_of(F&& f) {
 
 TEST(Interop, EveryModelGoldenHasAFixture) {
   std::vector<std::string> expected = kImageFixtures;
+  expected.insert(expected.end(), kMemoryFixtures.begin(), kMemoryFixtures.end());
   for (const std::string& n : golden_names("models_"))
     expected.push_back("interop_" + n.substr(std::string("models_").size()));
   std::sort(expected.begin(), expected.end());
@@ -89,6 +101,34 @@ TEST(Interop, EveryModelGoldenHasAFixture) {
   for (const std::string& n : kImageFixtures)
     kinds.insert(load_safetensors(fixture(n)).metadata.at(interop_keys::kKind));
   EXPECT_EQ(kinds, (std::set<std::string>{"cnn", "fc", "image2seq", "ram"}));
+  for (const std::string& n : kMemoryFixtures)
+    EXPECT_EQ(load_safetensors(fixture(n)).metadata.at(interop_keys::kKind), "memn2n") << n;
+}
+
+// The memory network of model directory dir on a memory fixture's batch (check: its .logits
+// file) against the reference's logits and every hop's attention. Returns the largest
+// difference of either.
+double compare_memory_network(const std::string& dir, const SafeTensorsFile& check) {
+  NoGradGuard no_grad;
+  const LoadedMemoryModel m = load_memory_model_dir(dir, "best");
+  const DType dtype = m.config.training.dtype;
+  const MemoryAnswer a = m.model->forward(testing::golden_memory_batch(check));
+  const Tensor& ref = check.get("out.logits");
+  EXPECT_EQ(a.logits.value().dtype(), dtype);
+  const double tol = testing::golden_tolerance(dtype);
+  testing::expect_close_to_golden(a.logits.value(), ref, "logits", tol);
+  double worst = testing::max_abs_diff(a.logits.value(), ref);
+  const Tensor& p = check.get("out.p");  // (K, B, S)
+  EXPECT_EQ(static_cast<std::int64_t>(a.attention.size()), p.dim(0));
+  const std::vector<double> all = p.to_vector();
+  const auto per_hop = static_cast<std::ptrdiff_t>(p.dim(1) * p.dim(2));
+  for (std::size_t k = 0; k < a.attention.size() && static_cast<std::int64_t>(k) < p.dim(0); ++k) {
+    const auto begin = all.begin() + static_cast<std::ptrdiff_t>(k) * per_hop;
+    const Tensor hop = Tensor::from({p.dim(1), p.dim(2)}, {begin, begin + per_hop}, DType::f64);
+    testing::expect_close_to_golden(a.attention[k], hop, "p hop " + std::to_string(k + 1), tol);
+    worst = std::max(worst, testing::max_abs_diff(a.attention[k].to(DType::f64), hop));
+  }
+  return worst;
 }
 
 // The logits heed computes for an image fixture's inputs (check: its .logits file) with the
@@ -116,6 +156,14 @@ TEST(Interop, ImportedPyTorchStatesGiveTheReferenceLogits) {
   ScratchDir dir("heed_interop");
   for (const std::string& name : state_fixtures()) {
     SCOPED_TRACE(name);
+    if (memory_fixture(name)) {
+      const std::string imported = import_file(fixture(name), dir.path(name));
+      const double worst = compare_memory_network(imported, testing::load_golden(name + ".logits"));
+      std::printf("[interop] %-28s heed %s  max |logits, p - pytorch| %.3g\n", name.c_str(),
+                  std::string(enum_name(load_model_config(imported).training.dtype)).c_str(),
+                  worst);
+      continue;
+    }
     if (image_fixture(name)) {
       const std::string imported = import_file(fixture(name), dir.path(name));
       const SafeTensorsFile check = testing::load_golden(name + ".logits");
@@ -181,6 +229,14 @@ TEST(Interop, ExportThenImportKeepsEveryBit) {
     EXPECT_EQ(model_json.at("image_height").get<std::int64_t>(),
               config.model.classifier.image_height);
     EXPECT_EQ(model_json.at("conv_channels").get<std::int64_t>(), config.model.image.conv_channels);
+    EXPECT_EQ(model_json.at("hops").get<std::int64_t>(), config.model.memory.hops);
+    EXPECT_EQ(model_json.at("memory_size").get<std::int64_t>(), config.model.memory.memory_size);
+    EXPECT_EQ(model_json.at("temporal_encoding").get<bool>(),
+              config.model.memory.temporal_encoding);
+    // A memory network's one vocabulary under both keys.
+    if (memory_fixture(name)) {
+      EXPECT_EQ(meta.at(interop_keys::kSrcVocab), meta.at(interop_keys::kTgtVocab));
+    }
     // An image kind has no source side: no src.vocab, no heed.src_vocab.
     const bool images = image_fixture(name);
     EXPECT_EQ(meta.count(interop_keys::kSrcVocab), images ? 0u : 1u);
@@ -381,6 +437,103 @@ TEST_F(InteropErrors, ClassifierOfAnotherImageSize) {
   const std::string e = error_of([&] { import_model(o); });
   EXPECT_HAS(e, "wrong shape: hidden1.weight (5, 42) where the model has (5, 48)");
   EXPECT_EQ(e.find("metadata says"), std::string::npos) << e;  // the same kind
+  EXPECT_FALSE(std::filesystem::exists(o.out));
+}
+
+// A memory network has one vocabulary: either option gives it (written as src.vocab and
+// tgt.vocab), two that differ are refused, and it has no SentencePiece model.
+TEST_F(InteropErrors, MemoryNetworkHasOneVocabulary) {
+  const SafeTensorsFile mem = load_safetensors(fixture("interop_memn2n"));
+  NamedTensors bare_tensors = mem.tensors;
+  const std::string bare = dir_.path("bare.safetensors");
+  save_safetensors(bare, bare_tensors, {});  // a state saved without heed's metadata
+  const std::string words = mem.metadata.at(interop_keys::kSrcVocab);
+  ImportOptions o;
+  o.weights = bare;
+  o.config = dir_.file("memn2n.yaml", mem.metadata.at(interop_keys::kConfig));
+  o.out = dir_.path("out");
+  EXPECT_HAS(error_of([&] { import_model(o); }),
+             "bare.safetensors: has no heed.src_vocab metadata (not a file heed export wrote); "
+             "give the vocabulary with --vocab");
+  for (const bool as_target : {false, true}) {
+    SCOPED_TRACE(as_target);
+    o.src_vocab = o.tgt_vocab = "";
+    (as_target ? o.tgt_vocab : o.src_vocab) = dir_.file("words.vocab", words);
+    o.out = dir_.path(as_target ? "by_tgt" : "by_src");
+    ASSERT_NO_THROW(import_model(o));
+    EXPECT_EQ(load_memory_model_dir(o.out).vocab.size(), 12u);
+    std::ifstream x(path_in(o.out, model_files::kSrcVocab));
+    std::ifstream y(path_in(o.out, model_files::kTgtVocab));
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(x), {}), words);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(y), {}), words);
+  }
+  // Two lines swapped in one of them: the same size, other words.
+  std::string swapped = words;
+  const std::size_t e = swapped.find("\ne\n"), f = swapped.find("\nf\n");
+  ASSERT_NE(e, std::string::npos);
+  swapped[e + 1] = 'f';
+  swapped[f + 1] = 'e';
+  o.src_vocab = dir_.file("words.vocab", words);
+  o.tgt_vocab = dir_.file("swapped.vocab", swapped);
+  o.out = dir_.path("out");
+  std::string err = error_of([&] { import_model(o); });
+  EXPECT_HAS(err, "memn2n.yaml: model.kind memn2n has one vocabulary (src.vocab and tgt.vocab "
+                  "hold the same words), but ");
+  EXPECT_HAS(err, "swapped.vocab differ; give it once with --vocab");
+  EXPECT_FALSE(std::filesystem::exists(o.out));
+  // The exported file records the vocabulary's checksum under both keys.
+  o.weights = fixture("interop_memn2n");
+  o.config.clear();
+  o.src_vocab.clear();
+  ExportOptions x;
+  x.dir = import_file(fixture("interop_memn2n"), dir_.path("plain"));
+  x.out = dir_.path("exported.safetensors");
+  export_model(x);
+  o.weights = x.out;
+  err = error_of([&] { import_model(o); });
+  EXPECT_HAS(err, "swapped.vocab is not the vocabulary the weights were trained with");
+  EXPECT_FALSE(std::filesystem::exists(o.out));
+  o.tgt_vocab.clear();
+  o.src_spm = dir_.file("s.spm.model", "x");
+  EXPECT_HAS(error_of([&] { import_model(o); }),
+             "model.kind memn2n reads bAbI's words and has no SentencePiece model; drop "
+             "--src-spm / --tgt-spm");
+  EXPECT_FALSE(std::filesystem::exists(o.out));
+}
+
+// A memory network's state under a config of other hops or memory size, or of another kind.
+TEST_F(InteropErrors, MemoryNetworkOfOtherSizes) {
+  const SafeTensorsFile mem = load_safetensors(fixture("interop_memn2n"));
+  const std::string config = mem.metadata.at(interop_keys::kConfig);
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string c = config;
+    const std::size_t at = c.find(from);
+    EXPECT_NE(at, std::string::npos) << c;
+    if (at != std::string::npos) c.replace(at, from.size(), to);
+    return c;
+  };
+  ImportOptions o;
+  o.weights = fixture("interop_memn2n");
+  o.out = dir_.path("out");
+  o.config = dir_.file("hops2.yaml", with("hops: 3", "hops: 2"));
+  std::string e = error_of([&] { import_model(o); });
+  EXPECT_HAS(e, "interop_memn2n.safetensors: the state does not match the model that ");
+  EXPECT_HAS(e, "hops2.yaml describes; unexpected: embeddings.3.weight (12, 5), "
+                "temporal.3.weight (6, 5);");
+  EXPECT_EQ(e.find("metadata says"), std::string::npos) << e;  // the same kind
+  o.config = dir_.file("memory7.yaml", with("memory_size: 6", "memory_size: 7"));
+  EXPECT_HAS(error_of([&] { import_model(o); }),
+             "wrong shape: temporal.0.weight (6, 5) where the model has (7, 5)");
+  o.config = dir_.file("plain.yaml", with("temporal_encoding: true", "temporal_encoding: false"));
+  EXPECT_HAS(error_of([&] { import_model(o); }), "unexpected: temporal.0.weight (6, 5)");
+  // Under a text model's config: every name listed, and the kinds named.
+  o.config = dir_.file("luong.yaml", file_.metadata.at(interop_keys::kConfig));
+  o.src_vocab = dir_.file("src.vocab", file_.metadata.at(interop_keys::kSrcVocab));
+  o.tgt_vocab = dir_.file("tgt.vocab", file_.metadata.at(interop_keys::kTgtVocab));
+  e = error_of([&] { import_model(o); });
+  EXPECT_HAS(e, "missing: src_emb.weight (11, 5)");
+  EXPECT_HAS(e, "unexpected: embeddings.0.weight (12, 5)");
+  EXPECT_HAS(e, "heed.model metadata says model.kind memn2n, the config model.kind luong");
   EXPECT_FALSE(std::filesystem::exists(o.out));
 }
 

@@ -45,6 +45,12 @@ std::string how(const ModelConfig& mc, std::int64_t paths) {
   return where + ", " + std::to_string(mc.ram.glimpses) + " glimpses";
 }
 
+// An option that does not fit the model's kind, or one it needs and lacks: a bad command line
+// (exit 2), found once the model directory's config says the kind.
+void check_usage(bool ok, const std::string& message) {
+  if (!ok) throw UsageError(message);
+}
+
 class EvalCommand : public Command {
  public:
   std::string name() const override { return "eval"; }
@@ -94,11 +100,11 @@ class EvalCommand : public Command {
   int run() override {
     if (threads_ > 0) kernels::set_num_threads(static_cast<int>(threads_));
     if (answers_questions(load_model_config(dir_).model.kind)) {
-      HEED_CHECK(images_.empty() && targets_.empty() && locations_.empty() && paths_ == 0 &&
-                     beam_ == 1,
-                 "a memn2n model answers bAbI questions: give --babi, --split, --tasks, --json, "
-                 "--attention; --images, --targets, --paths, --locations and --beam are for the "
-                 "image kinds");
+      check_usage(images_.empty() && targets_.empty() && locations_.empty() && paths_ == 0 &&
+                      beam_ == 1,
+                  "a memn2n model answers bAbI questions: give --babi, --split, --tasks, --json, "
+                  "--attention; --images, --targets, --paths, --locations and --beam are for "
+                  "the image kinds");
       QuestionEval o;
       o.model_dir = dir_;
       o.weights = weights_;
@@ -110,14 +116,14 @@ class EvalCommand : public Command {
       o.batch = batch_;
       return eval_questions(o);
     }
-    HEED_CHECK(babi_.empty() && tasks_.empty() && json_.empty() && split_ == "test",
-               "--babi, --split, --tasks and --json are for model.kind memn2n");
-    HEED_CHECK(!images_.empty(), "--images is required: the test images (a gzipped IDX file "
-               "of heed data images)");
+    check_usage(babi_.empty() && tasks_.empty() && json_.empty() && split_ == "test",
+                "--babi, --split, --tasks and --json are for model.kind memn2n");
+    check_usage(!images_.empty(), "--images is required: the test images (a gzipped IDX file "
+                "of heed data images)");
     const std::string targets = targets_.empty() ? default_targets_path(images_) : targets_;
     if (is_image_to_sequence(load_model_config(dir_).model.kind)) {
-      HEED_CHECK(locations_.empty() && paths_ == 0, "--locations and --paths are for model.kind "
-                 "ram; an image2seq model takes --beam, --max-len and --attention");
+      check_usage(locations_.empty() && paths_ == 0, "--locations and --paths are for "
+                  "model.kind ram; an image2seq model takes --beam, --max-len and --attention");
       ImageSequenceEval o;
       o.model_dir = dir_;
       o.weights = weights_;
@@ -132,8 +138,8 @@ class EvalCommand : public Command {
       check_images_file();
       return eval_image_sequences(o);
     }
-    HEED_CHECK(attention_.empty() && beam_ == 1, "--beam and --attention are for model.kind "
-               "image2seq; an image classifier takes --paths and --locations");
+    check_usage(attention_.empty() && beam_ == 1, "--beam and --attention are for model.kind "
+                "image2seq; an image classifier takes --paths and --locations");
     LoadedImageModel m = load_image_model_dir(dir_, weights_);
     check_images_file();
     const ClassifiedImages set = read_classified_images(images_, targets, m.classes);

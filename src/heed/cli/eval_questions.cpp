@@ -35,14 +35,19 @@ std::vector<BabiQuestion> split_questions(const std::string& dir, int task,
 }  // namespace
 
 int eval_questions(const QuestionEval& o) {
+  if (o.split != "test" && o.split != "train" && o.split != "dev")
+    throw UsageError("--split: expected test, train or dev, got '" + o.split + "'");
   LoadedMemoryModel m = load_memory_model_dir(o.model_dir, o.weights);
   const DataConfig::Babi& b = m.config.data.babi;
   const std::string dir = o.babi.empty() ? b.dir : o.babi;
-  HEED_CHECK(o.split == "test" || o.split == "train" || o.split == "dev", "--split: expected "
-             "test, train or dev, got '", o.split, "'");
   HEED_CHECK(o.split != "dev" || b.dev_fraction > 0, "--split dev: the model was trained "
              "without a dev set (data.babi.dev_fraction 0)");
-  const std::vector<int> tasks = parse_babi_tasks(o.tasks.empty() ? b.tasks : o.tasks);
+  std::vector<int> tasks;
+  try {
+    tasks = parse_babi_tasks(o.tasks.empty() ? b.tasks : o.tasks);
+  } catch (const Error& e) {  // the option, or the model's config (checked when it was read)
+    throw Error(std::string(o.tasks.empty() ? "data.babi.tasks" : "--tasks") + ": " + e.what());
+  }
 
   struct Row {
     int task;

@@ -27,7 +27,8 @@ class ExportCommand : public Command {
     app.footer("The file holds every parameter under its PyTorch state_dict name, in the\n"
                "model's dtype, and as metadata the config (heed.config, and heed.model_config\n"
                "as JSON) and the vocabularies (an image kind's classes only: it has no source\n"
-               "side). tools/heed_torch.py loads it and builds the reference torch.nn.Module;\n"
+               "side; memn2n's one vocabulary under both keys). tools/heed_torch.py loads it\n"
+               "and builds the reference torch.nn.Module;\n"
                "heed import reads it back. docs/INTEROP.md.");
   }
 

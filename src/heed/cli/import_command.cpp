@@ -44,6 +44,8 @@ class ImportCommand : public Command {
                "best.safetensors, last.safetensors) works with heed translate, info, export.\n"
                "An image kind (ram, fc, cnn, image2seq) takes --tgt-vocab only (no source\n"
                "side) and its directory works with heed eval, info, show --images, export.\n"
+               "A memory network (memn2n) has one vocabulary, --vocab (or either of --src-vocab,\n"
+               "--tgt-vocab), no SentencePiece model; heed eval, info, show, export take it.\n"
                "docs/INTEROP.md lists the names and shapes of every model kind.");
   }
 

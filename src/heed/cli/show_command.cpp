@@ -14,6 +14,7 @@
 #include "heed/cli/stdin_lines.h"
 #include "heed/cli/validators.h"
 #include "heed/data/text_file.h"
+#include "heed/models/model_config.h"
 #include "heed/store/model_dir.h"
 
 namespace heed::cli {
@@ -21,14 +22,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A model drawn from the other form's items than those given: the message says which.
+// A model drawn from the other form's items than those given: the message says which. A
+// memory network reads --input too, as bAbI text: it is no text model, and is named as such.
 UsageError other_input(const std::string& dir, ModelKind kind, ShowInput wanted) {
+  const bool stories = answers_questions(kind);
   const std::string holds = dir + " holds " +
-                            (wanted == ShowInput::images ? "an image" : "a text") +
-                            " model (model.kind " + std::string(enum_name(kind)) + "): give ";
+                            (wanted == ShowInput::images ? "an image model"
+                             : stories                   ? "a memory network"
+                                                         : "a text model") +
+                            " (model.kind " + std::string(enum_name(kind)) + "): give ";
   if (wanted == ShowInput::images) return UsageError(holds + "--images FILE, not --input");
-  return UsageError(holds +
-                    "--input FILE, not --images (heed show --images draws the image models: " +
+  return UsageError(holds + "--input FILE" +
+                    (stories ? " (bAbI stories with their questions)" : "") +
+                    ", not --images (heed show --images draws the image models: " +
                     kinds_shown_from(ShowInput::images) + ")");
 }
 
@@ -115,8 +121,8 @@ class ShowCommand : public Command {
     const ShowOptions& o = options_;
     if (o.input.empty() && o.images.empty())
       throw UsageError(
-          "give --input FILE (a text model's sentences) or --images FILE (an image "
-          "model's images)");
+          "give --input FILE (a text model's sentences, a memory network's bAbI stories) or "
+          "--images FILE (an image model's images)");
     if (fs::exists(o.out) && !fs::is_directory(o.out))
       throw UsageError("--out " + o.out + ": is a file; --out names a directory to write into");
     const ShowInput given = o.images.empty() ? ShowInput::sentences : ShowInput::images;

@@ -15,6 +15,7 @@
 
 #include "heed/base/error.h"
 #include "heed/config/config_keys.h"
+#include "heed/data/babi.h"
 #include "heed/metrics/edit_distance.h"
 #include "heed/models/model_config.h"
 
@@ -284,6 +285,15 @@ void check_data(Sections& s, const TrainConfig& config) {
   if (answers_questions(kind)) {  // stories and questions from bAbI's task files
     s.check("data.babi.dir", !c.babi.dir.empty(),
             "required for " + reader + ": the directory of bAbI's qa<N>_*_train.txt files");
+    // The task list is checked here, at its key (exit 2 before the output directory is made),
+    // with parse_babi_tasks's message.
+    std::string tasks_error;
+    try {
+      parse_babi_tasks(c.babi.tasks);
+    } catch (const Error& e) {
+      tasks_error = e.what();
+    }
+    s.check("data.babi.tasks", tasks_error.empty(), tasks_error);
     for (const auto& [key, value] : {std::pair{"data.train_source", &c.train_source},
                                      std::pair{"data.dev_source", &c.dev_source},
                                      std::pair{"data.train_images", &c.train_images},
@@ -371,6 +381,10 @@ void check_training(Sections& s, const TrainConfig& config) {
               (classifies_images(kind) ? "" : " with mode " +
                                                   std::string(enum_name(model.attention_mode))) +
               "; set it to 0");
+  if (answers_questions(kind))  // the task checks it again for configs built in code
+    s.check("training.precision", c.precision == kernels::MatmulPrecision::f32,
+            "model.kind " + std::string(enum_name(kind)) + " trains in fp32 (its products are "
+            "small)");
   s.check("training.linear_start", !c.linear_start || config.data.babi.dev_fraction > 0,
           "linear start ends when the dev loss stops falling: it needs a dev set "
           "(data.babi.dev_fraction > 0)");

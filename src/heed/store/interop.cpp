@@ -200,21 +200,43 @@ void import_into(const ImportOptions& o, const std::string& stage, const std::st
              !o.src_vocab.empty() ? "source vocabulary; drop --src-vocab (and --vocab), give the "
                                     "classes with --tgt-vocab"
                                   : "SentencePiece model; drop --src-spm / --tgt-spm");
-  Vocabulary src;
-  if (!images)
-    src = stage_vocabulary(o.src_vocab, file, interop_keys::kSrcVocab, "--src-vocab",
-                           path_in(stage, model_files::kSrcVocab));
-  const Vocabulary tgt = stage_vocabulary(o.tgt_vocab, file, interop_keys::kTgtVocab,
-                                          "--tgt-vocab", path_in(stage, model_files::kTgtVocab));
+  // A memory network reads bAbI's words: one vocabulary (src.vocab, and tgt.vocab the same
+  // words, as heed train writes them) and no tokeniser.
+  const bool one_vocabulary = answers_questions(mc.kind);
+  HEED_CHECK(!one_vocabulary || (o.src_spm.empty() && o.tgt_spm.empty()), config_source,
+             ": model.kind ", enum_name(mc.kind), " reads bAbI's words and has no "
+             "SentencePiece model; drop --src-spm / --tgt-spm");
+  Vocabulary src, tgt;
+  if (one_vocabulary) {
+    if (!o.src_vocab.empty() && !o.tgt_vocab.empty())
+      HEED_CHECK(Vocabulary::load(o.src_vocab) == Vocabulary::load(o.tgt_vocab), config_source,
+                 ": model.kind ", enum_name(mc.kind), " has one vocabulary (src.vocab and "
+                 "tgt.vocab hold the same words), but ", o.src_vocab, " and ", o.tgt_vocab,
+                 " differ; give it once with --vocab");
+    const std::string& given = o.src_vocab.empty() ? o.tgt_vocab : o.src_vocab;
+    src = tgt = stage_vocabulary(given, file, interop_keys::kSrcVocab, "--vocab",
+                                 path_in(stage, model_files::kSrcVocab));
+    fs::copy_file(path_in(stage, model_files::kSrcVocab), path_in(stage, model_files::kTgtVocab));
+    // Checked against both checksums below, whichever option gave it.
+    if (!given.empty())
+      for (const char* key : {vocabulary_checksum_keys::kSrc, vocabulary_checksum_keys::kTgt})
+        check_vocabulary_checksum(src, given, file.metadata, key, o.weights);
+  } else {
+    if (!images)
+      src = stage_vocabulary(o.src_vocab, file, interop_keys::kSrcVocab, "--src-vocab",
+                             path_in(stage, model_files::kSrcVocab));
+    tgt = stage_vocabulary(o.tgt_vocab, file, interop_keys::kTgtVocab, "--tgt-vocab",
+                           path_in(stage, model_files::kTgtVocab));
+  }
   // A file heed exported records its vocabularies' checksums: a vocabulary given beside it
   // must be the one it was trained with (two lines swapped would import without a word).
-  if (!o.src_vocab.empty())
+  if (!one_vocabulary && !o.src_vocab.empty())
     check_vocabulary_checksum(src, o.src_vocab, file.metadata, vocabulary_checksum_keys::kSrc,
                               o.weights);
-  if (!o.tgt_vocab.empty())
+  if (!one_vocabulary && !o.tgt_vocab.empty())
     check_vocabulary_checksum(tgt, o.tgt_vocab, file.metadata, vocabulary_checksum_keys::kTgt,
                               o.weights);
-  if (!images) {
+  if (!images && !one_vocabulary) {
     stage_spm(config.data.source, o.src_spm, "--src-spm", path_in(stage, model_files::kSrcSpm));
     stage_spm(config.data.target, o.tgt_spm, "--tgt-spm", path_in(stage, model_files::kTgtSpm));
   }
@@ -282,17 +304,27 @@ std::size_t export_model(const ExportOptions& o) {
       {interop_keys::kKind, std::string(enum_name(m.config.model.kind))},
       {interop_keys::kModelConfig, model_config_json(m.config)},
       {interop_keys::kConfig, to_yaml(m.config)},
-      {interop_keys::kTgtVocab, read_text(path_in(o.dir, model_files::kTgtVocab))},
       {interop_keys::kDtype, std::string(enum_name(m.config.training.dtype))},
       {interop_keys::kWeights, o.weights == "best" || o.weights == "last"
                                    ? o.weights
                                    : fs::path(o.weights).filename().string()}};
-  // An image kind has no source side, so no heed.src_vocab.
-  if (!takes_images(m.config.model.kind))
+  // An image kind has no source side, so no heed.src_vocab. A memory network's one
+  // vocabulary is src.vocab, the file it loads and checks: both keys hold it (its tgt.vocab
+  // is the same words and is not read).
+  const ModelKind kind = m.config.model.kind;
+  const std::string tgt_vocab =
+      answers_questions(kind) ? model_files::kSrcVocab : model_files::kTgtVocab;
+  meta.emplace(interop_keys::kTgtVocab, read_text(path_in(o.dir, tgt_vocab)));
+  if (!takes_images(kind))
     meta.emplace(interop_keys::kSrcVocab, read_text(path_in(o.dir, model_files::kSrcVocab)));
   if (auto it = m.metadata.find("heed.step"); it != m.metadata.end()) meta.insert(*it);
   // The checksums of the vocabularies exported (save_module would take them from the
   // folder --out is in, were it a model directory).
+  if (answers_questions(kind)) {
+    const std::string checksum =
+        vocabulary_checksum(Vocabulary::load(path_in(o.dir, model_files::kSrcVocab)));
+    meta[vocabulary_checksum_keys::kSrc] = meta[vocabulary_checksum_keys::kTgt] = checksum;
+  }
   add_vocabulary_checksums(o.dir, meta);
   save_module(*m.model, o.out, meta);
   return m.model->named_parameters().size();

@@ -5,14 +5,14 @@
 // PyTorch state_dict name (the names of tools/reference/models.py), in the model's dtype,
 // and metadata holding the model's config (config.yaml, and its model: section as JSON)
 // and the vocabularies (only the target one for the kinds that read images: ram, fc, cnn,
-// image2seq). tools/heed_torch.py reads it into a state_dict and builds the reference
-// torch.nn.Module from the metadata.
+// image2seq; memn2n's one vocabulary under both keys). tools/heed_torch.py reads it into a
+// state_dict and builds the reference torch.nn.Module from the metadata.
 //
 // `heed import` goes the other way: a state_dict saved as safetensors (F32, F64, BF16 or
 // F16), plus the heed training config that describes the architecture and the
 // vocabularies, becomes a normal model directory (config.yaml, src.vocab, tgt.vocab,
 // best.safetensors, last.safetensors; no src.vocab for an image kind) that `heed translate`
-// (`heed eval` for an image kind) and `heed info` accept. The
+// (`heed eval` for an image kind or memn2n) and `heed info` accept. The
 // config and vocabularies may come from the file's own metadata (a file `heed export`
 // wrote, or one PyTorch saved back with that metadata).
 #include <string>
@@ -56,9 +56,10 @@ struct ImportOptions {
   std::string weights;               // the PyTorch state_dict, as safetensors
   std::string config;                // heed training config; "" = the file's heed.config
   std::string src_vocab, tgt_vocab;  // vocabulary files; "" = the file's heed.*_vocab
-                                     // (an image kind takes no src_vocab: refused)
+                                     // (an image kind takes no src_vocab: refused; memn2n
+                                     // has one: either, or both the same words)
   std::string src_spm, tgt_spm;      // SentencePiece models; "" = the config's spm_model
-                                     // (text kinds only)
+                                     // (text kinds only; refused for the others)
   std::string out;                   // the model directory to create
 };
 
