@@ -23,6 +23,9 @@ constexpr double kCellWidth = 52.0;
 constexpr double kTextFont = 12.0;
 constexpr double kMark = 18.0;  // the column of the supporting-fact marks
 constexpr std::size_t kMaxStatement = 64;  // code points of a statement shown
+constexpr const char* kFooter =
+    "\xE2\x97\x86 supporting fact  \xC2\xB7  statements numbered in story order, questions left out"
+    "  \xC2\xB7  cells: each hop's attention";
 
 // Where everything goes, measured once for both surfaces.
 struct Layout {
@@ -53,7 +56,8 @@ Layout layout(const MemoryHopsPicture& p) {
     L.numbers.push_back(std::to_string(p.first_number + i));
     L.statements.push_back(label_text(p.statements[i], kMaxStatement));
     L.number_w = std::max(L.number_w, advance(cr, L.numbers.back(), kTextFont));
-    L.text_w = std::max(L.text_w, advance(cr, L.statements.back(), kTextFont));
+    const bool bold = i < p.supporting.size() && p.supporting[i];  // supporting facts: bold
+    L.text_w = std::max(L.text_w, advance(cr, L.statements.back(), kTextFont, bold));
   }
   for (const auto& hop : p.hops)
     for (double w : hop) L.weight_max = std::max(L.weight_max, w);
@@ -69,7 +73,8 @@ Layout layout(const MemoryHopsPicture& p) {
   const double right = L.bar_x + kBarWidth + colour_bar_labels_width(cr, L.weight_max);
   L.width = std::ceil(std::max({right, kMargin + advance(cr, L.title, kTitleFont, true),
                                 kMargin + advance(cr, L.question, kSubtitleFont),
-                                kMargin + advance(cr, L.answer_line, kSubtitleFont, true)}) +
+                                kMargin + advance(cr, L.answer_line, kSubtitleFont, true),
+                                kMargin + advance(cr, kFooter, kTickFont)}) +
                       kMargin);
   L.height = std::ceil(L.top + std::max(rows_h, kBarMinHeight) + kMargin + 14.0);
   return L;
@@ -120,9 +125,7 @@ void draw(cairo_t* cr, const MemoryHopsPicture& p, const Layout& L) {
              L.weight_max);
   set_rgb(cr, {110, 110, 110});
   text_at(cr, kMargin, L.height - kMargin + 4.0,
-          "\xE2\x97\x86 supporting fact  \xC2\xB7  statements numbered in story order, questions "
-          "left out  \xC2\xB7  cells: each hop's attention",
-          kTickFont);
+          kFooter, kTickFont);
 }
 
 }  // namespace
