@@ -134,3 +134,35 @@ TEST_F(MemoryNetworkCli, ShowRefusesImages) {
 
 }  // namespace
 }  // namespace heed::testing
+
+namespace heed::testing {
+namespace {
+
+// Weights saved while linear start is still on are marked so, and heed eval answers as the
+// training measured them: its dev error is the training's best dev error.
+TEST(MemoryNetworkLinearStart, EvalFollowsTheModeTheWeightsWereSavedIn) {
+  ScratchDir dir("heed_memn2n_linear");
+  std::filesystem::create_directories(dir.path("babi"));
+  dir.file("babi/qa1_moves_train.txt", babi_moves_text(200, 21));
+  const std::string config = dir.file("c.yaml",
+      "data:\n"
+      "  babi: {dir: " + dir.path("babi") + ", tasks: '1', dev_fraction: 0.2}\n"
+      "model: {kind: memn2n, emb_dim: 16, hops: 2, memory_size: 20}\n"
+      "training: {optimizer: sgd, lr: 0.1, max_sentences: 32, max_tokens: 100000, max_epochs: 3,\n"
+      "  validate_every: 10, metric: error, linear_start: true, linear_start_patience: 1000,\n"
+      "  threads: 1, seed: 3}\n"
+      "output: " + dir.path("m") + "\n");
+  const CommandResult train = run_heed("train " + config);
+  ASSERT_EQ(train.exit_code, 0) << train.output;
+  std::smatch best;
+  ASSERT_TRUE(std::regex_search(train.output, best, std::regex("best dev error ([0-9.]+) at")))
+      << train.output;
+  const CommandResult eval = run_heed("eval --model " + dir.path("m") + " --split dev");
+  ASSERT_EQ(eval.exit_code, 0) << eval.output;
+  EXPECT_NE(eval.output.find("hops without softmax (saved during linear start)"),
+            std::string::npos) << eval.output;
+  EXPECT_NEAR(mean_error(eval.output), std::stod(best[1]), 0.01) << eval.output << train.output;
+}
+
+}  // namespace
+}  // namespace heed::testing

@@ -90,7 +90,9 @@ int eval_questions(const QuestionEval& o) {
   if (!o.attention.empty()) write_file_atomically(o.attention, jsonl);
 
   std::cout << "bAbI " << o.split << " questions of " << dir << ", " << o.model_dir << " ("
-            << m.weights_path << ")\n";
+            << m.weights_path << ")"
+            << (m.model->linear_hops() ? "; hops without softmax (saved during linear start)" : "")
+            << "\n";
   std::printf("%4s %9s %8s %18s\n", "task", "questions", "error", "attention support");
   double sum = 0.0;
   std::vector<int> failed;

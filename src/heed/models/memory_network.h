@@ -53,7 +53,14 @@ class MemoryNetwork : public Module {
   MemoryNetwork(const ModelConfig& config, Rng& rng, DType dtype = DType::f32);
 
   // The answer's logits and each hop's attention. linear_start: no softmax in the hops.
-  MemoryAnswer forward(const MemoryBatch& batch, bool linear_start = false) const;
+  MemoryAnswer forward(const MemoryBatch& batch, bool linear_start) const;
+  // The same in the mode the weights were trained in (linear_hops).
+  MemoryAnswer forward(const MemoryBatch& batch) const { return forward(batch, linear_hops_); }
+
+  // Weights saved while linear start was still on answer without the hops' softmax (the
+  // weights file's kMemoryHopsKey says "linear"); heed eval, show and serve follow it.
+  void set_linear_hops(bool on) { linear_hops_ = on; }
+  bool linear_hops() const { return linear_hops_; }
 
   std::int64_t hops() const { return static_cast<std::int64_t>(embeddings_.size()) - 1; }
   std::int64_t vocab() const { return vocab_; }
@@ -63,9 +70,14 @@ class MemoryNetwork : public Module {
  private:
   MemoryConfig config_;
   std::int64_t vocab_, dim_;
+  bool linear_hops_ = false;
   std::vector<Var> embeddings_;  // K + 1 tables (V, d)
   std::vector<Var> temporal_;    // K + 1 tables (memory_size, d), or none
 };
+
+// The weights metadata entry that says how the hops were trained when the weights were saved:
+// "softmax" (also when absent) or "linear" (linear start was still on).
+inline constexpr const char* kMemoryHopsKey = "heed.memn2n.hops";
 
 // Throws heed::Error naming the key unless a memory network can be built from config.
 void validate_memory_network(const ModelConfig& config);

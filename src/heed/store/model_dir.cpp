@@ -180,6 +180,11 @@ LoadedMemoryModel load_memory_model_dir(const std::string& dir, const std::strin
   Rng rng(m.config.training.seed);
   m.model = std::make_unique<MemoryNetwork>(mc, rng, m.config.training.dtype);
   m.metadata = load_model_weights(*m.model, m.weights_path, dir, mc.kind, &m.vocab, m.vocab);
+  if (const auto it = m.metadata.find(kMemoryHopsKey); it != m.metadata.end()) {
+    HEED_CHECK(it->second == "linear" || it->second == "softmax", m.weights_path, ": metadata ",
+               kMemoryHopsKey, " is '", it->second, "', expected linear or softmax");
+    m.model->set_linear_hops(it->second == "linear");
+  }
   m.model->eval();
   return m;
 }

@@ -46,6 +46,8 @@ class QuestionAnsweringTask final : public TrainingTask {
   void save_files() const override;
   std::string describe_data() const override;
   void set_epoch(std::int64_t epoch) override;
+  void begin_step(std::int64_t step) override;
+  void add_weights_metadata(Metadata& metadata) const override;
   double forward_backward(const Batch& batch, const BatchShare& share) override;
   DevMetricResult dev_metric() override;
   void save_state(TrainingState& state) const override;
@@ -63,6 +65,9 @@ class QuestionAnsweringTask final : public TrainingTask {
   std::int64_t stale_ = 0;
   // Set when training.linear_start_epochs ended linear start, for the next validation's line.
   std::int64_t ended_at_epoch_ = -1;
+  // The validation that ends linear start leaves it on until the next step, so that weights
+  // saved at that validation (best.safetensors) are marked with the mode they were measured in.
+  bool end_linear_ = false;
 };
 
 void QuestionAnsweringTask::load_data() {
@@ -114,6 +119,16 @@ std::string QuestionAnsweringTask::describe_data() const {
   return std::to_string(train_.size()) + " training questions of " + tasks + " (" +
          std::to_string(dev_.size()) + " held out for validation), " +
          std::to_string(vocab_.size()) + " words";
+}
+
+void QuestionAnsweringTask::begin_step(std::int64_t /*step*/) {
+  if (!end_linear_) return;
+  linear_ = false;
+  end_linear_ = false;
+}
+
+void QuestionAnsweringTask::add_weights_metadata(Metadata& metadata) const {
+  metadata[kMemoryHopsKey] = linear_ ? "linear" : "softmax";
 }
 
 void QuestionAnsweringTask::set_epoch(std::int64_t epoch) {
@@ -184,7 +199,7 @@ DevMetricResult QuestionAnsweringTask::dev_metric() {
     stale_ = loss < lowest_dev_loss_ ? 0 : stale_ + 1;
     lowest_dev_loss_ = std::min(lowest_dev_loss_, loss);
     if (stale_ >= t.linear_start_patience) {  // the dev loss stopped falling: softmax back in
-      linear_ = false;
+      end_linear_ = true;
       s.shown += " (linear start ended: the hops' softmax is back)";
     } else {
       s.shown += " (linear start)";
@@ -196,7 +211,7 @@ DevMetricResult QuestionAnsweringTask::dev_metric() {
 
 void QuestionAnsweringTask::save_state(TrainingState& state) const {
   state.has_linear_start = true;
-  state.linear_start = linear_;
+  state.linear_start = linear_ && !end_linear_;
   state.lowest_dev_loss = lowest_dev_loss_;
   state.stale_validations = stale_;
 }

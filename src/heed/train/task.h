@@ -22,6 +22,7 @@
 #include "heed/data/batch.h"
 #include "heed/data/corpus.h"
 #include "heed/nn/module.h"
+#include "heed/tensor/safetensors.h"
 #include "heed/tensor/arena.h"
 #include "heed/train/trainer.h"
 #include "heed/train/training_state.h"
@@ -93,6 +94,10 @@ class TrainingTask {
   virtual void skip_share(const BatchShare& /*share*/) {}
   // The dev set's value of training.metric, the model left training.
   virtual DevMetricResult dev_metric() = 0;
+
+  // Entries the task adds to every weights file's metadata (best, last, step checkpoints):
+  // what a reader of the weights needs beyond the config, e.g. the memory network's hop mode.
+  virtual void add_weights_metadata(Metadata& /*metadata*/) const {}
 
   // What the task keeps in the training state, and takes back on resume.
   virtual void save_state(TrainingState& /*state*/) const {}

@@ -186,8 +186,10 @@ void TrainingLoop::validate(Progress& progress, double train_loss) {
 }
 
 Metadata TrainingLoop::weights_metadata() const {
-  return {{"format", "pt"}, {"heed.step", std::to_string(state_.step)},
-          {"heed.model", std::string(enum_name(c_.model.kind))}};
+  Metadata m = {{"format", "pt"}, {"heed.step", std::to_string(state_.step)},
+                {"heed.model", std::string(enum_name(c_.model.kind))}};
+  task_->add_weights_metadata(m);
+  return m;
 }
 
 void TrainingLoop::mark_unsaved() {
