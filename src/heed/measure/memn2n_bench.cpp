@@ -103,6 +103,8 @@ void run_memn2n_bench(const BenchOptions& opt, std::ostream& out) {
                            {"temporal_encoding", true}};
   info["batch"] = opt.batch;
   info["params"] = model.num_parameters();
+  // The threads a step's kernels get (MemoryNetwork::step_threads): 1 at the protocol's sizes.
+  info["step_threads"] = model.step_threads(opt.batch, opt.threads);
   info["blas"] = {blas_config()};
   info["cpu_capability"] = cpu_capability();
   info["peak_rss_mb"] = peak_rss_mb();
@@ -128,6 +130,8 @@ void run_memn2n_bench(const BenchOptions& opt, std::ostream& out) {
     double last_loss = std::nan("");
     auto step = [&](const MemoryBatch& b, bool timed) {
       {
+        // As heed train's step (train/question_answering_task.cpp).
+        const kernels::ScopedNumThreads threads(model.step_threads(b.size, opt.threads));
         ArenaScope scope(&arena);
         const auto t0 = Clock::now();
         optimizer->zero_grad();
@@ -180,6 +184,7 @@ void run_memn2n_bench(const BenchOptions& opt, std::ostream& out) {
     NoGradGuard no_grad;
     auto run = [&](const MemoryBatch& b) {
       {
+        const kernels::ScopedNumThreads threads(model.step_threads(b.size, opt.threads));
         ArenaScope scope(&arena);
         softmax(model.forward(b).logits);
       }
