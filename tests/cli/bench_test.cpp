@@ -274,6 +274,7 @@ TEST(BenchCommand, Memn2nPrintsInfoTrainAndInferLines) {
   // 4 tables (180, 50) and 4 temporal tables (50, 50), as tools/torch_memn2n.py counts them.
   EXPECT_EQ(info.at("params"), 46000);
   EXPECT_EQ(info.at("config_detail").at("hops"), 3);
+  EXPECT_EQ(info.at("step_threads"), 1);  // 32 x 50 x 180: too small a product for threads
   const Json& train = lines[1];
   EXPECT_EQ(train.at("measure"), "train");
   EXPECT_EQ(train.at("precision"), "fp32");
