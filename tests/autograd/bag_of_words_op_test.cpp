@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "heed/autograd/reduce_op.h"
 #include "heed/autograd/tape.h"
 #include "heed/base/error.h"
 #include "support/gradcheck.h"
@@ -58,6 +59,45 @@ TEST(BagOfWords, GradientCheck) {
     EXPECT_TRUE(gradcheck([&] { return bag_of_words(table, Var(), rows(2, 3, {1, 2, 5, 3, 0, 0},
                                                                         {3, 1}), position); },
                           {table}));
+  }
+}
+
+// The kernel computes the position weights of each row length once per call and reuses them
+// for later rows of that length: rows of mixed lengths give, row for row, exactly what each
+// row gives alone, and their gradients sum to the batch's.
+TEST(BagOfWords, RowsOfMixedLengthsAsEachAlone) {
+  Var table = random_var({7, 5}, 5);
+  Var temporal = random_var({4, 5}, 6);
+  const std::vector<std::int32_t> ids = {1, 2, 3, 0, 4, 0, 0, 0, 5, 6, 1, 0,
+                                         2, 2, 0, 0, 0, 0, 0, 0, 3, 4, 5, 6};
+  const std::vector<std::int32_t> lengths = {3, 1, 3, 2, 0, 4}, time = {3, 2, 1, 0, -1, 2};
+  const std::int64_t n = 6, width = 4, d = 5;
+  for (bool position : {true, false}) {
+    table.zero_grad();
+    temporal.zero_grad();
+    Var y = bag_of_words(table, temporal, rows(n, width, ids, lengths, time), position);
+    Var total = sum(y);
+    Tape::current().backward(total);
+    const Tensor batch_table = table.grad().clone(), batch_temporal = temporal.grad().clone();
+    table.zero_grad();
+    temporal.zero_grad();
+    const std::vector<double> all = y.value().to_vector();
+    for (std::int64_t r = 0; r < n; ++r) {
+      const auto at = static_cast<std::size_t>(r);
+      Var one = bag_of_words(table, temporal,
+                             rows(1, width, std::vector<std::int32_t>(ids.begin() + r * width,
+                                                                      ids.begin() + (r + 1) * width),
+                                  {lengths[at]}, {time[at]}),
+                             position);
+      const std::vector<double> alone = one.value().to_vector();
+      for (std::int64_t k = 0; k < d; ++k)
+        EXPECT_EQ(all[static_cast<std::size_t>(r * d + k)], alone[static_cast<std::size_t>(k)])
+            << "row " << r << ", component " << k << ", position " << position;
+      Var part = sum(one);
+      Tape::current().backward(part);
+    }
+    EXPECT_TRUE(all_close(batch_table, table.grad()));
+    EXPECT_TRUE(all_close(batch_temporal, temporal.grad()));
   }
 }
 

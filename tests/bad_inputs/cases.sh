@@ -166,6 +166,10 @@ check serve-watch-with-model 2 "--model or --watch, not both" '$H serve --watch 
 check eval-text-model 1 "translates text;heed translate" '$H eval -m $F/m --images test-images-idx3-ubyte.gz'
 check eval-paths-zero 2 "--paths;from 1 to 1000" '$H eval -m $F/m --images x.gz --paths 0'
 check eval-no-images 2 "--images" '$H eval -m $F/m'
+check bench-optimizer-unknown 2 "--optimizer;expected one of;rmsprop" '$H bench --config memn2n --optimizer rmsprop'
+check bench-memn2n-adamw 1 "--optimizer: config memn2n trains with sgd or adam;adamw" '$H bench --config memn2n --optimizer adamw --threads 1'
+check bench-optimizer-other-config 1 "--optimizer is config memn2n's;config g2p trains with Adam;!\"measure\"" '$H bench --config g2p,memn2n --optimizer sgd --threads 1'
+check bench-memn2n-bf16 1 "--precision: config memn2n runs in fp32;bf16" '$H bench --config memn2n --precision bf16 --threads 1'
 
 # ---- heed serve --------------------------------------------------------------------------
 check serve-port-busy 1 "cannot listen on 127.0.0.1:;in use" '$S/with_server.sh $H $F/m "timeout 20 $H serve -m $F/m --port \$PORT"'

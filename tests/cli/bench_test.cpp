@@ -12,6 +12,7 @@
 
 #include "heed/base/error.h"
 #include "heed/cli/bench_command.h"
+#include "heed/measure/memn2n_bench.h"
 #include "heed/measure/protocol.h"
 #include "support/bf16.h"
 
@@ -241,6 +242,111 @@ TEST(BenchCommand, RamPrintsInfoTrainAndInferLines) {
   EXPECT_EQ(json_lines(run_bench_command("--config ram --only infer --threads 1 --batch 2 "
                                          "--decode-sents 2")).size(), 2u);
   EXPECT_EQ(json_lines(run_bench_command("--config ram --only greedy --threads 1")).size(), 1u);
+}
+
+// --config memn2n: the end-to-end memory network's questions per second
+// (measure/memn2n_bench.h), in the lines tools/torch_memn2n.py prints too and bench/compare reads.
+// The keys of each JSON line of text, in the order printed.
+std::vector<std::vector<std::string>> keys_in_order(const std::string& text) {
+  std::vector<std::vector<std::string>> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    out.emplace_back();
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
+    for (const auto& [key, value] : j.items()) out.back().push_back(key);
+  }
+  return out;
+}
+
+TEST(BenchCommand, Memn2nPrintsInfoTrainAndInferLines) {
+  const std::string text = run_bench_command(
+      "--config memn2n --steps 2 --warmup 1 --threads 1 --batch 32 --decode-sents 64 --tag m1");
+  const auto lines = json_lines(text);
+  const auto keys = keys_in_order(text);
+  ASSERT_EQ(lines.size(), 3u);
+  const Json& info = lines[0];
+  EXPECT_EQ(info.at("measure"), "info");
+  EXPECT_EQ(info.at("config"), "memn2n");
+  EXPECT_EQ(info.at("model"), "memn2n");
+  EXPECT_EQ(info.at("tag"), "m1");
+  EXPECT_EQ(info.at("batch"), 32);
+  // 4 tables (180, 50) and 4 temporal tables (50, 50), as tools/torch_memn2n.py counts them.
+  EXPECT_EQ(info.at("params"), 46000);
+  EXPECT_EQ(info.at("config_detail").at("hops"), 3);
+  EXPECT_EQ(info.at("step_threads"), 1);  // 32 x 50 x 180: too small a product for threads
+  const Json& train = lines[1];
+  EXPECT_EQ(train.at("measure"), "train");
+  EXPECT_EQ(train.at("precision"), "fp32");
+  EXPECT_EQ(train.at("optimizer"), "sgd");
+  EXPECT_EQ(train.at("steps"), 2);
+  EXPECT_EQ(train.at("batch"), 32);
+  EXPECT_EQ(train.at("questions"), 64);
+  // Every field of the reference's train line, in its order.
+  EXPECT_EQ(keys[1], (std::vector<std::string>{
+                      "config", "threads", "heed", "tag", "measure", "precision", "optimizer",
+                      "steps", "batch", "questions", "seconds", "questions_per_s",
+                      "ms_per_step_mean", "ms_per_step_median", "loss_last", "forward_ms_median",
+                      "backward_ms_median", "update_ms_median", "peak_rss_mb"}));
+  // Steps of 32 questions take a good part of a millisecond: none of these rounds to 0.
+  for (const char* key : {"questions_per_s", "ms_per_step_median", "forward_ms_median",
+                          "backward_ms_median", "peak_rss_mb"}) {
+    EXPECT_GT(train.at(key).get<double>(), 0.0) << key;
+  }
+  // Untrained (tables N(0, 0.1^2)): close to the uniform guess over 180 words.
+  EXPECT_NEAR(train.at("loss_last").get<double>(), std::log(180.0), 0.5);
+  const Json& infer = lines[2];
+  EXPECT_EQ(infer.at("measure"), "infer");
+  EXPECT_EQ(infer.at("questions"), 64);  // 2 batches of 32
+  EXPECT_EQ(infer.at("batch"), 32);
+  EXPECT_GT(infer.at("questions_per_s").get<double>(), 0.0);
+  EXPECT_EQ(keys[2], (std::vector<std::string>{"config", "threads", "heed", "tag", "measure",
+                                            "precision", "questions", "batch", "seconds",
+                                            "questions_per_s", "peak_rss_mb"}));
+}
+
+TEST(BenchCommand, Memn2nTakesSgdOrAdamAndNothingElse) {
+  const auto adam = json_lines(run_bench_command(
+      "--config memn2n --only train --optimizer adam --steps 1 --warmup 0 --threads 1 --batch 2"));
+  ASSERT_EQ(adam.size(), 2u);
+  EXPECT_EQ(adam[1].at("optimizer"), "adam");
+  EXPECT_EQ(json_lines(run_bench_command("--config memn2n --only infer --threads 1 --batch 2 "
+                                         "--decode-sents 2")).size(), 2u);
+  EXPECT_EQ(json_lines(run_bench_command("--config memn2n --only greedy --threads 1")).size(), 1u);
+  // adamw is heed train's, not the protocol's; the other configs train with Adam only.
+  EXPECT_THROW(run_bench_command("--config memn2n --optimizer adamw --threads 1"), Error);
+  EXPECT_THROW(run_bench_command("--config g2p,memn2n --optimizer sgd --threads 1"), Error);
+  EXPECT_THROW(run_bench_command("--config memn2n --optimizer rmsprop"), CLI::ValidationError);
+  // The memory network trains in fp32 only, as heed train's memn2n.
+  EXPECT_THROW(run_bench_command("--config memn2n --precision bf16 --threads 1"), Error);
+}
+
+TEST(BenchProtocol, Memn2nQuestionsFollowTheReferenceDistribution) {
+  Rng rng(5);
+  const auto questions = measure::memn2n_bench_questions(4000, rng);
+  ASSERT_EQ(questions.size(), 4000u);
+  double statements = 0;
+  std::int64_t shortest = 100, longest = 0;
+  for (const EncodedQuestion& q : questions) {
+    const auto n = static_cast<std::int64_t>(q.story.size());
+    shortest = std::min(shortest, n);
+    longest = std::max(longest, n);
+    statements += static_cast<double>(n);
+    for (const auto& s : q.story) {
+      ASSERT_GE(s.size(), 3u);
+      ASSERT_LE(s.size(), 10u);
+      for (std::int32_t w : s) ASSERT_TRUE(w >= 4 && w <= 179) << w;
+    }
+    ASSERT_GE(q.question.size(), 3u);
+    ASSERT_LE(q.question.size(), 6u);
+    for (std::int32_t w : q.question) ASSERT_TRUE(w >= 4 && w <= 179) << w;
+    ASSERT_TRUE(q.answer >= 4 && q.answer <= 179) << q.answer;
+  }
+  EXPECT_EQ(shortest, 2);
+  EXPECT_GE(longest, 41);  // P(the least of three draws > 40) = (10/49)^3: 34 expected in 4,000
+  // The least of three draws uniform in 2..50: E = 2 + sum_{k=1}^{48} ((49 - k) / 49)^3
+  // = 13.76; the mean of 4,000 questions (sd about 9.7) lies within 0.6 of it.
+  EXPECT_NEAR(statements / 4000.0, 13.76, 0.6);
 }
 
 }  // namespace

@@ -115,6 +115,25 @@ TEST(MemoryNetwork, AttentionSumsToOneOverEachStory) {
   }
 }
 
+// The answer's product B x d x V decides: below 2^22 multiply-adds one thread.
+TEST(MemoryNetwork, StepThreadsOnlyForLargeAnswerProducts) {
+  Rng rng(5);
+  ModelConfig c = tiny_config();
+  c.src_vocab = c.tgt_vocab = 180;
+  c.emb_dim = 50;
+  const MemoryNetwork babi(c, rng);
+  EXPECT_EQ(babi.step_threads(32, 2), 1);     // the joint bAbI model: 288,000
+  EXPECT_EQ(babi.step_threads(466, 2), 1);    // 4,194,000: just below 2^22 = 4,194,304
+  EXPECT_EQ(babi.step_threads(467, 2), 2);    // 4,203,000
+  EXPECT_EQ(babi.step_threads(467, 1), 1);
+  c.src_vocab = c.tgt_vocab = 20000;
+  c.emb_dim = 100;
+  c.memory.memory_size = 3;
+  const MemoryNetwork large(c, rng);
+  EXPECT_EQ(large.step_threads(1, 4), 1);     // 2,000,000
+  EXPECT_EQ(large.step_threads(32, 4), 4);    // 64,000,000
+}
+
 TEST(MemoryNetwork, RefusesBadSizes) {
   Rng rng(4);
   ModelConfig c = tiny_config();

@@ -43,7 +43,7 @@ class BenchCommand : public Command {
 
   void setup(CLI::App& app) override {
     app.add_option("--config", config_,
-                   "g2p | mt | luong | noattn | ram | all (= g2p,mt,luong); comma list ok")
+                   "g2p | mt | luong | noattn | ram | memn2n | all (= g2p,mt,luong); comma list ok")
         ->capture_default_str();
     app.add_option("--threads", opt_.threads, "threads for BLAS and heed's loops")
         ->capture_default_str();
@@ -51,12 +51,14 @@ class BenchCommand : public Command {
         ->capture_default_str();
     app.add_option("--warmup", opt_.warmup, "untimed training steps first")->capture_default_str();
     app.add_option("--only", only_,
-                   "comma list of train, greedy, beam (text configs), infer (ram)")
+                   "comma list of train, greedy, beam (text configs), infer (ram, memn2n)")
         ->capture_default_str();
     app.add_option("--tag", opt_.tag, "free text copied into every line (e.g. a run id)");
     // The protocol's fixed sizes, as the reference's options (for quick runs and tests).
-    app.add_option("--batch", opt_.batch, "sentences (ram: images) per batch")->capture_default_str();
-    app.add_option("--decode-sents", opt_.decode_sents, "greedy: timed sentences; ram's infer: images")
+    app.add_option("--batch", opt_.batch, "sentences (ram: images, memn2n: questions) per batch")
+        ->capture_default_str();
+    app.add_option("--decode-sents", opt_.decode_sents,
+                   "greedy: timed sentences; infer: images (ram), questions (memn2n)")
         ->capture_default_str();
     app.add_option("--beam-sents", opt_.beam_sents, "beam: timed sentences")->capture_default_str();
     app.add_option("--decode-steps", opt_.decode_steps, "decoder steps per sentence (forced)")
@@ -65,11 +67,14 @@ class BenchCommand : public Command {
     app.add_option("--seed", opt_.seed, "data and initialisation seed")->capture_default_str();
     add_enum_option(app, "--precision", opt_.precision,
                     "the products (training: bf16 products, fp32 weights and optimiser)");
+    optimizer_option_ = add_enum_option(app, "--optimizer", optimizer_,
+                    "config memn2n's training (the others train with Adam)");
     app.footer(
         "Output: an \"info\" line per config (parameters, analytic FLOP terms), then one line per\n"
         "measurement: train (tgt_tok_per_s, src_tgt_tok_per_s, ms_per_step_median, loss_last,\n"
         "achieved_gflop_per_s, ...), greedy and beam (sent_per_s, ...), each with peak_rss_mb;\n"
-        "config ram: train and infer (images_per_s, ...).");
+        "config ram: train and infer (images_per_s, ...); config memn2n: train and infer\n"
+        "(questions_per_s, ...).");
   }
 
   int run() override {
@@ -86,6 +91,7 @@ class BenchCommand : public Command {
     }
     HEED_CHECK(opt_.train || opt_.greedy || opt_.beam_search || opt_.infer,
                "--only names no measurement");
+    if (optimizer_option_->count() > 0) opt_.optimizer = optimizer_;
     measure::run_bench(opt_, std::cout);
     return 0;
   }
@@ -94,6 +100,8 @@ class BenchCommand : public Command {
   measure::BenchOptions opt_;
   std::string config_ = "all";
   std::string only_ = "train,greedy,beam,infer";
+  OptimizerKind optimizer_ = OptimizerKind::sgd;  // named in --help as the default
+  CLI::Option* optimizer_option_ = nullptr;
 };
 
 }  // namespace

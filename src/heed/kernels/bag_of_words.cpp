@@ -5,38 +5,62 @@
 namespace heed::kernels {
 
 namespace {
-// The weights l_kj of a row of J words, (J, dim) row-major.
+
+// The weights l_kj of each row length J met in one call, computed once per length (the rows'
+// lengths vary from row to row, and the weights cost more than the sums they weight): block
+// (J, dim) row-major. Without position encoding every weight is 1: the callers add the rows.
 template <typename T>
-void position_weights(std::int64_t J, std::int64_t dim, bool position, std::vector<T>& l) {
-  l.assign(static_cast<std::size_t>(J * dim), T(1));
-  if (!position) return;
-  for (std::int64_t j = 0; j < J; ++j)
-    for (std::int64_t k = 0; k < dim; ++k)
-      l[static_cast<std::size_t>(j * dim + k)] = static_cast<T>(position_weight(j + 1, J, k + 1, dim));
-}
+class PositionWeights {
+ public:
+  PositionWeights(std::int64_t width, std::int64_t dim)
+      : dim_(dim), offset_(static_cast<std::size_t>(width + 1), -1) {}
+
+  // The block of rows of J words, 1 <= J <= width.
+  const T* of(std::int64_t J) {
+    std::int64_t& at = offset_[static_cast<std::size_t>(J)];
+    if (at < 0) {
+      at = static_cast<std::int64_t>(values_.size());
+      values_.resize(values_.size() + static_cast<std::size_t>(J * dim_));
+      T* l = values_.data() + at;
+      for (std::int64_t j = 0; j < J; ++j)
+        for (std::int64_t k = 0; k < dim_; ++k)
+          l[j * dim_ + k] = static_cast<T>(position_weight(j + 1, J, k + 1, dim_));
+    }
+    return values_.data() + at;
+  }
+
+ private:
+  std::int64_t dim_;
+  std::vector<std::int64_t> offset_;  // by J: where its block starts in values_, or -1
+  std::vector<T> values_;
+};
+
 }  // namespace
 
 template <typename T>
 void bag_of_words(const T* table, const T* temporal, const WordRows& rows, std::int64_t dim,
                   bool position, T* out) {
-  std::vector<T> l;
-  std::int64_t weights_for = -1;  // the row length l was made for
+  PositionWeights<T> weights(rows.width, dim);
   for (std::int64_t r = 0; r < rows.rows; ++r) {
-    T* y = out + r * dim;
+    T* __restrict y = out + r * dim;
     for (std::int64_t k = 0; k < dim; ++k) y[k] = T(0);
     const std::int64_t J = rows.lengths[r];
-    if (J > 0 && J != weights_for) {
-      position_weights(J, dim, position, l);
-      weights_for = J;
-    }
     const std::int32_t* ids = rows.ids + r * rows.width;
-    for (std::int64_t j = 0; j < J; ++j) {
-      const T* e = table + static_cast<std::int64_t>(ids[j]) * dim;
-      const T* w = l.data() + j * dim;
-      for (std::int64_t k = 0; k < dim; ++k) y[k] += w[k] * e[k];
+    if (J > 0 && position) {
+      const T* l = weights.of(J);
+      for (std::int64_t j = 0; j < J; ++j) {
+        const T* __restrict e = table + static_cast<std::int64_t>(ids[j]) * dim;
+        const T* __restrict w = l + j * dim;
+        for (std::int64_t k = 0; k < dim; ++k) y[k] += w[k] * e[k];
+      }
+    } else {
+      for (std::int64_t j = 0; j < J; ++j) {
+        const T* __restrict e = table + static_cast<std::int64_t>(ids[j]) * dim;
+        for (std::int64_t k = 0; k < dim; ++k) y[k] += e[k];
+      }
     }
     if (rows.time && rows.time[r] >= 0) {
-      const T* t = temporal + static_cast<std::int64_t>(rows.time[r]) * dim;
+      const T* __restrict t = temporal + static_cast<std::int64_t>(rows.time[r]) * dim;
       for (std::int64_t k = 0; k < dim; ++k) y[k] += t[k];
     }
   }
@@ -45,25 +69,28 @@ void bag_of_words(const T* table, const T* temporal, const WordRows& rows, std::
 template <typename T>
 void bag_of_words_backward(const T* dout, const WordRows& rows, std::int64_t dim, bool position,
                            T* dtable, T* dtemporal) {
-  std::vector<T> l;
-  std::int64_t weights_for = -1;
+  PositionWeights<T> weights(rows.width, dim);
   for (std::int64_t r = 0; r < rows.rows; ++r) {
-    const T* g = dout + r * dim;
+    const T* __restrict g = dout + r * dim;
     const std::int64_t J = rows.lengths[r];
     if (dtable && J > 0) {
-      if (J != weights_for) {
-        position_weights(J, dim, position, l);
-        weights_for = J;
-      }
       const std::int32_t* ids = rows.ids + r * rows.width;
-      for (std::int64_t j = 0; j < J; ++j) {
-        T* e = dtable + static_cast<std::int64_t>(ids[j]) * dim;
-        const T* w = l.data() + j * dim;
-        for (std::int64_t k = 0; k < dim; ++k) e[k] += w[k] * g[k];
+      if (position) {
+        const T* l = weights.of(J);
+        for (std::int64_t j = 0; j < J; ++j) {
+          T* __restrict e = dtable + static_cast<std::int64_t>(ids[j]) * dim;
+          const T* __restrict w = l + j * dim;
+          for (std::int64_t k = 0; k < dim; ++k) e[k] += w[k] * g[k];
+        }
+      } else {
+        for (std::int64_t j = 0; j < J; ++j) {
+          T* __restrict e = dtable + static_cast<std::int64_t>(ids[j]) * dim;
+          for (std::int64_t k = 0; k < dim; ++k) e[k] += g[k];
+        }
       }
     }
     if (dtemporal && rows.time && rows.time[r] >= 0) {
-      T* t = dtemporal + static_cast<std::int64_t>(rows.time[r]) * dim;
+      T* __restrict t = dtemporal + static_cast<std::int64_t>(rows.time[r]) * dim;
       for (std::int64_t k = 0; k < dim; ++k) t[k] += g[k];
     }
   }

@@ -45,4 +45,20 @@ void affine_rows(const GemmOptions& options, std::int64_t rows, std::int64_t out
 void set_num_threads(int n);
 int num_threads();
 
+// set_num_threads(n) until the end of the scope, then the number before it.
+class ScopedNumThreads {
+ public:
+  explicit ScopedNumThreads(int n) : before_(num_threads()) {
+    if (n != before_) set_num_threads(n);
+  }
+  ~ScopedNumThreads() {
+    if (num_threads() != before_) set_num_threads(before_);
+  }
+  ScopedNumThreads(const ScopedNumThreads&) = delete;
+  ScopedNumThreads& operator=(const ScopedNumThreads&) = delete;
+
+ private:
+  int before_;
+};
+
 }  // namespace heed::kernels

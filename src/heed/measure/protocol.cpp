@@ -11,6 +11,7 @@
 #include "heed/autograd/tape.h"
 #include "heed/base/error.h"
 #include "heed/base/random.h"
+#include "heed/measure/memn2n_bench.h"
 #include "heed/measure/ram_bench.h"
 #include "heed/measure/record.h"
 #include "heed/decode/beam_search.h"
@@ -267,7 +268,7 @@ const BenchConfig& bench_config(std::string_view name) {
   for (const auto& c : configs)
     if (c.name == name) return c;
   throw Error("unknown benchmark config '" + std::string(name) +
-              "' (expected g2p, mt, luong, noattn, ram or all)");
+              "' (expected g2p, mt, luong, noattn, ram, memn2n or all)");
 }
 
 std::vector<std::string> default_bench_configs() { return {"g2p", "mt", "luong"}; }
@@ -427,14 +428,21 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
     if (c == "all") {
       for (auto& d : default_bench_configs()) names.push_back(d);
     } else {
-      if (c != "ram") bench_config(c);  // validates the name before anything runs
+      if (c != "ram" && c != "memn2n") bench_config(c);  // validates the name before anything runs
       names.push_back(c);
     }
   }
+  for (const auto& name : names)
+    HEED_CHECK(!opt.optimizer || name == "memn2n", "--optimizer is config memn2n's; config ",
+               name, " trains with Adam, as its reference does");
   kernels::set_num_threads(opt.threads);
   for (const auto& name : names) {
     if (name == "ram") {  // an image model: its own protocol
       run_ram_bench(opt, out);
+      continue;
+    }
+    if (name == "memn2n") {  // stories and questions: its own protocol
+      run_memn2n_bench(opt, out);
       continue;
     }
     const BenchConfig& cfg = bench_config(name);

@@ -18,11 +18,13 @@
 // torch's generator; only the distribution (and so the work) is the same.
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "heed/config/training_choices.h"
 #include "heed/kernels/precision.h"
 #include "heed/models/model_config.h"
 #include "heed/models/seq2seq.h"
@@ -41,7 +43,8 @@ struct BenchConfig {
 };
 
 // "g2p" | "mt" | "luong" | "noattn"; anything else throws heed::Error (run_bench also knows
-// "ram", the recurrent attention model, measure/ram_bench.h).
+// "ram", the recurrent attention model, measure/ram_bench.h, and "memn2n", the end-to-end
+// memory network, measure/memn2n_bench.h).
 const BenchConfig& bench_config(std::string_view name);
 // The configurations "all" stands for (the reference's DEFAULT_SET): g2p, mt, luong.
 std::vector<std::string> default_bench_configs();
@@ -88,12 +91,16 @@ struct BenchOptions {
   // weights, gradients and optimiser).
   kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32;
   bool train = true, greedy = true, beam_search = true;
-  bool infer = true;  // config ram only: test-time inference (measure/ram_bench.h)
+  bool infer = true;  // configs ram and memn2n only: inference (measure/ram_bench.h)
+  // Config memn2n only (measure/memn2n_bench.h): sgd when unset, or adam. The other configs
+  // train with Adam, as their references do, and refuse it.
+  std::optional<OptimizerKind> optimizer;
   std::string tag;
 };
 
 // Runs every measurement of every config, printing one JSON object per line to out: an
-// "info" line per config, then "train", "greedy", "beam" (config ram: "train", "infer").
+// "info" line per config, then "train", "greedy", "beam" (configs ram and memn2n: "train",
+// "infer").
 // Throws heed::Error on bad options.
 void run_bench(const BenchOptions& options, std::ostream& out);
 

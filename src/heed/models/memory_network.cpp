@@ -122,6 +122,13 @@ MemoryNetwork::MemoryNetwork(const ModelConfig& config, Rng& rng, DType dtype)
                                              normal_table(config_.memory_size, dim_, rng, dtype)));
 }
 
+int MemoryNetwork::step_threads(std::int64_t batch, int threads) const {
+  constexpr double kParallelProduct = 1 << 22;  // multiply-adds
+  const double work = static_cast<double>(batch) * static_cast<double>(dim_) *
+                      static_cast<double>(vocab_);
+  return work < kParallelProduct ? 1 : threads;
+}
+
 MemoryAnswer MemoryNetwork::forward(const MemoryBatch& batch, bool linear_start) const {
   const bool position = config_.position_encoding;
   const auto table = [&](std::size_t k) { return temporal_.empty() ? Var() : temporal_[k]; };

@@ -62,6 +62,14 @@ class MemoryNetwork : public Module {
   void set_linear_hops(bool on) { linear_hops_ = on; }
   bool linear_hops() const { return linear_hops_; }
 
+  // The kernel threads worth giving one step (forward, backward, or inference) on `batch`
+  // questions, of `threads`: its only multi-threaded kernels are the answer's products
+  // (B x d by d x V, forward and backward), and one below 2^22 multiply-adds (the joint bAbI
+  // model's 32 x 50 x 180 = 288,000) is done before a second thread helps, while with
+  // libgomp's default spin-waiting on a loaded machine every parallel region costs far more
+  // (docs/PERFORMANCE.md#memory-network). 1 for such a batch, else threads.
+  int step_threads(std::int64_t batch, int threads) const;
+
   std::int64_t hops() const { return static_cast<std::int64_t>(embeddings_.size()) - 1; }
   std::int64_t vocab() const { return vocab_; }
   std::int64_t dim() const { return dim_; }

@@ -15,6 +15,7 @@
 #include "heed/base/error.h"
 #include "heed/data/babi.h"
 #include "heed/data/babi_encoding.h"
+#include "heed/kernels/gemm.h"
 #include "heed/models/memory_network.h"
 #include "heed/models/model_registry.h"
 #include "heed/store/model_dir.h"
@@ -143,6 +144,8 @@ double QuestionAnsweringTask::forward_backward(const Batch& batch, const BatchSh
   const TrainingConfig& t = training();
   double loss = 0.0;
   {
+    const kernels::ScopedNumThreads threads(model_->step_threads(
+        static_cast<std::int64_t>(batch.members.size()), kernels::num_threads()));
     ArenaScope scope(&arena_);
     const MemoryBatch b = make_memory_batch(train_, batch.members, model_->memory_size(),
                                             t.random_empty_memories, &context_.rng);
@@ -159,6 +162,10 @@ DevMetricResult QuestionAnsweringTask::dev_metric() {
   const TrainingConfig& t = training();
   NoGradGuard no_grad;
   model_->eval();
+  std::size_t largest = 0;
+  for (const auto& members : dev_plan_) largest = std::max(largest, members.size());
+  const kernels::ScopedNumThreads threads(
+      model_->step_threads(static_cast<std::int64_t>(largest), kernels::num_threads()));
   double nll = 0.0;
   std::int64_t wrong = 0, count = 0;
   for (const auto& members : dev_plan_) {
