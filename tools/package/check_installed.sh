@@ -117,8 +117,8 @@ expect_choices() {  # EXPECTED WORDS...: the completion of the words' last (empt
 }
 expect_choices " best last " heed translate --checkpoint
 expect_choices " best last " heed translate -c
-expect_choices " bleu chrf wer g2p aer " heed score --metric
-expect_choices " bleu chrf wer g2p aer " heed score -m
+expect_choices " bleu chrf wer g2p aer rouge " heed score --metric
+expect_choices " bleu chrf wer g2p aer rouge " heed score -m
 expect_choices " hard soft " heed translate --alignment
 expect_choices " fp32 bf16 " heed translate --precision
 echo "  man pages and bash completion in place"
