@@ -228,6 +228,18 @@ void backward_row(const AttentionStep<T>& s, const T* alpha, const AttentionStep
           const T* f = Fb + j * kd;
           T* dk = dKb ? dKb + j * kd : nullptr;
           T* df = dFb ? dFb + j * kd : nullptr;
+          if (dk && df && dwq && dvr) {  // the training case: one fused loop
+#pragma omp simd
+            for (std::int64_t i = 0; i < kd; ++i) {
+              const T t = fast_tanh(k[i] + f[i] + wqb[i]);
+              const T d = w * v[i] * (T(1) - t * t);
+              dvr[i] += w * t;
+              dk[i] += d;
+              df[i] += d;
+              dwq[i] += d;
+            }
+            continue;
+          }
           for (std::int64_t i = 0; i < kd; ++i) {
             const T t = fast_tanh(k[i] + f[i] + wqb[i]);
             const T d = w * v[i] * (T(1) - t * t);
