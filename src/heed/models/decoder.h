@@ -22,7 +22,8 @@
 namespace heed {
 
 // The recurrent state between decoder steps; its meaning is the decoder's own
-// (Bahdanau, noattn: {s}; Luong: {h_1..h_L, c_1..c_L, h~}). Batch-major, like Encoded.
+// (noattn: {s}; Bahdanau: {s, alpha_{t-1}}; Luong: {h_1..h_L, c_1..c_L, h~, alpha_{t-1}}; with
+// coverage the coverage vector last, decoder_attention.h). Batch-major, like Encoded.
 struct DecoderState {
   std::vector<Var> parts;
 };
