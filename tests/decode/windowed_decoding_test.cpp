@@ -5,6 +5,7 @@
 
 #include "decode/fake_model.h"
 #include "heed/decode/beam_search.h"
+#include "heed/decode/ensemble.h"
 #include "heed/decode/greedy.h"
 #include "heed/models/decoder_attention.h"
 #include "heed/models/model_registry.h"
@@ -116,6 +117,25 @@ TEST(WindowedDecoding, AWindowWiderThanTheSourceChangesNothing) {
           EXPECT_TRUE(all_close(a.nbest[s][i].attention, w.nbest[s][i].attention, 0, 0));
         }
     }
+  }
+}
+
+TEST(WindowedDecoding, ReachesTheMembersOfAnEnsemble) {
+  // An ensemble of one model twice decodes as the model: the window reached both members.
+  Rng rng(8);
+  std::shared_ptr<const Seq2Seq> model = make_model(configs()[1], rng, DType::f64);
+  Ensemble twice({model, model});
+  TokenBatch src = make_batch(kSentences);
+  DecodeOptions o;
+  o.max_len = 8;
+  o.beam = 2;
+  o.n_best = 2;
+  o.window = {0, 1};
+  const DecodeResult one = beam_search(*model, src, o), two = beam_search(twice, src, o);
+  for (std::size_t s = 0; s < kSentences.size(); ++s) {
+    EXPECT_EQ(one.best(s).tokens, two.best(s).tokens);
+    EXPECT_TRUE(all_close(one.best(s).attention, two.best(s).attention, 1e-12, 0));
+    expect_windowed(two.best(s), o.window, "ensemble " + std::to_string(s));
   }
 }
 
