@@ -85,7 +85,15 @@ def reference_kwargs(model_config):
                   out_dim=c["out_dim"] or None)
         if kind == "bahdanau":
             kw["attn_dim"] = c["attn_dim"] or c["dec_hidden"]
+            if c.get("location_filters", 0) > 0:
+                kw.update(location_filters=c["location_filters"],
+                          location_width=c["location_width"])
+            if c.get("coverage"):
+                kw["coverage"] = True
     elif kind == "luong":
+        if c.get("location_filters", 0) > 0 or c.get("coverage"):
+            unsupported.append("location_filters or coverage (the reference's Luong has no "
+                               "location features)")
         if c.get("encoder_cell") not in ("", None, "lstm"):
             unsupported.append(f"encoder_cell: {c['encoder_cell']}")
         if c["enc_hidden"] != c["dec_hidden"] or c["enc_layers"] != c["dec_layers"]:
@@ -171,6 +179,11 @@ def heed_model_config(kind, kw):
                  out_dim=kw.get("out_dim") or 0)
         if kind == "bahdanau":
             c["attn_dim"] = kw.get("attn_dim", 256)
+            if kw.get("location_filters"):
+                c.update(location_filters=kw["location_filters"],
+                         location_width=kw["location_width"])
+            if kw.get("coverage"):
+                c["coverage"] = True
     else:
         hidden, layers = kw.get("hidden", 256), kw.get("layers", 2)
         c.update(encoder_cell="lstm", enc_hidden=hidden, dec_hidden=hidden, enc_layers=layers,

@@ -52,6 +52,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "tools"))
 
 STORE = ["F32", "F64", "BF16", "F16"]  # the state's dtype, case i takes STORE[i % 4]
+# The model cases of make_model_goldens.py that came before the image cases (the numbering of
+# seeds and dtypes: models, images, memory networks, then the later model cases).
+MODEL_CASES_BEFORE_IMAGES = 9
 
 
 def vocab_text(size):
@@ -128,8 +131,11 @@ def main():
     torch.use_deterministic_algorithms(True)
 
     os.makedirs(args.out, exist_ok=True)
-    for i, (case, (kind, kw, _)) in enumerate(mmg.CASES.items()):
+    for k, (case, (kind, kw, _)) in enumerate(mmg.CASES.items()):
         name = case.replace("models_", "interop_")
+        # The model cases made after the image and memory cases number after them, so that
+        # every earlier fixture keeps its seed and dtype.
+        i = k if k < MODEL_CASES_BEFORE_IMAGES else k + len(IMAGE_CASES) + len(MEMORY_CASES)
         store = STORE[i % len(STORE)]
         heed_dtype = "f64" if i % 2 == 0 else "f32"   # the model dtype heed converts to
         torch.manual_seed(300 + i)
@@ -168,7 +174,7 @@ def main():
              "torch": torch.__version__})
         print(f"{path}: {len(state)} tensors as {store}, heed dtype {heed_dtype}")
 
-    first = len(mmg.CASES)
+    first = MODEL_CASES_BEFORE_IMAGES
     for j, (name, (kind, kw, H, W)) in enumerate(IMAGE_CASES.items()):
         i = first + j
         write_image_case(args.out, name, kind, kw, H, W, i, torch, heed_torch, make_goldens,

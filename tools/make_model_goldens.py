@@ -14,9 +14,12 @@ tiny sizes in float64, runs it on a fixed padded batch and stores (all F64, see 
   out.beam.*          beam_search(beam=3, n_best=2, max_len=10, alpha=0): tokens (B, 2, T),
                       scores, raw_scores, lengths (B, 2), attention (B, 2, T, m)
   out.beam_gnmt.*     the same with norm='gnmt', alpha=0.6
+  out.coverage_loss   (coverage cases) coverage_loss(alphas, tgt_out), unweighted (1)
+  out.loss_cov        loss + weight * out.coverage_loss (1); grad_cov.<name>: its gradient
 (no attention outputs for the no-attention model).
 
-Usage: /usr/bin/python3 tools/make_model_goldens.py [--out DIR]   (Debian: python3-torch)
+Usage: /usr/bin/python3 tools/make_model_goldens.py [--out DIR] [--cases NAME...]
+(Debian: python3-torch)
 """
 import argparse
 import os
@@ -49,7 +52,15 @@ CASES = {
                                            local_p=True, window=2), 20),
     "models_luong_bidir": ("luong", dict(emb_dim=5, hidden=6, layers=2, score="general",
                                          bidirectional=True), 20),
+    "models_bahdanau_location": ("bahdanau", dict(emb_dim=5, enc_hidden=4, dec_hidden=6,
+                                                  attn_dim=5, out_dim=7, location_filters=3,
+                                                  location_width=3), 20),
+    "models_bahdanau_coverage": ("bahdanau", dict(emb_dim=5, enc_hidden=4, dec_hidden=6,
+                                                  attn_dim=5, out_dim=7, coverage=True), 20),
 }
+# Cases whose golden also holds the coverage loss (out.coverage_loss, out.loss_cov = loss +
+# COVERAGE_WEIGHT * coverage_loss, grad_cov.*), with this weight.
+COVERAGE_WEIGHT = {"models_bahdanau_coverage": 1.0}
 
 
 def make_batch(gen):
@@ -118,12 +129,23 @@ def model_case(name, gen, seed):
     loss_ls = ref.seq2seq_loss(logits, tgt_out, label_smoothing=0.1)
     grads_ls = torch.autograd.grad(loss_ls, [p for _, p in params], allow_unused=True)
 
+    cov_weight = COVERAGE_WEIGHT.get(name)
+    if cov_weight is not None:
+        logits_c, alphas = model.teacher_forced(src, src_len, tgt_in)   # a graph of its own
+        cov = ref.coverage_loss(alphas, tgt_out)
+        loss_cov = ref.seq2seq_loss(logits_c, tgt_out) + cov_weight * cov
+        grads_cov = torch.autograd.grad(loss_cov, [p for _, p in params], allow_unused=True)
+
     out = [("param." + n, p) for n, p in params]
     out += [("in.src", src), ("in.src_len", src_len), ("in.tgt_in", tgt_in),
             ("in.tgt_out", tgt_out)]
     out += [("out.logits", logits), ("out.loss", loss.reshape(1)),
             ("out.loss_ls", loss_ls.reshape(1))]
-    for prefix, gs in (("grad.", grads), ("grad_ls.", grads_ls)):
+    grad_sets = [("grad.", grads), ("grad_ls.", grads_ls)]
+    if cov_weight is not None:
+        out += [("out.coverage_loss", cov.reshape(1)), ("out.loss_cov", loss_cov.reshape(1))]
+        grad_sets.append(("grad_cov.", grads_cov))
+    for prefix, gs in grad_sets:
         for (n, p), g in zip(params, gs):
             out.append((prefix + n, torch.zeros_like(p) if g is None else g))
 
@@ -161,6 +183,9 @@ def model_case(name, gen, seed):
             "beam_gnmt": f"beam_search(model, src, src_len, beam=3, n_best=2, "
                          f"max_len={DECODE_MAX}, alpha=0.6, norm='gnmt')",
             "greedy_finished": str(finished)}
+    if cov_weight is not None:
+        meta["coverage"] = (f"coverage_loss(alphas of teacher_forced, tgt_out) (out.coverage_loss); "
+                            f"loss + {cov_weight} * coverage_loss (out.loss_cov, grad_cov.*)")
     return out, meta
 
 
@@ -168,6 +193,7 @@ def main():
     global torch, ref
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=os.path.join(REPO, "tests", "golden"))
+    ap.add_argument("--cases", nargs="*", help="write only these cases (default: all)")
     args = ap.parse_args()
 
     import torch as _torch
@@ -182,6 +208,8 @@ def main():
 
     os.makedirs(args.out, exist_ok=True)
     for i, name in enumerate(CASES):
+        if args.cases and name not in args.cases:
+            continue
         gen = torch.Generator().manual_seed(2000 + i)
         tensors, meta = model_case(name, gen, 100 + i)
         meta = {"case": name, "dtype": "F64 (computed in float64)", "torch": torch.__version__,

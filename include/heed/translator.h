@@ -39,6 +39,11 @@ class HEED_API Translator {
     // in Pharaoh form ("0-0 1-2 ..."), in word positions when alignment_words.
     std::string alignment;
     bool alignment_words = false;
+    // Windowed decoding (docs/MODELS.md#windowed-decoding): each step after the first attends
+    // only to the source positions [p - window_before, p + window_after] around the median p
+    // of the previous step's attention; -1 (both) = off.
+    int window_before = -1;
+    int window_after = -1;
   };
 
   struct Hypothesis {

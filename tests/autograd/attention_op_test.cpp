@@ -385,5 +385,124 @@ TEST(AttentionScoreNames, RoundTripAndReject) {
   EXPECT_THROW(attention_score_from_name("cosine"), Error);
 }
 
+// ---- the per-step key term (location features) and the window (windowed decoding)
+
+// The keys plus the term, the term added on the tape: the reference for the kernel's own sum.
+TEST(AttentionStepKeyTerm, EqualsKeysPlusTheTerm) {
+  for (AttentionScore s : {AttentionScore::mlp, AttentionScore::concat}) {
+    Params P;
+    Var F = random_var({B, M, A}, 41);
+    AttentionStepExtras extras;
+    extras.key_term = F;
+    const Var K = keys(s, P);
+    AttentionResult with = attention_step(s, P.q, K, P.H, kLengths, weights(s, P, 0),
+                                          kernels::MatmulPrecision::f32, extras);
+    Var KF(Tensor::empty({B, M, A}, DType::f64));
+    for (std::int64_t i = 0; i < B * M * A; ++i)
+      KF.value().data<double>()[i] = K.value().data<double>()[i] + F.value().data<double>()[i];
+    AttentionResult sum = attention_step(s, P.q, KF, P.H, kLengths, weights(s, P, 0));
+    EXPECT_TRUE(all_close(with.alpha.value(), sum.alpha.value(), 1e-14, 1e-12))
+        << attention_score_name(s);
+    EXPECT_TRUE(all_close(with.context.value(), sum.context.value(), 1e-14, 1e-12));
+    // A zero term changes nothing.
+    extras.key_term = Var(Tensor::zeros({B, M, A}, DType::f64));
+    AttentionResult zero = attention_step(s, P.q, K, P.H, kLengths, weights(s, P, 0),
+                                          kernels::MatmulPrecision::f32, extras);
+    EXPECT_TRUE(all_close(zero.alpha.value(), run(s, P, 0).alpha.value(), 0, 0));
+  }
+}
+
+TEST(AttentionStepKeyTerm, GradientCheck) {
+  for (AttentionScore s : {AttentionScore::mlp, AttentionScore::concat})
+    for (double D : {0.0, 2.0}) {
+      Params P;
+      Var F = random_var({B, M, A}, 42);
+      std::vector<Var> in = inputs(s, P, D > 0);
+      in.push_back(F);
+      EXPECT_TRUE(gradcheck(
+          [&] {
+            AttentionStepExtras extras;
+            extras.key_term = F;
+            AttentionResult r = attention_step(s, P.q, keys(s, P), P.H, kLengths,
+                                               weights(s, P, D), kernels::MatmulPrecision::f32,
+                                               extras);
+            return join(r.context, r.alpha);
+          },
+          in))
+          << attention_score_name(s) << " D " << D;
+    }
+}
+
+TEST(AttentionStepKeyTerm, RefusedByTheOtherForms) {
+  Params P;
+  AttentionStepExtras extras;
+  extras.key_term = random_var({B, M, A}, 43);
+  EXPECT_THROW(attention_step(AttentionScore::general, P.q, keys(AttentionScore::general, P), P.H,
+                              kLengths, weights(AttentionScore::general, P, 0),
+                              kernels::MatmulPrecision::f32, extras),
+               Error);
+  extras.key_term = random_var({B, M, A + 1}, 44);  // wrong size
+  EXPECT_THROW(attention_step(AttentionScore::mlp, P.q, keys(AttentionScore::mlp, P), P.H,
+                              kLengths, weights(AttentionScore::mlp, P, 0),
+                              kernels::MatmulPrecision::f32, extras),
+               Error);
+}
+
+// Rows 0 and 1 windowed to [1, 3) and [2, 5) (row 1 has 3 real positions: [2, 3)), row 2 to a
+// window beyond its one position (left whole).
+const std::vector<std::int64_t> kFrom{1, 2, 3}, kTo{3, 5, 5};
+
+AttentionResult run_windowed(AttentionScore s, const Params& P, std::span<const std::int64_t> from,
+                             std::span<const std::int64_t> to) {
+  AttentionStepExtras extras;
+  extras.from = from;
+  extras.to = to;
+  return attention_step(s, P.q, keys(s, P), values(s, P), kLengths, weights(s, P, 0),
+                        kernels::MatmulPrecision::f32, extras);
+}
+
+TEST(AttentionStepWindow, ZeroOutsideAndTheSoftmaxOverTheWindow) {
+  for (AttentionScore s : kScores) {
+    Params P;
+    const Tensor full = run(s, P, 0).alpha.value();
+    const Tensor a = run_windowed(s, P, kFrom, kTo).alpha.value();
+    for (std::int64_t b = 0; b < B; ++b) {
+      std::int64_t lo = std::max(kFrom[b], std::int64_t{0}), hi = std::min(kTo[b], kLengths[b]);
+      if (lo >= hi) lo = 0, hi = kLengths[b];
+      double inside = 0;
+      for (std::int64_t j = lo; j < hi; ++j) inside += full.at({b, j});
+      for (std::int64_t j = 0; j < M; ++j) {
+        if (j < lo || j >= hi)
+          EXPECT_EQ(a.at({b, j}), 0.0) << attention_score_name(s) << " row " << b << " j " << j;
+        else  // the softmax over the window: the full weights renormalised over it
+          EXPECT_NEAR(a.at({b, j}), full.at({b, j}) / inside, 1e-12) << attention_score_name(s);
+      }
+    }
+  }
+}
+
+TEST(AttentionStepWindow, WiderThanTheSourceChangesNothing) {
+  for (AttentionScore s : kScores) {
+    Params P;
+    const std::vector<std::int64_t> from(B, -10), to(B, M + 10);
+    EXPECT_TRUE(all_close(run_windowed(s, P, from, to).alpha.value(), run(s, P, 0).alpha.value(),
+                          0, 0))
+        << attention_score_name(s);
+  }
+}
+
+TEST(AttentionStepWindow, GradientCheck) {
+  for (AttentionScore s : {AttentionScore::mlp, AttentionScore::general}) {
+    Params P;
+    EXPECT_TRUE(gradcheck(
+        [&] {
+          AttentionResult r = run_windowed(s, P, kFrom, kTo);
+          return join(r.context, r.alpha);
+        },
+        inputs(s, P, false)))
+        << attention_score_name(s);
+  }
+}
+
 }  // namespace
 }  // namespace heed

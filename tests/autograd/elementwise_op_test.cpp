@@ -110,5 +110,20 @@ TEST(Elementwise, FloatMatchesDouble) {
   EXPECT_TRUE(all_close(sigmoid(xf).value().to(DType::f64), sigmoid(xd).value(), 1e-6));
 }
 
+TEST(Elementwise, MinimumForwardAndGradient) {
+  Var a = make({2, 3}, {1, -2, 3, 0.5, 0.25, -1}), b = make({2, 3}, {2, -3, 3, 0.1, 0.75, -1});
+  EXPECT_TRUE(all_close(minimum(a, b).value(),
+                        Tensor::from({2, 3}, {1, -3, 3, 0.1, 0.25, -1}, DType::f64), 0, 0));
+  // The gradient goes to the smaller input, half to each on a tie (as torch.minimum).
+  Var y = minimum(a, b);
+  Tape::current().backward(y, Tensor::from({2, 3}, {1, 2, 4, 8, 16, 32}, DType::f64));
+  EXPECT_TRUE(all_close(a.grad(), Tensor::from({2, 3}, {1, 0, 2, 0, 16, 16}, DType::f64), 0, 0));
+  EXPECT_TRUE(all_close(b.grad(), Tensor::from({2, 3}, {0, 2, 2, 8, 0, 16}, DType::f64), 0, 0));
+  // Away from the ties.
+  Var c = random_var({3, 4}, 21), d = random_var({3, 4}, 22);
+  EXPECT_TRUE(gradcheck([&] { return minimum(c, d); }, {c, d}));
+  EXPECT_THROW(minimum(c, random_var({4, 3}, 23)), Error);
+}
+
 }  // namespace
 }  // namespace heed

@@ -236,6 +236,43 @@ TEST_F(TranslateCli, WeightsAndCheckpointSelectTheWeights) {
   EXPECT_EQ(both.exit_code, 2) << both.output;
 }
 
+// Location-aware attention and coverage (docs/MODELS.md#location-aware-attention, #coverage):
+// trained with the coverage loss, whose dev value each validation logs; heed info names them;
+// --attention-window keeps each step after the first within L,R of the previous median.
+TEST_F(TranslateCli, LocationFeaturesCoverageAndWindowedDecoding) {
+  const std::string m = dir_->path("features");
+  const CommandResult t = run_heed(
+      "train " + config_ + " --set output=" + m + " --set model.location_filters=3" +
+      " --set model.location_width=3 --set model.coverage=true --set training.coverage_loss=1" +
+      " --set data.dev_source=" + dir_->path("train.src") +
+      " --set data.dev_target=" + dir_->path("train.tgt") + " --set data.max_dev_sentences=20");
+  ASSERT_EQ(t.exit_code, 0) << t.output;
+  EXPECT_NE(t.output.find(", coverage "), std::string::npos) << t.output;
+  const CommandResult info = run_heed("info --model " + m);
+  ASSERT_EQ(info.exit_code, 0) << info.output;
+  EXPECT_NE(info.output.find("location-aware attention (3 filters of width 3), coverage"),
+            std::string::npos)
+      << info.output;
+
+  const std::string in = input(kLines);
+  const CommandResult plain = run_heed("translate -m " + m + kFixedLimit + " < " + in);
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  const CommandResult wide =
+      run_heed("translate -m " + m + kFixedLimit + " --attention-window 100,100 < " + in);
+  EXPECT_EQ(wide.output, plain.output);  // wider than every sentence: nothing changes
+  const std::string json = dir_->path("windowed.json");
+  const CommandResult w = run_heed("translate -m " + m + kFixedLimit +
+                                   " --attention-window 0,1 --attention " + json + " < " + in);
+  ASSERT_EQ(w.exit_code, 0) << w.output;
+  for (const auto& rec : viz::read_attention_file(json))
+    for (std::size_t t = 1; t < rec.output.size(); ++t) {
+      int nonzero = 0;
+      for (std::size_t j = 0; j < rec.source.size(); ++j) nonzero += rec.at(t, j) != 0.0;
+      EXPECT_LE(nonzero, 2) << "sentence " << rec.index << " step " << t;
+    }
+  EXPECT_EQ(run_heed("translate -m " + m + " --attention-window 2 < " + in).exit_code, 2);
+}
+
 TEST_F(TranslateCli, Errors) {
   const std::string m = model("model");
   const std::string in = input(kLines);

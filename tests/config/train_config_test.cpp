@@ -460,6 +460,48 @@ TEST(TrainConfig, Image2SeqKeysRoundTrip) {
   EXPECT_DOUBLE_EQ(parse_train_config(to_yaml(p), "saved.yaml").training.doubly_stochastic, 0.5);
 }
 
+// The location features, coverage and the coverage loss (docs/MODELS.md#location-aware-attention,
+// #coverage): read, written back, and refused where the score or the mode cannot take them.
+TEST(TrainConfig, LocationFeaturesRoundTrip) {
+  const TrainConfig c = parse_train_config(
+      kMinimal, "cfg.yaml",
+      {"model.location_filters=10", "model.location_width=31", "model.coverage=true",
+       "training.coverage_loss=1"});
+  EXPECT_EQ(c.model.location_filters, 10);
+  EXPECT_EQ(c.model.location_width, 31);
+  EXPECT_TRUE(c.model.coverage);
+  EXPECT_DOUBLE_EQ(c.training.coverage_loss, 1.0);
+  const TrainConfig d = parse_train_config(to_yaml(c), "saved.yaml");
+  EXPECT_EQ(to_yaml(d), to_yaml(c));
+  // Luong with an additive score takes them; image2seq too.
+  EXPECT_NO_THROW(parse_train_config(kMinimal, "cfg.yaml",
+                                     {"model.kind=luong", "model.score=concat",
+                                      "model.coverage=true"}));
+  EXPECT_TRUE(parse_train_config(kImage2Seq, "cfg.yaml", {"model.coverage=true"}).model.coverage);
+}
+
+TEST(TrainConfigErrors, LocationFeaturesNameTheKey) {
+  EXPECT_EQ(error_of(kMinimal, {"model.location_filters=3", "model.location_width=4"}),
+            "--set: model.location_width: the location filters' width must be odd (the features "
+            "keep the source's length), got 4");
+  EXPECT_NE(error_of(kMinimal, {"model.location_filters=-1"}).find("model.location_filters"),
+            std::string::npos);
+  EXPECT_EQ(error_of(kMinimal, {"model.kind=luong", "model.score=general", "model.coverage=true"}),
+            "--set: model.coverage: the location features enter the additive score's tanh "
+            "(model.score mlp or concat), not 'general'");
+  EXPECT_NE(error_of(kMinimal, {"model.kind=noattn", "model.coverage=true"})
+                .find("not used by model.kind noattn"),
+            std::string::npos);
+  EXPECT_NE(error_of(kImage2Seq, {"model.attention.mode=none", "model.location_filters=2"})
+                .find("model.attention.mode none does not attend"),
+            std::string::npos);
+  EXPECT_NE(error_of(kMinimal, {"model.attention.mode=hard", "training.coverage_loss=1"})
+                .find("training.coverage_loss: the coverage loss is on soft attention weights"),
+            std::string::npos);
+  // The width is not checked while the filters are off.
+  EXPECT_NO_THROW(parse_train_config(kMinimal, "cfg.yaml", {"model.location_width=4"}));
+}
+
 TEST(TrainConfigErrors, Image2SeqNamesTheKey) {
   EXPECT_NE(error_of(kImage2Seq, {"training.metric=bleu"}).find("model.kind image2seq: use loss or error"),
             std::string::npos);

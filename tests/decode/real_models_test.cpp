@@ -1,7 +1,8 @@
 // The decoders over the real models (random weights, float64): every hypothesis that beam
 // search or greedy decoding returns must score, under teacher forcing with model.forward,
 // exactly its raw score, with the same attention rows. This checks the state reordering and
-// back-tracking against real multi-part states (Luong's stacks, input feeding, local-p).
+// back-tracking against real multi-part states (Luong's stacks, input feeding, local-p, the
+// attention's previous weights and coverage); beam search of width 1 is greedy decoding.
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -38,9 +39,19 @@ ModelConfig small(const std::string& kind, const std::string& score = "mlp", boo
   return c;
 }
 
+// With the attention's state (docs/MODELS.md#location-aware-attention, #coverage): the previous
+// weights and the coverage vector, reordered with the rest of the state by beam search.
+ModelConfig with_features(ModelConfig c, std::int64_t filters, bool coverage) {
+  c.location_filters = filters;
+  c.location_width = 3;
+  c.coverage = coverage;
+  return c;
+}
+
 std::vector<ModelConfig> configs() {
   return {small("bahdanau"), small("luong", "general"), small("luong", "mlp", true),
-          small("noattn")};
+          small("noattn"), with_features(small("bahdanau"), 4, true),
+          with_features(small("luong", "concat"), 2, true)};
 }
 
 const std::vector<std::vector<std::int32_t>> kSentences = {

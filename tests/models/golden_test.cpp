@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include "heed/autograd/cross_entropy_op.h"
+#include "heed/autograd/elementwise_op.h"
 #include "heed/autograd/tape.h"
 #include "heed/models/model_registry.h"
 #include "heed/store/checkpoint.h"
+#include "heed/train/coverage_loss.h"
 #include "support/golden.h"
 
 namespace heed {
@@ -112,6 +114,55 @@ void check_case(const std::string& name, const ModelConfig& config) {
 }
 
 TEST(ModelGolden, Bahdanau) { check_case("models_bahdanau", gru_model("bahdanau")); }
+
+TEST(ModelGolden, BahdanauLocationAware) {
+  ModelConfig c = gru_model("bahdanau");
+  c.location_filters = 3;
+  c.location_width = 3;
+  check_case("models_bahdanau_location", c);
+}
+
+TEST(ModelGolden, BahdanauCoverage) {
+  ModelConfig c = gru_model("bahdanau");
+  c.coverage = true;
+  check_case("models_bahdanau_coverage", c);
+}
+
+// The coverage loss as the trainer adds it (train/encoder_decoder_task.cpp): the teacher-forced
+// steps' weights recorded on the tape, lambda / N times the sum, N the real target tokens.
+TEST(ModelGolden, BahdanauCoverageLoss) {
+  const std::string name = "models_bahdanau_coverage";
+  ModelConfig c = gru_model("bahdanau");
+  c.coverage = true;
+  const SafeTensorsFile g = load_golden(name);
+  Rng rng(1);
+  std::unique_ptr<Seq2Seq> model = make_model(c, rng, DType::f64);
+  load_into(*model, golden_group(g, "param."), name);
+  model->train();  // the trace is recorded in training (no dropout here)
+  std::vector<Var> trace;
+  model->set_attention_trace(&trace);
+
+  const TokenBatch src = tokens(g.get("in.src"), int_vector(g.get("in.src_len")));
+  const TokenBatch tgt_in = tokens(g.get("in.tgt_in"), {});
+  std::vector<std::int32_t> tgt_out;
+  std::vector<std::int64_t> n(static_cast<std::size_t>(tgt_in.batch), 0);
+  for (double v : g.get("in.tgt_out").to_vector()) {
+    tgt_out.push_back(static_cast<std::int32_t>(v));
+    if (v != kPad) ++n[(tgt_out.size() - 1) / static_cast<std::size_t>(tgt_in.len)];
+  }
+  double N = 0;
+  for (auto k : n) N += static_cast<double>(k);
+  model->zero_grad();
+  Var ce = cross_entropy(model->forward(src, tgt_in), tgt_out, kPad, 0.0);
+  ASSERT_EQ(trace.size(), static_cast<std::size_t>(tgt_in.len));
+  Var cov = coverage_loss(trace, n, 1.0, N);
+  expect_close_to_golden(cov.value().reshape({1}), g.get("out.coverage_loss"), "coverage loss");
+  Var total = add(ce, cov);
+  expect_close_to_golden(total.value().reshape({1}), g.get("out.loss_cov"), "loss_cov");
+  Tape::current().backward(total);
+  for (const auto& [pname, p] : model->named_parameters())
+    expect_close_to_golden(p.grad(), g.get("grad_cov." + pname), "grad_cov." + pname);
+}
 
 TEST(ModelGolden, NoAttention) { check_case("models_noattn", gru_model("noattn")); }
 

@@ -128,11 +128,58 @@ TEST(Image2Seq, ConfigValidation) {
   c = small_model(AttentionMode::soft);
   c.tgt_vocab = 3;
   expect_refused(c, "tgt_vocab");
+  // Location features and coverage need attention (docs/MODELS.md#location-aware-attention).
+  c = small_model(AttentionMode::none);
+  c.coverage = true;
+  expect_refused(c, "model.coverage");
+  c = small_model(AttentionMode::none);
+  c.location_filters = 2;
+  expect_refused(c, "model.location_filters");
+  c = small_model(AttentionMode::soft);
+  c.location_filters = 2;
+  c.location_width = 2;
+  expect_refused(c, "model.location_width");
   // none is image2seq's: the text models' baseline is kind noattn.
   ModelConfig text;
   text.src_vocab = text.tgt_vocab = 10;
   text.attention_mode = AttentionMode::none;
   expect_refused(text, "model.attention.mode");
+}
+
+// The location features and coverage over the grid cells: named parameters, weights of each
+// step summing to 1, and step() equal to teacher forcing with the state it keeps.
+TEST(Image2Seq, LocationFeaturesAndCoverageOverTheGrid) {
+  ModelConfig c = small_model(AttentionMode::soft);
+  c.location_filters = 2;
+  c.location_width = 3;
+  c.coverage = true;
+  Rng rng(5);
+  auto model = make_model(c, rng, DType::f64);
+  const auto params = model->named_parameters();
+  auto has = [&](const std::string& n) {
+    for (const auto& [name, p] : params)
+      if (name == n) return true;
+    return false;
+  };
+  EXPECT_TRUE(has("attention.F.weight") && has("attention.U_f.weight") && has("attention.w_c.weight"));
+  model->eval();
+  NoGradGuard no_grad;
+  const TokenBatch src = image_source(images(2, 6, DType::f64), c.image);
+  TokenBatch tgt;
+  tgt.batch = 2;
+  tgt.len = 3;
+  tgt.ids = {kBos, 4, 5, kBos, 5, 4};
+  tgt.lengths = {3, 3};
+  Tensor alphas;
+  const Var logits = model->forward(src, tgt, &alphas);
+  Encoded enc = model->encode(src);
+  DecoderState state = model->initial_state(enc);
+  for (std::int64_t t = 0; t < 3; ++t) {
+    StepOutput o = model->step(std::vector<std::int32_t>{tgt.ids[t], tgt.ids[3 + t]}, state, enc);
+    for (std::int64_t b = 0; b < 2; ++b)
+      for (std::int64_t i = 0; i < 6; ++i)
+        EXPECT_NEAR(o.alpha.value().at({b, i}), alphas.at({b, t, i}), 1e-12);
+  }
 }
 
 TEST(Image2Seq, TheModesBuildWithAndWithoutAttention) {

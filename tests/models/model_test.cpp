@@ -86,6 +86,19 @@ std::vector<Case> cases() {
   uni_noattn.bidirectional = false;
   uni_noattn.enc_layers = 2;
   out.push_back({"noattn_uni2", uni_noattn});
+  ModelConfig location = tiny_config("bahdanau");  // docs/MODELS.md#location-aware-attention
+  location.location_filters = 2;
+  location.location_width = 3;
+  out.push_back({"bahdanau_location", location});
+  ModelConfig coverage = tiny_config("bahdanau");  // docs/MODELS.md#coverage
+  coverage.coverage = true;
+  out.push_back({"bahdanau_coverage", coverage});
+  ModelConfig luong_features = tiny_config("luong");
+  luong_features.score = AttentionScore::mlp;
+  luong_features.location_filters = 3;
+  luong_features.location_width = 5;
+  luong_features.coverage = true;
+  out.push_back({"luong_mlp_location_coverage", luong_features});
   return out;
 }
 
@@ -329,7 +342,7 @@ TEST(Models, ReorderRowsReplicatesTheEncoding) {
   const std::vector<std::int64_t> rows = {2, 2, 0};
   Encoded r = reorder_rows(enc, rows);
   DecoderState s = model->initial_state(r);
-  ASSERT_EQ(s.parts.size(), 5u);
+  ASSERT_EQ(s.parts.size(), 6u);  // h_1, h_2, c_1, c_2, h~, alpha_0
   EXPECT_EQ(r.lengths, (std::vector<std::int64_t>{2, 2, 3}));
   StepOutput out = model->step(std::vector<std::int32_t>{kBos, kBos, kBos}, s, r);
   DecoderState s0 = model->initial_state(enc);

@@ -103,6 +103,78 @@ TEST(AttentionModule, GradientCheckEveryScoreThroughKeys) {
     }
 }
 
+AttentionConfig with_features(const std::string& score, std::int64_t filters, bool coverage) {
+  AttentionConfig c = config(score);
+  c.location_filters = filters;
+  c.location_width = 3;
+  c.coverage = coverage;
+  return c;
+}
+
+TEST(AttentionFeatures, ParameterNamesAndShapes) {
+  Rng rng(1);
+  Attention a(with_features("mlp", 2, true), rng, DType::f64);
+  EXPECT_EQ(names(a), (std::vector<std::string>{"W_q.weight", "U_h.weight", "U_h.bias",
+                                                 "v.weight", "F.weight", "U_f.weight",
+                                                 "w_c.weight"}));
+  EXPECT_EQ(a.parameter("F.weight").shape(), Shape({2, 1, 3}));
+  EXPECT_EQ(a.parameter("U_f.weight").shape(), Shape({5, 2}));
+  EXPECT_EQ(a.parameter("w_c.weight").shape(), Shape({5, 1}));
+  // Neither feature: no term, no parameters.
+  Attention plain(config("mlp"), rng, DType::f64);
+  EXPECT_FALSE(plain.feature_term(random_var({2, 4}, 1), random_var({2, 4}, 2)).defined());
+}
+
+TEST(AttentionFeatures, TermIsTheConvolutionProjectedPlusTheCoverage) {
+  Rng rng(2);
+  Attention a(with_features("concat", 2, true), rng, DType::f64);
+  Var alpha = random_var({2, 4}, 3), cov = random_var({2, 4}, 4);
+  const Tensor F = a.parameter("F.weight").value(), U = a.parameter("U_f.weight").value(),
+               w = a.parameter("w_c.weight").value();
+  const Tensor term = a.feature_term(alpha, cov).value();
+  ASSERT_EQ(term.shape(), Shape({2, 4, 5}));
+  for (std::int64_t b = 0; b < 2; ++b)
+    for (std::int64_t j = 0; j < 4; ++j)
+      for (std::int64_t i = 0; i < 5; ++i) {
+        double v = w.at({i, 0}) * cov.value().at({b, j});
+        for (std::int64_t c = 0; c < 2; ++c) {
+          double f = 0;
+          for (std::int64_t k = 0; k < 3; ++k)
+            if (j + k - 1 >= 0 && j + k - 1 < 4) f += F.at({c, 0, k}) * alpha.value().at({b, j + k - 1});
+          v += U.at({i, c}) * f;
+        }
+        EXPECT_NEAR(term.at({b, j, i}), v, 1e-12);
+      }
+}
+
+TEST(AttentionFeatures, GradientCheckThroughTheStep) {
+  Rng rng(3);
+  Attention a(with_features("mlp", 3, true), rng, DType::f64);
+  Var q = random_var({3, 4}, 5), H = random_var({3, 6, 3}, 6);
+  Var alpha = random_var({3, 6}, 7, 0, 1), cov = random_var({3, 6}, 8, 0, 2);
+  const std::vector<std::int64_t> len{6, 4, 2};
+  std::vector<Var> in{q, H, alpha, cov};
+  for (const Var& p : a.parameters()) in.push_back(p);
+  EXPECT_TRUE(gradcheck(
+      [&] {
+        AttentionStepExtras extras;
+        extras.key_term = a.feature_term(alpha, cov);
+        Attention::Output o = a.forward(q, H, a.keys(H), len, nullptr,
+                                        kernels::MatmulPrecision::f32, false, extras);
+        return o.context;
+      },
+      in));
+}
+
+TEST(AttentionFeatures, RefusedByTheDotScoresAndEvenWidths) {
+  Rng rng(4);
+  EXPECT_THROW(Attention(with_features("general", 2, false), rng), Error);
+  EXPECT_THROW(Attention(with_features("dot", 0, true), rng), Error);
+  AttentionConfig even = with_features("mlp", 2, false);
+  even.location_width = 4;
+  EXPECT_THROW(Attention(even, rng), Error);
+}
+
 TEST(HardAttention, SamplesFollowAlpha) {
   Tensor alpha = Tensor::from({1, 4}, {0.1, 0.0, 0.6, 0.3}, DType::f64);
   Rng rng(9);

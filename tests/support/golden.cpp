@@ -209,6 +209,12 @@ ModelConfig golden_model_config(const SafeTensorsFile& golden) {
       c.window = as_int(v);
     else if (key == "max_src_len")
       c.max_src_len = as_int(v);
+    else if (key == "location_filters")
+      c.location_filters = as_int(v);
+    else if (key == "location_width")
+      c.location_width = as_int(v);
+    else if (key == "coverage")
+      c.coverage = as_bool(key, v);
     else
       throw Error(golden.path + ": unknown constructor argument '" + key + "'");
   }

@@ -6,7 +6,7 @@ tests/golden/*.safetensors from it; the C++ tests compare heed against those fil
 only Debian's python3-torch (1.13) and runs on the CPU. Modules:
   common.py     token ids, masks, the packed recurrent run, row selection
   attention.py  every attention score, masking and softmax, local-p
-  models.py     Bahdanau, NoAttention, Luong, build_model, seq2seq_loss
+  models.py     Bahdanau, NoAttention, Luong, build_model, seq2seq_loss, coverage_loss
   images.py     FcClassifier, CnnClassifier, Ram (and its glimpse sensor), Image2Seq
   decode.py     greedy_decode, beam_search
   memory.py     MemN2N (the end-to-end memory network), make_batch, memn2n_loss
@@ -19,10 +19,10 @@ from .common import BOS, EOS, PAD, UNK, length_mask, run_packed, select_rows
 from .decode import beam_search, greedy_decode
 from .images import CnnClassifier, FcClassifier, Image2Seq, Ram, glimpse
 from .memory import MemN2N, make_batch, memn2n_loss, position_weights, random_empty_memories
-from .models import Bahdanau, Luong, NoAttention, build_model, seq2seq_loss
+from .models import Bahdanau, Luong, NoAttention, build_model, coverage_loss, seq2seq_loss
 
 __all__ = ["SCORES", "AdditiveAttention", "Attention", "GlobalAttention", "BOS", "EOS", "PAD",
            "UNK", "length_mask", "run_packed", "select_rows", "beam_search", "greedy_decode",
-           "Bahdanau", "Luong", "NoAttention", "build_model", "seq2seq_loss",
+           "Bahdanau", "Luong", "NoAttention", "build_model", "coverage_loss", "seq2seq_loss",
            "CnnClassifier", "FcClassifier", "Image2Seq", "Ram", "glimpse", "MemN2N", "make_batch",
            "memn2n_loss", "position_weights", "random_empty_memories"]

@@ -7,10 +7,13 @@ for concat; W_p, v_p for local-p). `GlobalAttention` (Luong's name) is the same 
   #attention-scores     the score functions and the per-batch key precomputation
   #masking-and-softmax  padding masked with -inf, softmax over the source, c = sum alpha h
   #local-p-attention    the predicted centre p_t, the window and the Gaussian
+  #location-aware-attention, #coverage   the features of the previous weights (F, U_f) and
+                        of the coverage vector (w_c), added inside the additive score's tanh
 
 Call protocol (used by the models and by tools/make_goldens.py):
   K = att.keys(H)                          once per batch, H (B, m, dk) the annotations
   context, alpha = att(q, H, K, mask)      every step, q (B, dq), mask (B, m) True = real
+  context, alpha = att(q, H, K, mask, alpha_prev, coverage)   with location features
 """
 import math
 
@@ -28,7 +31,8 @@ class Attention(nn.Module):
     max_src_len the number of positions the location score can address."""
 
     def __init__(self, score, query_dim, key_dim, attn_dim=None, max_src_len=100,
-                 local_p=False, window=None):
+                 local_p=False, window=None, location_filters=0, location_width=0,
+                 coverage=False):
         super().__init__()
         if score not in SCORES:
             raise ValueError(f"unknown score {score!r} (expected one of {', '.join(SCORES)})")
@@ -64,6 +68,21 @@ class Attention(nn.Module):
             self.window = window
             self.W_p = nn.Linear(query_dim, query_dim, bias=False)
             self.v_p = nn.Linear(query_dim, 1, bias=False)
+        # Location features (additive scores only): k filters of odd width r over the previous
+        # step's weights, projected to A by U_f; the coverage vector projected by w_c.
+        self.location_filters, self.coverage = location_filters, coverage
+        if location_filters or coverage:
+            if score not in ("mlp", "concat"):
+                raise ValueError("location features enter the additive scores only")
+            A = attn_dim or query_dim
+        if location_filters:
+            if location_width < 1 or location_width % 2 == 0:
+                raise ValueError("the location filters' width must be odd")
+            self.F = nn.Conv1d(1, location_filters, location_width,
+                               padding=location_width // 2, bias=False)
+            self.U_f = nn.Linear(location_filters, A, bias=False)
+        if coverage:
+            self.w_c = nn.Linear(1, A, bias=False)
 
     # ------------------------------------------------------------------ keys (once per batch)
 
@@ -83,8 +102,21 @@ class Attention(nn.Module):
 
     # ------------------------------------------------------------------ scores (every step)
 
-    def scores(self, q, H, K):
+    def feature_term(self, alpha_prev, coverage):
+        """U_f (F * alpha_prev)_j + w_c c_j (B, m, A), each part when its feature is on;
+        0 when neither is."""
+        term = 0
+        if self.location_filters:
+            f = self.F(alpha_prev.unsqueeze(1)).transpose(1, 2)      # (B, m, k)
+            term = term + self.U_f(f)
+        if self.coverage:
+            term = term + self.w_c(coverage.unsqueeze(2))
+        return term
+
+    def scores(self, q, H, K, alpha_prev=None, coverage=None):
         """Unmasked scores (B, m) of the queries q (B, dq) against the m positions."""
+        if self.location_filters or self.coverage:
+            K = K + self.feature_term(alpha_prev, coverage)
         if self.score == "mlp":
             return tanh_scores(K, self.W_q(q), self.v)
         if self.score == "concat":
@@ -103,9 +135,10 @@ class Attention(nn.Module):
             s = s / math.sqrt(self.query_dim)
         return s
 
-    def forward(self, q, H, K, mask):
-        """(context (B, dk), alpha (B, m)) for queries q; mask (B, m) is True at real positions."""
-        s = self.scores(q, H, K)
+    def forward(self, q, H, K, mask, alpha_prev=None, coverage=None):
+        """(context (B, dk), alpha (B, m)) for queries q; mask (B, m) is True at real positions.
+        alpha_prev and coverage (B, m): what the location features read."""
+        s = self.scores(q, H, K, alpha_prev, coverage)
         if not self.local_p:
             return attend(s, H, mask)
         return self._local_p(q, s, H, mask)
@@ -134,9 +167,11 @@ class Attention(nn.Module):
 GlobalAttention = Attention
 
 
-def AdditiveAttention(query_dim, key_dim, attn_dim):
-    """Bahdanau's attention: the mlp score, global."""
-    return Attention("mlp", query_dim, key_dim, attn_dim)
+def AdditiveAttention(query_dim, key_dim, attn_dim, location_filters=0, location_width=0,
+                      coverage=False):
+    """Bahdanau's attention: the mlp score, global, with optional location features."""
+    return Attention("mlp", query_dim, key_dim, attn_dim, location_filters=location_filters,
+                     location_width=location_width, coverage=coverage)
 
 
 def tanh_scores(K, query_part, v):

@@ -5,7 +5,8 @@ checkpoints do (the state_dict keys: `encoder.weight_ih_l0_reverse`, `W_init.wei
 `attention.W_q.weight`, `cells.1.bias_hh`, ...), so that heed can load these weights and be
 compared with these outputs number for number:
   Bahdanau     docs/MODELS.md#bahdanau      bi-GRU encoder, mlp attention before the GRU step,
-                                            deep output
+                                            deep output; optional location features and
+                                            coverage (#location-aware-attention, #coverage)
   NoAttention  docs/MODELS.md#no-attention  the same decoder with one fixed context
   Luong        docs/MODELS.md#luong         LSTM stacks, attention after the step, input feeding
 
@@ -36,7 +37,7 @@ class _FixedOrAttendedGRU(nn.Module):
     [->h_m; <-h_1]. attn_dim=None builds no attention."""
 
     def __init__(self, src_vocab, tgt_vocab, emb_dim, enc_hidden, dec_hidden, out_dim,
-                 attn_dim):
+                 attn_dim, location_filters=0, location_width=0, coverage=False):
         super().__init__()
         out_dim = out_dim or dec_hidden
         ctx_dim = 2 * enc_hidden                          # [->h_j; <-h_j]
@@ -47,7 +48,8 @@ class _FixedOrAttendedGRU(nn.Module):
         self.W_init = nn.Linear(enc_hidden, dec_hidden)
         self.attention = None
         if attn_dim is not None:
-            self.attention = AdditiveAttention(dec_hidden, ctx_dim, attn_dim)
+            self.attention = AdditiveAttention(dec_hidden, ctx_dim, attn_dim, location_filters,
+                                               location_width, coverage)
         self.decoder = nn.GRUCell(emb_dim + ctx_dim, dec_hidden)
         self.W_o = nn.Linear(dec_hidden + ctx_dim + emb_dim, out_dim)
         self.W_out = nn.Linear(out_dim, tgt_vocab)
@@ -58,18 +60,25 @@ class _FixedOrAttendedGRU(nn.Module):
         s0 = torch.tanh(self.W_init(h_n[1]))              # h_n[1] = <-h_1
         return H, h_n, s0
 
-    def _context(self, s_prev, enc):
-        """(c_t, alpha_t): attention reads s_{t-1}; without attention c is fixed."""
+    def _context(self, state, enc):
+        """(c_t, alpha_t): attention reads s_{t-1} (and the previous weights, the coverage:
+        the rest of the state); without attention c is fixed."""
         if self.attention is None:
             return enc[0], None
         H, K, mask = enc
-        return self.attention(s_prev, H, K, mask)
+        coverage = state[2] if self.attention.coverage else None
+        return self.attention(state[0], H, K, mask, state[1], coverage)
 
-    def _recur(self, e, s_prev, enc):
-        """One decoder step up to the deep output: (s_t, c_t, alpha_t)."""
-        c, alpha = self._context(s_prev, enc)
-        s = self.decoder(torch.cat([e, c], 1), s_prev)
-        return s, c, alpha
+    def _recur(self, e, state, enc):
+        """One decoder step up to the deep output: (s_t, c_t, alpha_t, the next state). With
+        attention the state is (s, alpha_{t-1}) or, with coverage, (s, alpha_{t-1}, c_t)."""
+        c, alpha = self._context(state, enc)
+        s = self.decoder(torch.cat([e, c], 1), state[0])
+        if self.attention is None:
+            return s, c, alpha, (s,)
+        if self.attention.coverage:
+            return s, c, alpha, (s, alpha, state[2] + alpha)
+        return s, c, alpha, (s, alpha)
 
     def _deep_output(self, features):
         """W_out tanh(W_o [s; c; e] + b_o) + b_out over any leading dimensions."""
@@ -77,32 +86,42 @@ class _FixedOrAttendedGRU(nn.Module):
 
     def step(self, y_prev, state, enc):
         e = self.tgt_emb(y_prev)
-        s, c, alpha = self._recur(e, state[0], enc)
-        return self._deep_output(torch.cat([s, c, e], 1)), (s,), alpha
+        s, c, alpha, state = self._recur(e, state, enc)
+        return self._deep_output(torch.cat([s, c, e], 1)), state, alpha
 
 
 class Bahdanau(_FixedOrAttendedGRU):
     """RNNsearch (docs/MODELS.md#bahdanau)."""
 
     def __init__(self, src_vocab, tgt_vocab, emb_dim=128, enc_hidden=256, dec_hidden=256,
-                 attn_dim=256, out_dim=None):
+                 attn_dim=256, out_dim=None, location_filters=0, location_width=0,
+                 coverage=False):
         super().__init__(src_vocab, tgt_vocab, emb_dim, enc_hidden, dec_hidden, out_dim,
-                         attn_dim)
+                         attn_dim, location_filters, location_width, coverage)
 
     def encode(self, src, src_len):
         H, _, s0 = self._run_encoder(src, src_len)
         mask = length_mask(src_len, src.size(1))
-        return (H, self.attention.keys(H), mask), (s0,)
+        # alpha_0 = 0 (and c_1 = 0): docs/MODELS.md#location-aware-attention.
+        zeros = H.new_zeros(src.size(0), src.size(1))
+        state = (s0, zeros, zeros) if self.attention.coverage else (s0, zeros)
+        return (H, self.attention.keys(H), mask), state
+
+    def teacher_forced(self, src, src_len, tgt_in):
+        """(logits (B, n, V), alpha (B, n, m)) under teacher forcing."""
+        enc, state = self.encode(src, src_len)
+        E = self.tgt_emb(tgt_in)
+        rows, alphas = [], []
+        for e in E.unbind(1):    # unbind: one backward for all steps, not n slices
+            s, c, alpha, state = self._recur(e, state, enc)
+            rows.append(torch.cat([s, c], 1))
+            alphas.append(alpha)
+        # [s_t; c_t; e(y_{t-1})] for every step, then the deep output in one product.
+        logits = self._deep_output(torch.cat([torch.stack(rows, 1), E], 2))
+        return logits, torch.stack(alphas, 1)
 
     def forward(self, src, src_len, tgt_in):
-        enc, (s,) = self.encode(src, src_len)
-        E = self.tgt_emb(tgt_in)
-        rows = []
-        for e in E.unbind(1):    # unbind: one backward for all steps, not n slices
-            s, c, _ = self._recur(e, s, enc)
-            rows.append(torch.cat([s, c], 1))
-        # [s_t; c_t; e(y_{t-1})] for every step, then the deep output in one product.
-        return self._deep_output(torch.cat([torch.stack(rows, 1), E], 2))
+        return self.teacher_forced(src, src_len, tgt_in)[0]
 
 
 class NoAttention(_FixedOrAttendedGRU):
@@ -124,7 +143,7 @@ class NoAttention(_FixedOrAttendedGRU):
         E = self.tgt_emb(tgt_in)
         states = []
         for e in E.unbind(1):
-            s, _, _ = self._recur(e, s, enc)
+            s, _, _, _ = self._recur(e, (s,), enc)
             states.append(s)
         n = tgt_in.size(1)
         every_step = c.unsqueeze(1).expand(-1, n, -1)      # the same c at each step
@@ -223,6 +242,14 @@ def build_model(kind, **kwargs):
         from .memory import MemN2N
         return MemN2N(**kwargs)
     return MODEL_KINDS[kind](**kwargs)
+
+
+def coverage_loss(alphas, tgt_out):
+    """docs/MODELS.md#coverage: sum_b sum_{t < n_b} sum_j min(alpha_btj, c_btj), c_bt the sum
+    of the steps before t, over the non-pad target tokens of the batch (unweighted)."""
+    covered = torch.cumsum(alphas, 1) - alphas                   # c_t = sum_{t' < t} alpha_t'
+    real = (tgt_out != PAD).to(alphas.dtype).unsqueeze(2)        # (B, n, 1)
+    return (torch.minimum(alphas, covered) * real).sum() / real.sum()
 
 
 def seq2seq_loss(logits, tgt_out, label_smoothing=0.0):

@@ -38,6 +38,10 @@ TranslateOptions translate_options(const Translator::Options& o) {
   t.decode.alpha = o.alpha;
   t.decode.len_a = o.max_len_a;
   t.decode.len_b = o.max_len_b;
+  HEED_CHECK((o.window_before < 0) == (o.window_after < 0),
+             "heed::Translator: window_before and window_after are both set (>= 0) or both -1, "
+             "got ", o.window_before, " and ", o.window_after);
+  if (o.window_before >= 0) t.decode.window = {o.window_before, o.window_after};
   t.batch_size = o.batch_size;
   t.threads = o.threads;
   t.max_input_tokens = o.max_input_tokens;

@@ -27,12 +27,13 @@ struct Saved {
   Tensor wq;  // tanh scores: the projected query (B, A)
   Tensor tp;  // local-p: tanh(W_p q) (B, dq)
   Tensor p;   // local-p: centres (B)
+  std::vector<std::int64_t> from, to;  // windowed decoding: each row's positions
   kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32;  // every product's
 };
 
 template <typename T>
 kernels::AttentionStep<T> make_step(const Saved& s, const Var& q, const Var& K, const Var& H,
-                                    const AttentionWeights& w) {
+                                    const AttentionWeights& w, const Var& F) {
   kernels::AttentionStep<T> st;
   st.kind = score_spec(s.score).kind;
   st.batch = s.B;
@@ -52,13 +53,18 @@ kernels::AttentionStep<T> make_step(const Saved& s, const Var& q, const Var& K, 
     st.p = s.p.data<T>();
     st.window = static_cast<T>(w.window);
   }
+  if (F.defined()) st.key_term = F.value().data<T>();
+  if (!s.from.empty()) {
+    st.from = s.from.data();
+    st.to = s.to.data();
+  }
   return st;
 }
 
 template <typename T>
 void backward(const Saved& s, const Var& q, const Var& K, const Var& H, const AttentionWeights& w,
-              const Var& ctx, const Var& alpha) {
-  kernels::AttentionStep<T> st = make_step<T>(s, q, K, H, w);
+              const Var& F, const Var& ctx, const Var& alpha) {
+  kernels::AttentionStep<T> st = make_step<T>(s, q, K, H, w, F);
   const kernels::GemmOptions go{s.precision};
   const DType dt = dtype_of<T>();
   const bool tanh_kind = st.kind == kernels::ScoreKind::tanh;
@@ -73,6 +79,7 @@ void backward(const Saved& s, const Var& q, const Var& K, const Var& H, const At
   if (st.kind == kernels::ScoreKind::dot && q.requires_grad()) g.dq = q.grad_buffer().data<T>();
   if (st.K && K.requires_grad()) g.dK = K.grad_buffer().data<T>();
   if (H.requires_grad()) g.dH = H.grad_buffer().data<T>();
+  if (st.key_term && F.requires_grad()) g.dkey_term = F.grad_buffer().data<T>();
   if (tanh_kind && (q.requires_grad() || w.W.requires_grad())) {
     dwq = Tensor::empty({B, kd}, dt);
     g.dwq = dwq.data<T>();
@@ -139,7 +146,8 @@ void backward(const Saved& s, const Var& q, const Var& K, const Var& H, const At
 
 AttentionResult attention_step(AttentionScore score, const Var& q, const Var& K, const Var& H,
                                std::span<const std::int64_t> lengths, const AttentionWeights& w,
-                               kernels::MatmulPrecision precision) {
+                               kernels::MatmulPrecision precision,
+                               const AttentionStepExtras& extras) {
   const Tensor& qv = q.value();
   const Tensor& Hv = H.value();
   const DType dt = qv.dtype();
@@ -175,6 +183,22 @@ AttentionResult attention_step(AttentionScore score, const Var& q, const Var& K,
     s.kd = Kv.dim(2);
   }
   spec.check(attention_score_name(score), ScoreStepSizes{s.m, s.dq, s.kd, s.dv}, w, dt);
+  const Var& F = extras.key_term;
+  if (F.defined()) {
+    HEED_CHECK(kind == kernels::ScoreKind::tanh, "attention: score ", attention_score_name(score),
+               " takes no key term (only the additive scores: mlp, concat)");
+    HEED_CHECK(F.value().ndim() == 3 && F.dim(0) == s.B && F.dim(1) == s.m && F.dim(2) == s.kd,
+               "attention: the key term must be (B, m, A) = (", s.B, ", ", s.m, ", ", s.kd,
+               "), got ", F.shape().str());
+    HEED_CHECK(F.value().is_contiguous() && F.dtype() == dt,
+               "attention: the key term must be contiguous, ", dtype_name(dt));
+  }
+  HEED_CHECK(extras.from.size() == extras.to.size() &&
+                 (extras.from.empty() || static_cast<std::int64_t>(extras.from.size()) == s.B),
+             "attention: a window needs a first and an end position per row, got ",
+             extras.from.size(), " and ", extras.to.size(), " for a batch of ", s.B);
+  s.from.assign(extras.from.begin(), extras.from.end());
+  s.to.assign(extras.to.begin(), extras.to.end());
   if (spec.scaled) s.scale = 1.0 / std::sqrt(double(s.dq));
   const bool local = w.window > 0;
   if (local) {
@@ -214,20 +238,20 @@ AttentionResult attention_step(AttentionScore score, const Var& q, const Var& K,
         p[b] = static_cast<T>(s.lengths[static_cast<std::size_t>(b)]) * logistic(u);
       }
     }
-    kernels::AttentionStep<T> st = make_step<T>(s, q, K, H, w);
+    kernels::AttentionStep<T> st = make_step<T>(s, q, K, H, w, F);
     if (logits.defined()) st.logits = logits.data<T>();
     kernels::attention_forward<T>(st, context.data<T>(), alpha.data<T>());
   });
 
-  const bool rg = any_requires_grad({&q, &K, &H, &w.W, &w.v, &w.W_p, &w.v_p});
+  const bool rg = any_requires_grad({&q, &K, &H, &w.W, &w.v, &w.W_p, &w.v_p, &F});
   AttentionResult out{Var(context, rg), Var(alpha, rg)};
   if (rg) {
     Tape::current().record(
-        [s = std::move(s), q, K, H, w, ctx = out.context, al = out.alpha]() {
+        [s = std::move(s), q, K, H, w, F, ctx = out.context, al = out.alpha]() {
           if (!ctx.has_grad() && !al.has_grad()) return;
-          dispatch(ctx.dtype(), [&]<typename T>() { backward<T>(s, q, K, H, w, ctx, al); });
+          dispatch(ctx.dtype(), [&]<typename T>() { backward<T>(s, q, K, H, w, F, ctx, al); });
         },
-        {&q, &K, &H, &w.W, &w.v, &w.W_p, &w.v_p});
+        {&q, &K, &H, &w.W, &w.v, &w.W_p, &w.v_p, &F});
   }
   return out;
 }

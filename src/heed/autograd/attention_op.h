@@ -26,6 +26,17 @@ struct AttentionWeights {
   double window = 0;
 };
 
+// What one step may read beyond the score's own inputs (docs/MODELS.md#location-aware-attention,
+// #windowed-decoding). Which features make the key term is the caller's (nn/attention_layer.h).
+struct AttentionStepExtras {
+  // The tanh form only: F (B, m, kd), added to the keys inside the tanh at this step:
+  // s_j = v . tanh(K_j + F_j + W q); undefined: none.
+  Var key_term;
+  // Row b attends over the positions [from[b], to[b]) only (alpha exactly 0 elsewhere; a window
+  // holding none of the row's real positions leaves the row whole); empty: every position.
+  std::span<const std::int64_t> from, to;
+};
+
 struct AttentionResult {
   Var context;  // (B, dk)
   Var alpha;    // (B, m); exactly 0 on padding and outside a local window
@@ -38,7 +49,8 @@ struct AttentionResult {
 AttentionResult attention_step(AttentionScore score, const Var& q, const Var& K, const Var& H,
                                std::span<const std::int64_t> lengths,
                                const AttentionWeights& weights,
-                               kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32);
+                               kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32,
+                               const AttentionStepExtras& extras = {});
 
 // y = x W[:, col : col + in]^T with in = x's last dimension: a linear map through a block of
 // W's columns (the key half of concat's W_a), gradient flowing into that block only.

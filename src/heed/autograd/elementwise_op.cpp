@@ -3,6 +3,8 @@
 
 #include "heed/autograd/elementwise_op.h"
 
+#include <algorithm>
+
 #include "heed/autograd/tape.h"
 #include "heed/kernels/elementwise.h"
 #include "heed/kernels/reduce.h"
@@ -80,6 +82,31 @@ Var mul(const Var& a, const Var& b) {
         kernels::accumulate_mul<T>(dy, bv.data<T>(), a.grad_buffer().data<T>(), n);
       if (b.requires_grad())
         kernels::accumulate_mul<T>(dy, av.data<T>(), b.grad_buffer().data<T>(), n);
+    });
+  });
+}
+
+Var minimum(const Var& a, const Var& b) {
+  Tensor av = a.value().contiguous(), bv = b.value().contiguous();
+  check_same(av, bv, "minimum");
+  Tensor y = Tensor::empty(av.shape(), av.dtype());
+  const std::int64_t n = av.numel();
+  dispatch(av.dtype(), [&]<typename T>() {
+    const T *x = av.data<T>(), *z = bv.data<T>();
+    T* o = y.data<T>();
+    for (std::int64_t i = 0; i < n; ++i) o[i] = std::min(x[i], z[i]);
+  });
+  return record_op(y, {&a, &b}, [a, b, av, bv, n](Var& o) {
+    dispatch(o.dtype(), [&]<typename T>() {
+      const T* dy = o.grad().data<T>();
+      const T *x = av.data<T>(), *z = bv.data<T>();
+      T* da = a.requires_grad() ? a.grad_buffer().data<T>() : nullptr;
+      T* db = b.requires_grad() ? b.grad_buffer().data<T>() : nullptr;
+      for (std::int64_t i = 0; i < n; ++i) {
+        const T share_a = x[i] < z[i] ? T(1) : x[i] == z[i] ? T(0.5) : T(0);
+        if (da) da[i] += share_a * dy[i];
+        if (db) db[i] += (T(1) - share_a) * dy[i];
+      }
     });
   });
 }

@@ -11,6 +11,9 @@ namespace heed {
 Var add(const Var& a, const Var& b);
 Var sub(const Var& a, const Var& b);
 Var mul(const Var& a, const Var& b);
+// min(a, b) element-wise; the gradient goes to the smaller input, half to each on a tie
+// (PyTorch's torch.minimum). The coverage loss's sum_j min(alpha_tj, c_tj) (train/coverage_loss.h).
+Var minimum(const Var& a, const Var& b);
 // Sum of one or more same-shape Vars in one pass (e.g. several gate contributions).
 Var add_n(const std::vector<Var>& xs);
 

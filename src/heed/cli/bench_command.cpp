@@ -9,6 +9,7 @@
 #include "heed/base/error.h"
 #include "heed/base/enum_names.h"
 #include "heed/cli/enum_option.h"
+#include "heed/cli/validators.h"
 #include "heed/measure/protocol.h"
 
 namespace heed::cli {
@@ -65,6 +66,17 @@ class BenchCommand : public Command {
         ->capture_default_str();
     app.add_option("--beam", opt_.beam, "beam width")->capture_default_str();
     app.add_option("--seed", opt_.seed, "data and initialisation seed")->capture_default_str();
+    app.add_option("--location-filters", opt_.location_filters,
+                   "text configs: location-aware attention with this many filters "
+                   "(model.location_filters; 0 = off)")
+        ->capture_default_str()
+        ->check(int_range(0, 1000));
+    app.add_option("--location-width", opt_.location_width,
+                   "text configs: the location filters' width, odd (model.location_width)")
+        ->capture_default_str()
+        ->check(int_range(1, 1001));
+    app.add_flag("--coverage", opt_.coverage,
+                 "text configs: the coverage vector in the attention score (model.coverage)");
     add_enum_option(app, "--precision", opt_.precision,
                     "the products (training: bf16 products, fp32 weights and optimiser)");
     optimizer_option_ = add_enum_option(app, "--optimizer", optimizer_,

@@ -120,6 +120,10 @@ class InfoCommand : public Command {
                   << (mc.local_p ? ", local-p window " + std::to_string(mc.window) : "");
       if (mc.attention_mode == AttentionMode::hard)
         std::cout << ", hard attention (decoding: " << mc.hard_eval << ")";
+      if (mc.location_filters > 0)  // docs/MODELS.md#location-aware-attention
+        std::cout << ", location-aware attention (" << mc.location_filters << " filters of width "
+                  << mc.location_width << ")";
+      if (mc.coverage) std::cout << ", coverage";
       std::cout << ", dropout " << mc.dropout << (mc.tie_embeddings ? ", tied embeddings" : "")
                 << "\n";
       std::cout << "vocabularies: source " << src.size() << " (" << config.data.source.tokenizer

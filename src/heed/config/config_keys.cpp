@@ -411,6 +411,19 @@ std::vector<ConfigKey> make_keys() {
   k.push_back(only(kinds({K::luong}), integer("model.max_src_len", model(&ModelConfig::max_src_len),
       {positive_int()},
       "longest source for the `location` score (dev sources longer than this are left out)")));
+  k.push_back(only(attends, integer("model.location_filters",
+      model(&ModelConfig::location_filters), {non_negative("must be 0 (off) or more")},
+      "location-aware attention (Chorowski et al. 2015): k filters convolved with the previous "
+      "step's attention weights, their features added inside the additive score's tanh; 0 = "
+      "off. bahdanau, image2seq, and luong with score `mlp` or `concat` "
+      "([MODELS.md](MODELS.md#location-aware-attention))")));
+  k.push_back(only(attends, integer("model.location_width", model(&ModelConfig::location_width),
+      {positive_int()}, "r: the width of each location filter, odd (the features keep the "
+      "source's length)")));
+  k.push_back(only(attends, flag("model.coverage", model(&ModelConfig::coverage),
+      "coverage (See et al. 2017): the sum of the previous steps' attention weights enters the "
+      "additive score's tanh; the same kinds and scores as `location_filters` "
+      "([MODELS.md](MODELS.md#coverage))")));
   k.push_back(only(decoders, number("model.dropout", model(&ModelConfig::dropout),
       {unit_interval()}, "dropout rate in training")));
   k.push_back(only(decoders, flag("model.tie_embeddings", model(&ModelConfig::tie_embeddings),
@@ -597,6 +610,12 @@ std::vector<ConfigKey> make_keys() {
       "Σ_t α_bti)² added to the loss ([MODELS.md](MODELS.md#image-to-sequence)); 0 = off. "
       "Nonzero with another kind or mode is refused when the config is read (exit 2, no "
       "directory made)")));
+  k.push_back(only(attends, number("training.coverage_loss",
+      training(&TrainingConfig::coverage_loss), {non_negative("must be 0 (off) or more")},
+      "soft attention only: λ of the coverage loss (λ/N) Σ_b Σ_t Σ_j min(α_btj, c_btj), c_bt "
+      "the sum of the earlier steps' weights, added to the cross-entropy (See et al. 2017 use "
+      "1; [MODELS.md](MODELS.md#coverage)); the dev coverage loss is logged at each validation. "
+      "0 = off")));
   k.push_back(only(attends, number("training.baseline_decay",
       training(&TrainingConfig::baseline_decay), {unit_interval()},
       "hard attention only: decay of the moving-average reward baseline")));

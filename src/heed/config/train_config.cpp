@@ -374,6 +374,23 @@ void check_training(Sections& s, const TrainConfig& config) {
           "the penalty is on the soft attention weights of model.kind image2seq "
           "(model.attention.mode soft), not " + std::string(enum_name(kind)) + " with mode " +
               std::string(enum_name(model.attention_mode)) + "; set it to 0");
+  // The location features (docs/MODELS.md#location-aware-attention); the model checks them
+  // again (models/score_checks.h) for configs built in code.
+  s.check("model.location_width", model.location_filters == 0 || model.location_width % 2 == 1,
+          "the location filters' width must be odd (the features keep the source's length), "
+          "got " + std::to_string(model.location_width));
+  const char* feature_key = model.location_filters > 0 ? "model.location_filters" : "model.coverage";
+  const bool features = model.location_filters > 0 || model.coverage;
+  s.check(feature_key, !features || model.attention_mode != AttentionMode::none,
+          "the location features enter the attention score, and model.attention.mode none does "
+          "not attend");
+  s.check(feature_key, !features || score_spec(model.score).kind == kernels::ScoreKind::tanh,
+          "the location features enter the additive score's tanh (model.score mlp or concat), "
+          "not '" + std::string(enum_name(model.score)) + "'");
+  s.check("training.coverage_loss",
+          c.coverage_loss == 0 || model.attention_mode == AttentionMode::soft,
+          "the coverage loss is on soft attention weights (model.attention.mode soft), not mode " +
+              std::string(enum_name(model.attention_mode)) + "; set it to 0");
   const bool hard = !classifies_images(kind) && model.attention_mode == AttentionMode::hard;
   s.check("training.hard_soft_mix", c.hard_soft_mix == 0 || hard,
           "mixes the soft expectation into hard attention's training (model.attention.mode "

@@ -107,6 +107,9 @@ struct TrainingConfig {
   // lambda of the doubly stochastic attention penalty of image2seq (train/doubly_stochastic.h);
   // 0 = off.
   double doubly_stochastic = 0.0;
+  // lambda of the coverage loss (train/coverage_loss.h; See et al. 2017): the attention each
+  // step gives where earlier steps already attended; 0 = off.
+  double coverage_loss = 0.0;
   // model.kind memn2n (docs/TRAINING.md#memory-networks): linear start (every hop's softmax
   // removed until the dev loss stops falling: linear_start_patience validations in a row
   // without a new lowest value) and random empty memories (the share of a

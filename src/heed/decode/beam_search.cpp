@@ -225,6 +225,7 @@ DecodeResult beam_block(const Seq2Seq& model, const TokenBatch& src,
   std::vector<std::int64_t> rows(static_cast<std::size_t>(B * k));
   for (std::int64_t r = 0; r < B * k; ++r) rows[static_cast<std::size_t>(r)] = r / k;
   Encoded enc = model.encode(src);
+  enc.window = options.window;
   DecoderState state = model.initial_state(enc);
   if (k > 1) {  // k copies of every sentence
     state = reorder_rows(state, rows);

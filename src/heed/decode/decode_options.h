@@ -31,6 +31,10 @@ struct DecodeOptions {
   // false: run exactly the maximum number of steps even when every hypothesis has ended
   // (the benchmark's forced length); the output is the same, only the work differs.
   bool stop_at_eos = true;
+  // Windowed decoding (docs/MODELS.md#windowed-decoding): each step attends over the source
+  // positions [p - before, p + after] around the median p of the previous step's weights;
+  // off by default.
+  AttentionWindow window;
   // The products with the model's weights run at the model's own decoding precision
   // (Seq2Seq::compute_type(), models/compute_type.h), on weights packed once.
 };

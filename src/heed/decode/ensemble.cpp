@@ -217,6 +217,7 @@ DecoderState Ensemble::initial_state(const Encoded& enc) const {
 StepOutput Ensemble::step(std::span<const std::int32_t> y_prev, DecoderState& state,
                           const Encoded& enc) const {
   std::vector<Encoded> encs = unpack(enc);
+  for (Encoded& e : encs) e.window = enc.window;  // windowed decoding reaches every member
   std::vector<std::size_t> counts;
   {
     std::lock_guard lock(mutex_);

@@ -102,6 +102,7 @@ DecodeResult greedy_block(const Seq2Seq& model, const TokenBatch& src,
   const std::int64_t max_steps = decode_max_steps(src, options);
   NoGradGuard no_grad;
   Encoded enc = model.encode(src);
+  enc.window = options.window;
   DecoderState state = model.initial_state(enc);
   std::vector<std::int32_t> bos(static_cast<std::size_t>(src.batch), kBos);
   StepOutput first = model.step(bos, state, enc);

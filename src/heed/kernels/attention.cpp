@@ -31,16 +31,24 @@ void row_range(const AttentionStep<T>& s, std::int64_t b, std::int64_t& lo, std:
   const std::int64_t len = s.lengths[b];
   lo = 0;
   hi = len;
-  if (!s.p) return;
-  const T p = s.p[b];
-  lo = len;
-  hi = 0;
-  for (std::int64_t j = 0; j < len; ++j)
-    if (std::abs(T(j + 1) - p) <= s.window) {
-      lo = std::min(lo, j);
-      hi = j + 1;
+  if (s.p) {
+    const T p = s.p[b];
+    lo = len;
+    hi = 0;
+    for (std::int64_t j = 0; j < len; ++j)
+      if (std::abs(T(j + 1) - p) <= s.window) {
+        lo = std::min(lo, j);
+        hi = j + 1;
+      }
+    if (hi <= lo) lo = hi = 0;  // cannot happen for p in [0, S] and D >= 1; stay safe
+  }
+  if (s.from) {
+    const std::int64_t wlo = std::max(lo, s.from[b]), whi = std::min(hi, s.to[b]);
+    if (wlo < whi) {  // an empty window would leave no weights: keep the row whole
+      lo = wlo;
+      hi = whi;
     }
-  if (hi <= lo) lo = hi = 0;  // cannot happen for p in [0, S] and D >= 1; stay safe
+  }
 }
 
 template <typename T>
@@ -67,6 +75,15 @@ inline T tanh_score(const T* k, const T* wq, const T* v, std::int64_t n) {
   return acc;
 }
 
+// v . tanh(k + f + wq): the same with the per-step key term f.
+template <typename T>
+inline T tanh_score(const T* k, const T* f, const T* wq, const T* v, std::int64_t n) {
+  T acc = T(0);
+#pragma omp simd reduction(+ : acc)
+  for (std::int64_t i = 0; i < n; ++i) acc += v[i] * fast_tanh(k[i] + f[i] + wq[i]);
+  return acc;
+}
+
 template <typename T>
 void forward_row(const AttentionStep<T>& s, std::int64_t b, T* context, T* alpha) {
   const std::int64_t m = s.m, kd = s.key_dim, dv = s.value_dim;
@@ -87,7 +104,13 @@ void forward_row(const AttentionStep<T>& s, std::int64_t b, T* context, T* alpha
     }
     case ScoreKind::tanh: {
       const T* wqb = s.wq + b * (s.ld_wq ? s.ld_wq : kd);
-      for (std::int64_t j = lo; j < hi; ++j) a[j] = tanh_score(Kb + j * kd, wqb, s.v, kd);
+      if (s.key_term) {
+        const T* Fb = s.key_term + b * m * kd;
+        for (std::int64_t j = lo; j < hi; ++j)
+          a[j] = tanh_score(Kb + j * kd, Fb + j * kd, wqb, s.v, kd);
+      } else {
+        for (std::int64_t j = lo; j < hi; ++j) a[j] = tanh_score(Kb + j * kd, wqb, s.v, kd);
+      }
       break;
     }
     case ScoreKind::logits: {
@@ -196,6 +219,38 @@ void backward_row(const AttentionStep<T>& s, const T* alpha, const AttentionStep
       T* dwq = g.dwq ? g.dwq + b * ld_dwq : nullptr;
       T* dvr = g.dv_rows ? g.dv_rows + b * kd : nullptr;
       const T* v = s.v;
+      if (s.key_term) {  // with the key term: tanh(K_j + F_j + wq), F_j's gradient that of K_j
+        const T* Fb = s.key_term + b * m * kd;
+        T* dFb = g.dkey_term ? g.dkey_term + b * m * kd : nullptr;
+        for (std::int64_t j = lo; j < hi; ++j) {
+          const T w = ds[j];
+          const T* k = Kb + j * kd;
+          const T* f = Fb + j * kd;
+          T* dk = dKb ? dKb + j * kd : nullptr;
+          T* df = dFb ? dFb + j * kd : nullptr;
+          if (dk && df && dwq && dvr) {  // the training case: one fused loop
+#pragma omp simd
+            for (std::int64_t i = 0; i < kd; ++i) {
+              const T t = fast_tanh(k[i] + f[i] + wqb[i]);
+              const T d = w * v[i] * (T(1) - t * t);
+              dvr[i] += w * t;
+              dk[i] += d;
+              df[i] += d;
+              dwq[i] += d;
+            }
+            continue;
+          }
+          for (std::int64_t i = 0; i < kd; ++i) {
+            const T t = fast_tanh(k[i] + f[i] + wqb[i]);
+            const T d = w * v[i] * (T(1) - t * t);
+            if (dvr) dvr[i] += w * t;
+            if (dk) dk[i] += d;
+            if (df) df[i] += d;
+            if (dwq) dwq[i] += d;
+          }
+        }
+        break;
+      }
       for (std::int64_t j = lo; j < hi; ++j) {
         const T w = ds[j];
         const T* k = Kb + j * kd;

@@ -1,7 +1,9 @@
 #pragma once
 // Fused attention step: for each batch row, scores over the real source positions, the
 // mask, the softmax, optional Luong local-p weighting and the context, in one pass; and
-// the matching fused backward. Query-side projections (W_q q, W_a q, the location logits,
+// the matching fused backward. The tanh form may add a per-step key term inside the tanh
+// (location features, docs/MODELS.md#location-aware-attention), and any form may restrict
+// each row to a window of positions (windowed decoding). Query-side projections (W_q q, W_a q, the location logits,
 // p_t) are GEMMs over the whole batch done by the caller (autograd/attention_op.cpp); these
 // kernels do the per-position work. Shapes are row-major and contiguous.
 #include <algorithm>
@@ -12,7 +14,8 @@ namespace heed::kernels {
 
 // How a score is read from the inputs.
 //   dot:    s_j = scale * (q . K_j)          dot, scaled_dot, general (K = W_a H)
-//   tanh:   s_j = v . tanh(K_j + wq)         concat, mlp (K = key projection, wq = query one)
+//   tanh:   s_j = v . tanh(K_j + F_j + wq)   concat, mlp (K = key projection, wq = query one,
+//                                             F the optional per-step key term, else 0)
 //   logits: s_j = logits_j                    location (W_a q cut to m; reads no keys)
 enum class ScoreKind { dot, tanh, logits };
 
@@ -35,6 +38,14 @@ struct AttentionStep {
   // Local-p: centres p_t (B) in (0, S_b) and half-width D; null p means global attention.
   const T* p = nullptr;
   T window = T(0);
+  // tanh: the per-step key term F (B, m, key_dim) added to K inside the tanh, or null. What it
+  // holds (location features, coverage) is the caller's.
+  const T* key_term = nullptr;
+  // Windowed decoding: row b attends over the positions [from[b], to[b]) only (intersected
+  // with its real positions and any local-p window; an empty intersection is the whole row);
+  // null: every position.
+  const std::int64_t* from = nullptr;
+  const std::int64_t* to = nullptr;
 };
 
 // context (B, value_dim) and alpha (B, m) are written in full (alpha = 0 off the window
@@ -54,6 +65,7 @@ struct AttentionStepGrad {
   std::int64_t ld_dwq = 0;      // 0 = key_dim
   T* dv_rows = nullptr;         // tanh: (B, key_dim) written per row (caller sums), or null
   T* dp = nullptr;              // local-p: (B) written, or null
+  T* dkey_term = nullptr;       // tanh with a key term: (B, m, key_dim) accumulated, or null
 };
 
 // Needs the forward's inputs and its alpha output.

@@ -447,7 +447,11 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
     }
     const BenchConfig& cfg = bench_config(name);
     Rng rng(opt.seed);
-    std::unique_ptr<Seq2Seq> model = make_model(model_config(cfg), rng, DType::f32);
+    ModelConfig mc = model_config(cfg);
+    mc.location_filters = opt.location_filters;
+    mc.location_width = opt.location_width;
+    mc.coverage = opt.coverage;
+    std::unique_ptr<Seq2Seq> model = make_model(mc, rng, DType::f32);
     model->set_compute_type({opt.precision, opt.precision});  // training's and decoding's
     const FlopTerms terms = flop_terms(cfg);
     const double mean_len = static_cast<double>(cfg.lo + cfg.hi) / 2.0;
@@ -458,6 +462,11 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
                                static_cast<double>(terms.per_tgt_step_per_src_token) * mean_len;
     Json base;
     base["config"] = name;
+    if (opt.location_filters > 0) {
+      base["location_filters"] = opt.location_filters;
+      base["location_width"] = opt.location_width;
+    }
+    if (opt.coverage) base["coverage"] = true;
     base["threads"] = kernels::num_threads();
     base["heed"] = HEED_VERSION_STRING;
     base["tag"] = opt.tag;

@@ -95,6 +95,11 @@ struct BenchOptions {
   // Config memn2n only (measure/memn2n_bench.h): sgd when unset, or adam. The other configs
   // train with Adam, as their references do, and refuse it.
   std::optional<OptimizerKind> optimizer;
+  // The text configs' attention with location features (docs/MODELS.md#location-aware-attention,
+  // #coverage): model.location_filters, location_width and coverage of their models.
+  std::int64_t location_filters = 0;
+  std::int64_t location_width = 7;
+  bool coverage = false;
   std::string tag;
 };
 

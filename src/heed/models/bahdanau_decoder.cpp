@@ -6,6 +6,7 @@
 #include "heed/fused/gru_additive_decoder.h"
 #include "heed/models/decoder_attention.h"
 #include "heed/models/encoder_decoder.h"
+#include "heed/models/score_checks.h"
 
 namespace heed {
 namespace {
@@ -64,6 +65,7 @@ Encoded BahdanauDecoder::prepare(const EncoderOutput& enc, const RunMode& mode) 
     out.fixed_context = dirs == 2 ? concat({h_fwd, h_back}, 1) : h_fwd;
   }
   out.initial.parts = {tanh(W_init_.forward(h_back, mode.precision))};
+  if (attention_) append_attention_state(out.initial.parts, *attention_, out);  // alpha_0, c_1
   return out;
 }
 
@@ -72,7 +74,7 @@ Var BahdanauDecoder::step(const Var& e, DecoderState& state, const Encoded& enc,
   const Var& s_prev = state.parts[0];
   Var c = enc.fixed_context;
   if (attention_) {
-    Attention::Output att = attend(*attention_, s_prev, enc, mode);
+    Attention::Output att = attend(*attention_, s_prev, state, 1, enc, mode);
     c = att.context;
     if (alpha) *alpha = att.alpha;
   }
@@ -89,10 +91,12 @@ Var BahdanauDecoder::output(const Var& features, const RunMode& mode) const {
 
 // Attention on: fused/gru_additive_decoder runs the n steps as one op. The embedding block of
 // the cell's input projection is one GEMM for all steps; the op adds the context block. Hard
-// attention has no fused op: its steps sample (or take the argmax), so the step loop runs.
+// attention has no fused op: its steps sample (or take the argmax), so the step loop runs; nor
+// have the location features and coverage (their key term changes every step).
 std::optional<Var> BahdanauDecoder::accelerated(const Var& E, const Encoded& enc,
                                                 const RunMode& mode, Tensor* alphas) const {
-  if (!attention_ || attention_->config().hard) return std::nullopt;
+  if (!attention_ || attention_->config().hard || attention_->config().has_features())
+    return std::nullopt;
   Var X =
       add_bias(linear_columns(E, cell_.weight_ih, 0, mode.precision), cell_.bias_ih);  // (B, n, 3H)
   GruAdditiveWeights w;
@@ -113,6 +117,7 @@ void validate_gru_decoder_model(const ModelConfig& c) {
   HEED_CHECK(c.dec_layers == 1, "model.dec_layers: ", kind, " has a single GRU decoder cell, got "
              "dec_layers = ", c.dec_layers);
   HEED_CHECK(!c.local_p, "model.local_p: local-p attention exists for luong only, not ", kind);
+  check_location_features(c);
   if (c.tie_embeddings)
     HEED_CHECK(c.emb_dim == c.resolved_out_dim(), "model.tie_embeddings: the output layer "
                "W_out is (tgt_vocab, out_dim = ", c.resolved_out_dim(), "), the target "

@@ -6,13 +6,16 @@
 //   logits_t = W_out dropout(tanh(W_o features_t + b_o)) + b_out       (the deep output)
 //   s_0 = tanh(W_init <-h_1 + b_init): the encoder's last layer, backward state at the first
 //   position (forward final state when the encoder is unidirectional).
-// Parameters (PyTorch names): tgt_emb, W_init, attention (W_q, U_h, v), decoder (the GRU
+// With location features (docs/MODELS.md#location-aware-attention, #coverage) the score
+// reads alpha_{t-1} or the coverage c_t, kept in the state beside s.
+// Parameters (PyTorch names): tgt_emb, W_init, attention (W_q, U_h, v; F, U_f; w_c), decoder (the GRU
 // cell), W_o, W_out (tied to tgt_emb.weight with tie_embeddings). Dropout in training on the
 // target embeddings and on the deep output. Bahdanau's model and the no-attention baseline
 // are this decoder with attention on and off.
 #include <memory>
 
 #include "heed/models/decoder.h"
+#include "heed/models/decoder_attention.h"
 #include "heed/models/model_config.h"
 #include "heed/models/output_layer.h"
 #include "heed/models/recurrent.h"
@@ -39,7 +42,10 @@ class BahdanauDecoder : public Decoder {
                                  Tensor* alphas) const override;
 
   bool has_attention() const override { return attention_ != nullptr; }
-  std::size_t state_parts() const override { return 1; }
+  // {s}, and with attention {s, alpha_{t-1}} or {s, alpha_{t-1}, c_t} (decoder_attention.h).
+  std::size_t state_parts() const override {
+    return 1 + (attention_ ? attention_state_parts(*attention_) : 0);
+  }
   std::int64_t vocab() const override { return vocab_; }
   NamedModules modules() override;
 

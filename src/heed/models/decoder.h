@@ -22,9 +22,20 @@
 namespace heed {
 
 // The recurrent state between decoder steps; its meaning is the decoder's own
-// (Bahdanau, noattn: {s}; Luong: {h_1..h_L, c_1..c_L, h~}). Batch-major, like Encoded.
+// (noattn: {s}; Bahdanau: {s, alpha_{t-1}}; Luong: {h_1..h_L, c_1..c_L, h~, alpha_{t-1}}; with
+// coverage the coverage vector last, decoder_attention.h). Batch-major, like Encoded.
 struct DecoderState {
   std::vector<Var> parts;
+};
+
+// Windowed decoding (docs/MODELS.md#windowed-decoding; Chorowski et al. 2015, sec. 2.3): each
+// decoding step attends over the positions [p - before, p + after] only, p the median of the
+// previous step's weights (the first step, with no previous weights, over every position).
+// Off unless before >= 0 and after >= 0; teacher-forced training never windows.
+struct AttentionWindow {
+  std::int64_t before = -1;
+  std::int64_t after = -1;
+  bool on() const { return before >= 0 && after >= 0; }
 };
 
 // What the decoder's steps read from the encoder, prepared once per batch. Every tensor is
@@ -36,6 +47,7 @@ struct Encoded {
   Var fixed_context;                  // no attention: c (B, dk)
   std::vector<std::int64_t> lengths;  // source lengths (B)
   DecoderState initial;               // the decoder's first state
+  AttentionWindow window;             // set by the decoding (greedy, beam search), else off
 };
 
 class Decoder {

@@ -17,6 +17,7 @@ void validate(const ModelConfig& c) {
              "layer l, so enc_layers (", c.enc_layers, ") must equal dec_layers (", c.dec_layers,
              ")");
   check_score(c);
+  check_location_features(c);
   if (c.local_p)
     HEED_CHECK(c.window >= 1, "model.window (local-p half-width D) must be at least 1, got ",
                c.window);

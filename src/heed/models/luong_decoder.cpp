@@ -83,6 +83,7 @@ Encoded LuongDecoder::prepare(const EncoderOutput& enc, const RunMode& mode) con
   out.initial.parts.insert(out.initial.parts.end(), cs.begin(), cs.end());
   const std::int64_t B = enc.annotations.dim(0);
   out.initial.parts.push_back(Var(Tensor::zeros({B, hidden_}, enc.annotations.dtype())));  // h~_0
+  append_attention_state(out.initial.parts, attention_, out);  // alpha_0 (and c_1)
   return out;
 }
 
@@ -99,7 +100,7 @@ Var LuongDecoder::step(const Var& e, DecoderState& state, const Encoded& enc, co
     state.parts[L + l] = st.c;
     x = st.h;
   }
-  Attention::Output att = attend(attention_, x, enc, mode);
+  Attention::Output att = attend(attention_, x, state, 2 * L + 1, enc, mode);
   if (alpha) *alpha = att.alpha;
   Var h_tilde = tanh(W_c_.forward(concat({att.context, x}, 1), mode.precision));
   state.parts[2 * L] = h_tilde;

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "heed/models/decoder.h"
+#include "heed/models/decoder_attention.h"
 #include "heed/models/model_config.h"
 #include "heed/models/output_layer.h"
 #include "heed/models/recurrent.h"
@@ -36,7 +37,10 @@ class LuongDecoder : public Decoder {
                                  Tensor* alphas) const override;
 
   bool has_attention() const override { return true; }
-  std::size_t state_parts() const override { return 2 * static_cast<std::size_t>(layers_) + 1; }
+  // {h_1..h_L, c_1..c_L, h~} and the attention's {alpha_{t-1}} or {alpha_{t-1}, c_t}.
+  std::size_t state_parts() const override {
+    return 2 * static_cast<std::size_t>(layers_) + 1 + attention_state_parts(attention_);
+  }
   std::int64_t vocab() const override { return vocab_; }
   NamedModules modules() override;
 

@@ -158,6 +158,12 @@ struct ModelConfig {
   bool local_p = false;            // Luong local-p attention
   std::int64_t window = 10;        // local-p half-width D
   std::int64_t max_src_len = 100;  // location score
+  // Location features of an additive score (docs/MODELS.md#location-aware-attention,
+  // #coverage): k filters of odd width r over the previous step's weights (0: off), and the
+  // coverage vector.
+  std::int64_t location_filters = 0;
+  std::int64_t location_width = 7;
+  bool coverage = false;
   // model.attention: soft (the expectation) or hard (one sampled position, REINFORCE), and
   // what hard attention reads when decoding (docs/MODELS.md#hard-attention).
   AttentionMode attention_mode = AttentionMode::soft;

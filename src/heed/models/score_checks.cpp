@@ -33,6 +33,25 @@ void check_additive_score(const ModelConfig& c, const char* uses, const char* hi
              "'", hint);
 }
 
+void check_location_features(const ModelConfig& c) {
+  HEED_CHECK(c.location_filters >= 0, "model.location_filters must be 0 (off) or more, got ",
+             c.location_filters);
+  if (c.location_filters > 0)
+    HEED_CHECK(c.location_width >= 1 && c.location_width % 2 == 1, "model.location_width: the "
+               "location filters' width must be odd (the features keep the source's length), "
+               "got ", c.location_width);
+  if (c.location_filters == 0 && !c.coverage) return;
+  const char* key = c.location_filters > 0 ? "model.location_filters" : "model.coverage";
+  const bool attends =
+      model_kind_traits(c.kind).attention_decoder && c.attention_mode != AttentionMode::none;
+  HEED_CHECK(attends, key, ": the location features enter the attention score, and ",
+             enum_name(c.kind), " with model.attention.mode ", enum_name(c.attention_mode),
+             " does not attend");
+  HEED_CHECK(score_spec(c.score).kind == kernels::ScoreKind::tanh, key, ": the location "
+             "features enter the additive score's tanh (model.score mlp or concat), not '",
+             enum_name(c.score), "'");
+}
+
 std::int64_t score_max_length(const ModelConfig& c) {
   return score_spec(c.score).per_position ? c.max_src_len : 0;
 }

@@ -90,6 +90,7 @@ Encoded reorder_rows(const Encoded& enc, std::span<const std::int64_t> rows) {
   out.lengths.reserve(rows.size());
   for (auto r : rows) out.lengths.push_back(enc.lengths[static_cast<std::size_t>(r)]);
   out.initial = reorder_rows(enc.initial, rows);
+  out.window = enc.window;
   return out;
 }
 

@@ -5,6 +5,9 @@
 #include <string_view>
 
 #include "heed/autograd/attention_hard.h"
+#include "heed/autograd/conv1d_op.h"
+#include "heed/autograd/elementwise_op.h"
+#include "heed/autograd/index.h"
 #include "heed/autograd/matmul.h"
 
 namespace heed {
@@ -14,6 +17,12 @@ AttentionProjection::AttentionProjection(std::int64_t in, std::int64_t out, bool
   const double bound = 1.0 / std::sqrt(static_cast<double>(in));
   weight = register_parameter("weight", init_uniform({out, in}, bound, rng, dtype));
   if (with_bias) bias = register_parameter("bias", init_uniform({out}, bound, rng, dtype));
+}
+
+AttentionFilters::AttentionFilters(std::int64_t filters, std::int64_t width, Rng& rng,
+                                   DType dtype) {
+  const double bound = 1.0 / std::sqrt(static_cast<double>(width));  // fan_in = 1 x width
+  weight = register_parameter("weight", init_uniform({filters, 1, width}, bound, rng, dtype));
 }
 
 Attention::Attention(const AttentionConfig& config, Rng& rng, DType dtype)
@@ -51,6 +60,37 @@ Attention::Attention(const AttentionConfig& config, Rng& rng, DType dtype)
     weights_.v_p = v_p_->weight;
     weights_.window = static_cast<double>(config.window);
   }
+  if (config.has_features())
+    HEED_CHECK(spec_->kind == kernels::ScoreKind::tanh, "attention ", name,
+               ": location features and coverage enter the additive scores only (mlp, concat)");
+  if (config.location_filters > 0) {
+    HEED_CHECK(config.location_width >= 1 && config.location_width % 2 == 1,
+               "attention: the location filters' width must be odd and positive, got ",
+               config.location_width);
+    F_ = std::make_unique<AttentionFilters>(config.location_filters, config.location_width, rng,
+                                            dtype);
+    register_module("F", *F_);
+    make(U_f_, "U_f", config.location_filters, A, false);
+  }
+  if (config.coverage) make(w_c_, "w_c", 1, A, false);
+}
+
+Var Attention::feature_term(const Var& alpha_prev, const Var& coverage,
+                            kernels::MatmulPrecision precision) const {
+  Var term;
+  if (F_) {
+    HEED_CHECK(alpha_prev.defined() && alpha_prev.value().ndim() == 2,
+               "attention: location features need the previous weights (B, m)");
+    term = linear(conv1d_same(alpha_prev, F_->weight), U_f_->weight, Var(), precision);
+  }
+  if (w_c_) {
+    HEED_CHECK(coverage.defined() && coverage.value().ndim() == 2,
+               "attention: coverage needs the coverage vector (B, m)");
+    Var c = linear(reshape(coverage, {coverage.dim(0), coverage.dim(1), 1}), w_c_->weight, Var(),
+                   precision);
+    term = term.defined() ? add(term, c) : c;
+  }
+  return term;
 }
 
 const AttentionProjection& Attention::score_param(int i) const {
@@ -79,7 +119,8 @@ Var Attention::keys(const Var& H, kernels::MatmulPrecision precision) const {
 
 Attention::Output Attention::forward(const Var& q, const Var& H, const Var& K,
                                      std::span<const std::int64_t> lengths, Rng* rng,
-                                     kernels::MatmulPrecision precision, bool expectation) const {
+                                     kernels::MatmulPrecision precision, bool expectation,
+                                     const AttentionStepExtras& extras) const {
   HEED_CHECK(q.value().ndim() == 2 && q.dim(1) == config_.query_dim,
              "attention: query must be (B, ", config_.query_dim, "), got ", q.shape().str());
   HEED_CHECK(H.value().ndim() == 3 && H.dim(2) == config_.key_dim,
@@ -88,7 +129,7 @@ Attention::Output Attention::forward(const Var& q, const Var& H, const Var& K,
   if (spec_->per_position)
     HEED_CHECK(H.dim(1) <= config_.max_src_len, "attention ", attention_score_name(score_),
                ": source length ", H.dim(1), " > max_src_len ", config_.max_src_len);
-  AttentionResult r = attention_step(score_, q, K, H, lengths, weights_, precision);
+  AttentionResult r = attention_step(score_, q, K, H, lengths, weights_, precision, extras);
   Output out{r.context, r.alpha, {}, Var(), Var()};
   if (!config_.hard || (training() && expectation)) return out;
   if (training()) {

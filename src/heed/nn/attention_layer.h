@@ -3,7 +3,10 @@
 // (#hard-attention), global or Luong local-p (#local-p-attention). The score's registry entry
 // (autograd/attention_score.h) names its parameters as the PyTorch reference does
 // (tools/reference/attention.py), e.g. W_q.weight, U_h.weight, U_h.bias, v.weight for mlp;
-// local-p adds W_p.weight, v_p.weight.
+// local-p adds W_p.weight, v_p.weight. The location features of an additive score
+// (#location-aware-attention, #coverage) add F.weight (k, 1, r) and U_f.weight (A, k) for the
+// previous weights, w_c.weight (A, 1) for the coverage vector: feature_term builds the key term
+// a step adds inside the tanh; which weights it reads is the decoder's state (models/).
 //
 //   Attention att(cfg, rng);
 //   Var K = att.keys(H);                               // once per batch
@@ -30,6 +33,12 @@ struct AttentionConfig {
   std::int64_t window = 0;          // D >= 1 when local_p
   bool hard = false;                // stochastic: c_t = h_j, j ~ alpha_t
   bool hard_eval_expectation = false;  // hard, not training: soft context (else argmax)
+  // Location features (additive scores only): k filters of odd width r over the previous
+  // step's weights (k = 0: none), and the coverage vector.
+  std::int64_t location_filters = 0;
+  std::int64_t location_width = 0;
+  bool coverage = false;
+  bool has_features() const { return location_filters > 0 || coverage; }
 };
 
 // A weight (out, in) and optional bias (out), PyTorch nn.Linear's layout and initialisation.
@@ -38,6 +47,14 @@ class AttentionProjection : public Module {
   AttentionProjection(std::int64_t in, std::int64_t out, bool bias, Rng& rng, DType dtype);
   Var weight;
   Var bias;
+};
+
+// k filters of width r over one channel, PyTorch nn.Conv1d(1, k, r, bias=False)'s weight
+// (k, 1, r) and initialisation.
+class AttentionFilters : public Module {
+ public:
+  AttentionFilters(std::int64_t filters, std::int64_t width, Rng& rng, DType dtype);
+  Var weight;
 };
 
 class Attention : public Module {
@@ -60,10 +77,18 @@ class Attention : public Module {
   // One step for queries q (B, dq); lengths[b] is row b's real source length. Hard
   // attention in training mode samples from rng (required then), unless expectation: then the
   // step is soft attention's (Xu et al.'s mixing, training.hard_soft_mix).
+  // extras: the step's key term (feature_term) and window, as attention_step takes them.
   Output forward(const Var& q, const Var& H, const Var& K, std::span<const std::int64_t> lengths,
                  Rng* rng = nullptr,
                  kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32,
-                 bool expectation = false) const;
+                 bool expectation = false, const AttentionStepExtras& extras = {}) const;
+
+  // The key term of the location features (B, m, A): U_f (F * alpha_prev)_j with location
+  // filters, plus w_c c_j with coverage, from the previous step's weights alpha_prev
+  // (B, m) and the coverage vector (B, m), each read only when its feature is on; undefined
+  // when neither is.
+  Var feature_term(const Var& alpha_prev, const Var& coverage,
+                   kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32) const;
 
   const AttentionConfig& config() const { return config_; }
   AttentionScore score() const { return score_; }
@@ -78,6 +103,8 @@ class Attention : public Module {
   const ScoreSpec* spec_;
   std::vector<std::unique_ptr<AttentionProjection>> score_params_;  // the entry's params
   std::unique_ptr<AttentionProjection> W_p_, v_p_;
+  std::unique_ptr<AttentionFilters> F_;                  // location filters
+  std::unique_ptr<AttentionProjection> U_f_, w_c_;      // location and coverage projections
   AttentionWeights weights_;
 };
 

@@ -14,6 +14,7 @@
 #include "heed/models/model_registry.h"
 #include "heed/store/model_dir.h"
 #include "heed/train/data_parallel.h"
+#include "heed/train/coverage_loss.h"
 #include "heed/train/doubly_stochastic.h"
 
 namespace heed {
@@ -44,7 +45,11 @@ void EncoderDecoderTask::build_model() {
              "training.doubly_stochastic: the penalty is on the soft attention weights of "
              "model.kind image2seq (model.attention.mode soft), not ", enum_name(mc.kind),
              " with mode ", enum_name(mc.attention_mode), "; set it to 0");
-  if (t.doubly_stochastic > 0) model_->set_attention_trace(&alpha_trace_);
+  HEED_CHECK(t.coverage_loss == 0 ||
+                 (model_->has_attention() && mc.attention_mode == AttentionMode::soft),
+             "training.coverage_loss: the coverage loss is on soft attention weights, not ",
+             enum_name(mc.kind), " with mode ", enum_name(mc.attention_mode), "; set it to 0");
+  if (t.doubly_stochastic > 0 || t.coverage_loss > 0) model_->set_attention_trace(&alpha_trace_);
   HEED_CHECK(t.hard_soft_mix == 0 || hard_, "training.hard_soft_mix: hard attention only");
 }
 
@@ -92,12 +97,14 @@ double EncoderDecoderTask::forward_backward(const Batch& batch, const BatchShare
                                         mean));
       trace_.clear();
     }
-    if (t.doubly_stochastic > 0) {  // soft attention of a family that takes it (build_model)
+    if (t.doubly_stochastic > 0)  // soft attention of a family that takes it (build_model)
       total = add(total, doubly_stochastic_penalty(alpha_trace_, tgt_in_.lengths, src_.lengths,
                                                    t.doubly_stochastic,
                                                    batch_tokens > 0 ? batch_tokens : count));
-      alpha_trace_.clear();
-    }
+    if (t.coverage_loss > 0)
+      total = add(total, coverage_loss(alpha_trace_, tgt_in_.lengths, t.coverage_loss,
+                                       batch_tokens > 0 ? batch_tokens : count));
+    alpha_trace_.clear();
     Tape::current().backward(total);
   }
   arena_.reset();
@@ -116,6 +123,8 @@ DevMetricResult EncoderDecoderTask::dev_metric() {
   double loss_sum = 0.0;
   std::int64_t count = 0;
   const bool decode = t.metric != DevMetric::loss;
+  const bool coverage = t.coverage_loss > 0;
+  double coverage_sum = 0.0;
   std::vector<std::vector<std::int32_t>> decoded(decode ? dev_corpus_.size() : 0);
   {
     NoGradGuard no_grad;
@@ -131,9 +140,16 @@ DevMetricResult EncoderDecoderTask::dev_metric() {
         ArenaScope scope(&arena_);
         fill_source(b, true);
         fill_token_batch(tgt_in_, b.size, b.tgt_len, b.tgt_in, b.tgt_lengths);
-        Var logits = model_->forward_packed(src_, tgt_in_);
-        CrossEntropyResult ce =
-            cross_entropy_with_count(logits, pack_targets(b.tgt_out, tgt_in_), kPad, 0.0);
+        CrossEntropyResult ce;
+        if (coverage) {  // every position's logits, and the weights for the coverage loss
+          Tensor alphas;
+          Var logits = model_->forward(src_, tgt_in_, &alphas);
+          ce = cross_entropy_with_count(logits, b.tgt_out, kPad, 0.0);
+          coverage_sum += coverage_loss_sum(alphas, tgt_in_.lengths);
+        } else {
+          Var logits = model_->forward_packed(src_, tgt_in_);
+          ce = cross_entropy_with_count(logits, pack_targets(b.tgt_out, tgt_in_), kPad, 0.0);
+        }
         loss_sum += ce.loss.value().item() * static_cast<double>(ce.count);
         count += ce.count;
         if (decode) {
@@ -151,6 +167,11 @@ DevMetricResult EncoderDecoderTask::dev_metric() {
   s.fields["perplexity"] = std::exp(loss);
   s.value = loss;
   s.shown = "loss " + format_number("%.4f", loss) + ", ppl " + format_number("%.2f", std::exp(loss));
+  if (coverage) {  // per target token, unweighted (training.coverage_loss is the weight)
+    const double per_token = count ? coverage_sum / static_cast<double>(count) : 0.0;
+    s.fields["dev_coverage_loss"] = per_token;
+    s.shown += ", coverage " + format_number("%.4f", per_token);
+  }
   if (decode) metric_of_decoded(decoded, s);
   return s;
 }

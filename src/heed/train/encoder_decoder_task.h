@@ -3,7 +3,8 @@
 // (docs/TRAINING.md): teacher-forced cross-entropy over the real target positions, with
 // label smoothing; for hard attention REINFORCE on the sampled positions with its moving
 // baseline (train/reinforce.h) and training.hard_soft_mix; for soft attention over an
-// image's grid the doubly stochastic penalty (train/doubly_stochastic.h); the dev loss, and
+// image's grid the doubly stochastic penalty (train/doubly_stochastic.h); for soft attention the
+// coverage loss (train/coverage_loss.h, logged on the dev set too); the dev loss, and
 // greedy decoding of the dev set for a metric that scores the output. A family supplies its
 // data, its source batches and the metric of the decoded dev set: text in seq2seq_task.cpp,
 // images in image_to_sequence_task.cpp.
@@ -55,7 +56,7 @@ class EncoderDecoderTask : public TrainingTask {
   bool expectation_step_ = false;  // training.hard_soft_mix chose the soft expectation
   HardAttentionTrace trace_;
   ReinforceBaseline baseline_;
-  std::vector<Var> alpha_trace_;  // training.doubly_stochastic: the steps' attention weights
+  std::vector<Var> alpha_trace_;  // doubly_stochastic, coverage_loss: the steps' weights
 };
 
 // Copies rows into a reusable TokenBatch (no allocation once its vectors have grown).
