@@ -41,6 +41,7 @@ class BahdanauDecoder : public Decoder {
   bool has_attention() const override { return attention_ != nullptr; }
   std::size_t state_parts() const override { return 1; }
   std::int64_t vocab() const override { return vocab_; }
+  std::int64_t feature_dim() const override { return W_o_.in_features(); }
   NamedModules modules() override;
 
  private:

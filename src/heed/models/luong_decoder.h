@@ -38,6 +38,7 @@ class LuongDecoder : public Decoder {
   bool has_attention() const override { return true; }
   std::size_t state_parts() const override { return 2 * static_cast<std::size_t>(layers_) + 1; }
   std::int64_t vocab() const override { return vocab_; }
+  std::int64_t feature_dim() const override { return W_c_.out_features(); }
   NamedModules modules() override;
 
  private:
