@@ -121,7 +121,7 @@ class InfoCommand : public Command {
       if (mc.attention_mode == AttentionMode::hard)
         std::cout << ", hard attention (decoding: " << mc.hard_eval << ")";
       std::cout << ", dropout " << mc.dropout << (mc.tie_embeddings ? ", tied embeddings" : "")
-                << "\n";
+                << (mc.copy ? ", copy attention (p_gen)" : "") << "\n";
       std::cout << "vocabularies: source " << src.size() << " (" << config.data.source.tokenizer
                 << "), target " << tgt.size() << " (" << config.data.target.tokenizer << ")\n";
     }
