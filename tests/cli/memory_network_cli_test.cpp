@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <cmath>
 #include <fstream>
+#include <map>
 #include <regex>
 
 #include "cli/cli_test_util.h"
@@ -162,6 +164,59 @@ TEST(MemoryNetworkLinearStart, EvalFollowsTheModeTheWeightsWereSavedIn) {
   EXPECT_NE(eval.output.find("hops without softmax (saved during linear start)"),
             std::string::npos) << eval.output;
   EXPECT_NEAR(mean_error(eval.output), std::stod(best[1]), 0.01) << eval.output << train.output;
+}
+
+// The validations' "lr" entries of a run's history.jsonl, by step.
+std::map<std::int64_t, double> history_lrs(const std::string& model_dir) {
+  std::ifstream in(model_dir + "/history.jsonl");
+  std::map<std::int64_t, double> lrs;
+  std::string line;
+  const std::regex step("\"step\":([0-9]+)"), lr("\"lr\":([0-9.e-]+)");
+  while (std::getline(in, line)) {
+    std::smatch s, r;
+    if (std::regex_search(line, s, step) && std::regex_search(line, r, lr))
+      lrs[std::stoll(s[1])] = std::stod(r[1]);
+  }
+  return lrs;
+}
+
+// training.linear_start_lr: linear start runs at its own rate, and the step schedule counts
+// its updates afresh from the first one with the softmax back; a resumed run does the same.
+TEST(MemoryNetworkLinearStart, OwnRateThenTheScheduleRestarts) {
+  ScratchDir dir("heed_memn2n_linear_lr");
+  std::filesystem::create_directories(dir.path("babi"));
+  dir.file("babi/qa1_moves_train.txt", babi_moves_text(200, 22));
+  // 480 training questions in batches of 32: 15 updates an epoch; linear start for one.
+  auto config = [&](const std::string& name, int max_steps) {
+    return dir.file(name + ".yaml",
+        "data:\n"
+        "  babi: {dir: " + dir.path("babi") + ", tasks: '1', dev_fraction: 0.2}\n"
+        "model: {kind: memn2n, emb_dim: 16, hops: 2, memory_size: 20}\n"
+        "training: {optimizer: sgd, lr: 0.2, schedule: step, decay_steps: 3, decay_factor: 0.5,\n"
+        "  max_sentences: 32, max_tokens: 100000, max_steps: " + std::to_string(max_steps) + ",\n"
+        "  validate_every: 1, linear_start: true, linear_start_patience: 1000,\n"
+        "  linear_start_epochs: 1, linear_start_lr: 0.05, threads: 1, seed: 3}\n"
+        "output: " + dir.path(name) + "\n");
+  };
+  const CommandResult whole = run_heed("train " + config("whole", 25));
+  ASSERT_EQ(whole.exit_code, 0) << whole.output;
+  const std::map<std::int64_t, double> lrs = history_lrs(dir.path("whole"));
+  ASSERT_EQ(lrs.size(), 25u) << whole.output;
+  for (std::int64_t s = 1; s <= 14; ++s) EXPECT_DOUBLE_EQ(lrs.at(s), 0.05) << "after step " << s;
+  // Update s + 1 is the schedule's update s + 1 - 15: 0.2 * 0.5^floor((s - 15) / 3).
+  for (std::int64_t s = 16; s <= 25; ++s)
+    EXPECT_DOUBLE_EQ(lrs.at(s), 0.2 * std::pow(0.5, static_cast<double>((s - 15) / 3)))
+        << "after step " << s;
+  EXPECT_NE(whole.output.find("linear start ended after 1 epoch:"), std::string::npos)
+      << whole.output;
+
+  // Stopped at step 18 (linear start over), then resumed to step 25: the same rates.
+  const std::string part = config("part", 18);
+  ASSERT_EQ(run_heed("train " + part).exit_code, 0);
+  const CommandResult resumed =
+      run_heed("train " + part + " --set training.max_steps=25");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
+  EXPECT_EQ(history_lrs(dir.path("part")), lrs) << resumed.output;
 }
 
 }  // namespace

@@ -627,6 +627,12 @@ std::vector<ConfigKey> make_keys() {
       training(&TrainingConfig::linear_start_epochs), {non_negative("must be 0 (no limit) or more")},
       "memn2n with `linear_start`: the softmax is put back after this many epochs at the "
       "latest (the paper's code trains 30 epochs of its joint model linearly); 0 = no limit")));
+  k.push_back(only(memory_kinds, number("training.linear_start_lr",
+      training(&TrainingConfig::linear_start_lr), {non_negative()},
+      "memn2n with `linear_start`: the learning rate while linear start lasts, and the `schedule` "
+      "then starts counting its updates afresh from the first one with the softmax back (the "
+      "MemN2N code's joint training: 30 linear epochs at 0.005, then 60 with the softmax from "
+      "0.005 halved every 15); 0 = one schedule throughout")));
   k.push_back(only(memory_kinds, number("training.random_empty_memories",
       training(&TrainingConfig::random_empty_memories),
       {between(0, false, 1, false, "must be in [0, 1]")},

@@ -114,6 +114,7 @@ struct TrainingConfig {
   bool linear_start = false;
   std::int64_t linear_start_patience = 3;  // validations without a new lowest dev loss
   std::int64_t linear_start_epochs = 0;    // at most this many epochs; 0 = no limit
+  double linear_start_lr = 0.0;            // > 0: lr meanwhile, the schedule restarts after it
   double random_empty_memories = 0.0;
   std::int64_t threads = 0;           // 0 = the OpenMP default
   DType dtype = DType::f32;

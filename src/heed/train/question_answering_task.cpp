@@ -51,6 +51,7 @@ class QuestionAnsweringTask final : public TrainingTask {
   void add_weights_metadata(Metadata& metadata) const override;
   double forward_backward(const Batch& batch, const BatchShare& share) override;
   DevMetricResult dev_metric() override;
+  LrPhase lr_phase() const override;
   void save_state(TrainingState& state) const override;
   void restore_state(const TrainingState& state) override;
 
@@ -69,6 +70,10 @@ class QuestionAnsweringTask final : public TrainingTask {
   // The validation that ends linear start leaves it on until the next step, so that weights
   // saved at that validation (best.safetensors) are marked with the mode they were measured in.
   bool end_linear_ = false;
+  // The last update made (begin_step), and the one after which linear start ended (-1: not
+  // yet): training.linear_start_lr restarts the schedule from there (lr_phase).
+  std::int64_t last_step_ = 0;
+  std::int64_t linear_ended_at_ = -1;
 };
 
 void QuestionAnsweringTask::load_data() {
@@ -122,7 +127,8 @@ std::string QuestionAnsweringTask::describe_data() const {
          std::to_string(vocab_.size()) + " words";
 }
 
-void QuestionAnsweringTask::begin_step(std::int64_t /*step*/) {
+void QuestionAnsweringTask::begin_step(std::int64_t step) {
+  last_step_ = step;
   if (!end_linear_) return;
   linear_ = false;
   end_linear_ = false;
@@ -137,6 +143,7 @@ void QuestionAnsweringTask::set_epoch(std::int64_t epoch) {
   if (linear_ && limit > 0 && epoch >= limit) {  // epochs count from 0: `limit` are done
     linear_ = false;
     ended_at_epoch_ = limit;
+    linear_ended_at_ = last_step_;
   }
 }
 
@@ -199,7 +206,7 @@ DevMetricResult QuestionAnsweringTask::dev_metric() {
   s.shown = "loss " + format_number("%.4f", loss) + ", error " + format_number("%.2f", error) + "%";
   if (ended_at_epoch_ >= 0) {
     s.shown += " (linear start ended after " + std::to_string(ended_at_epoch_) +
-               " epochs: the hops' softmax is back)";
+               (ended_at_epoch_ == 1 ? " epoch" : " epochs") + ": the hops' softmax is back)";
     ended_at_epoch_ = -1;
   } else if (linear_) {
     s.fields["linear_start"] = true;
@@ -207,6 +214,7 @@ DevMetricResult QuestionAnsweringTask::dev_metric() {
     lowest_dev_loss_ = std::min(lowest_dev_loss_, loss);
     if (stale_ >= t.linear_start_patience) {  // the dev loss stopped falling: softmax back in
       end_linear_ = true;
+      linear_ended_at_ = last_step_;
       s.shown += " (linear start ended: the hops' softmax is back)";
     } else {
       s.shown += " (linear start)";
@@ -216,11 +224,19 @@ DevMetricResult QuestionAnsweringTask::dev_metric() {
   return s;
 }
 
+TrainingTask::LrPhase QuestionAnsweringTask::lr_phase() const {
+  const TrainingConfig& t = training();
+  if (!t.linear_start || t.linear_start_lr <= 0) return {};
+  if (linear_ended_at_ < 0) return {0, t.linear_start_lr};
+  return {linear_ended_at_, std::nullopt};
+}
+
 void QuestionAnsweringTask::save_state(TrainingState& state) const {
   state.has_linear_start = true;
   state.linear_start = linear_ && !end_linear_;
   state.lowest_dev_loss = lowest_dev_loss_;
   state.stale_validations = stale_;
+  state.linear_start_ended_at = linear_ended_at_;
 }
 
 void QuestionAnsweringTask::restore_state(const TrainingState& state) {
@@ -228,6 +244,8 @@ void QuestionAnsweringTask::restore_state(const TrainingState& state) {
   linear_ = state.linear_start;
   lowest_dev_loss_ = state.lowest_dev_loss;
   stale_ = state.stale_validations;
+  linear_ended_at_ = state.linear_start_ended_at;
+  last_step_ = state.step;
 }
 
 std::unique_ptr<TrainingTask> make(const TaskContext& context) {

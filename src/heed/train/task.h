@@ -12,6 +12,7 @@
 // validation (rank 0 only); save_state at each save.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -98,6 +99,16 @@ class TrainingTask {
   // Entries the task adds to every weights file's metadata (best, last, step checkpoints):
   // what a reader of the weights needs beyond the config, e.g. the memory network's hop mode.
   virtual void add_weights_metadata(Metadata& /*metadata*/) const {}
+
+  // The learning rate's phase before the next update: the schedule counts updates from the
+  // one after `origin` (a phase of the task's own ended at that update), and `fixed`, when
+  // set, replaces the schedule meanwhile. The memory network's linear start has its own rate
+  // and restarts the schedule after it (training.linear_start_lr); other tasks: one schedule.
+  struct LrPhase {
+    std::int64_t origin = 0;
+    std::optional<double> fixed;
+  };
+  virtual LrPhase lr_phase() const { return {}; }
 
   // What the task keeps in the training state, and takes back on resume.
   virtual void save_state(TrainingState& /*state*/) const {}

@@ -123,6 +123,13 @@ class TrainingLoop {
   bool marked_unsaved_ = false;  // wrote the unsaved marker, to be removed after the first save
 
   std::int64_t epoch_ = 0;  // of the batch last trained on, from 0
+
+  // The learning rate of the next update: the schedule's, in the task's phase (task.h).
+  double next_lr() const {
+    const TrainingTask::LrPhase phase = task_->lr_phase();
+    if (phase.fixed) return *phase.fixed;
+    return schedule_.lr(state_.step + 1 - phase.origin, seconds());
+  }
   double window_loss_ = 0.0;  // token-weighted training loss since the last validation
   std::int64_t window_tokens_ = 0;
 };
@@ -167,7 +174,7 @@ void TrainingLoop::validate(Progress& progress, double train_loss) {
   entry["step"] = state_.step;
   entry["epoch"] = epoch_ + 1;  // counted from 1, like the log and heed info
   entry["train_loss"] = train_loss;
-  entry["lr"] = schedule_.lr(state_.step + 1, seconds());
+  entry["lr"] = next_lr();
   entry["best"] = better;
   entry["seconds"] = seconds();
   state_.history.push_back(entry.dump());
@@ -181,7 +188,7 @@ void TrainingLoop::validate(Progress& progress, double train_loss) {
                        " at step " + std::to_string(state_.best_step) + ")";
   if (reduced)
     line += "; learning rate reduced to " +
-            format_number("%.3g", schedule_.lr(state_.step + 1, seconds()));
+            format_number("%.3g", next_lr());
   progress.message(line);
 }
 
@@ -368,7 +375,7 @@ TrainResult TrainingLoop::run() {
                        std::to_string(state_.step));
       continue;
     }
-    const double lr = schedule_.lr(state_.step + 1, seconds());
+    const double lr = next_lr();
     optimizer_->set_lr(lr);
     const double loss = train_step(*batch);
     ++state_.step;

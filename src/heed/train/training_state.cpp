@@ -58,6 +58,8 @@ Metadata to_metadata(const TrainingState& s) {
   m["heed.linear_start"] = s.has_linear_start ? (s.linear_start ? "on" : "off") : "";
   m["heed.lowest_dev_loss"] = s.has_linear_start ? hex(s.lowest_dev_loss) : "";
   m["heed.stale_validations"] = s.has_linear_start ? std::to_string(s.stale_validations) : "";
+  m["heed.linear_start_ended_at"] =
+      s.has_linear_start ? std::to_string(s.linear_start_ended_at) : "";
   return m;
 }
 
@@ -119,6 +121,9 @@ TrainingState from_metadata(const Metadata& m, const std::string& path) {
     s.linear_start = it->second == "on";
     s.lowest_dev_loss = real("heed.lowest_dev_loss");
     s.stale_validations = integer("heed.stale_validations");
+    // Absent in states written before training.linear_start_lr.
+    if (auto e = m.find("heed.linear_start_ended_at"); e != m.end() && !e->second.empty())
+      s.linear_start_ended_at = integer("heed.linear_start_ended_at");
   }
   return s;
 }

@@ -44,6 +44,7 @@ struct TrainingState {
   bool linear_start = false;
   double lowest_dev_loss = 0.0;
   std::int64_t stale_validations = 0;
+  std::int64_t linear_start_ended_at = -1;  // the update after which it ended; -1: not yet
 };
 
 // Writes module weights + optimizer state + the state (as metadata "heed.*") to path.
