@@ -70,7 +70,6 @@ std::string config(const ScratchDir& dir, bool copy) {
          "  max_steps: 80\n"
          "  validate_every: 40\n"
          "  metric: wer\n"
-         "  threads: 1\n"
          "output: " + dir.path(copy ? "copy" : "plain") + "\n";
 }
 
