@@ -55,6 +55,12 @@ class HEED_API Translator {
     // The same layout: || d log p(tokens[t]) / d e(source[j]) ||, for the best hypothesis.
     std::vector<float> saliency;
     std::string alignment;            // Options::alignment's text
+    // A model with copy attention (model.copy; docs/MODELS.md#copy-attention), per token:
+    // p_gen, the probability of generating it from the vocabulary rather than copying it from
+    // the source, and whether it was copied (a source word the target vocabulary lacks).
+    // Empty for a model without copy attention.
+    std::vector<float> p_gen;
+    std::vector<bool> copied;
   };
 
   struct Result {

@@ -113,6 +113,30 @@ TEST(AttentionPicture, SaliencyAloneForAModelWithoutAttention) {
   EXPECT_LT(picture_size(attention_only).width, a.width);
 }
 
+TEST(AttentionPicture, CopyAttentionAddsAPGenColumnAndALegend) {
+  AttentionPicture p = make_picture({"my", "name", "is", "zuxaqor", "</s>"}, {"hello", "zuxaqor", "</s>"});
+  const PictureSize plain = picture_size(p);
+  p.p_gen = {0.9f, 0.02f, 0.5f};
+  p.copied = {0, 1, 0};
+  const PictureSize copy = picture_size(p);
+  EXPECT_GT(copy.width, plain.width);    // the p_gen column
+  EXPECT_GT(copy.height, plain.height);  // the legend line
+  const std::string svg = picture_svg(p);
+  ASSERT_TRUE(testing::check_xml(svg).ok());
+  expect_png(picture_png(p, 1.0), copy.width, copy.height);
+  // A p_gen per output token, on [0, 1], and only beside an attention map.
+  p.p_gen = {0.9f, 0.02f};
+  EXPECT_THROW(picture_size(p), Error);
+  p.p_gen = {0.9f, 1.5f, 0.5f};
+  EXPECT_THROW(picture_size(p), Error);
+  p.p_gen = {0.9f, 0.02f, 0.5f};
+  p.copied = {0, 1};
+  EXPECT_THROW(picture_size(p), Error);
+  p.copied = {0, 1, 0};
+  p.attention.clear();
+  EXPECT_THROW(picture_size(p), Error);
+}
+
 TEST(AttentionPicture, RefusesBadMaps) {
   AttentionPicture p = make_picture({"x", "</s>"}, {"x", "</s>"});
   p.attention.pop_back();

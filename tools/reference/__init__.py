@@ -10,6 +10,8 @@ only Debian's python3-torch (1.13) and runs on the CPU. Modules:
   images.py     FcClassifier, CnnClassifier, Ram (and its glimpse sensor), Image2Seq
   decode.py     greedy_decode, beam_search
   memory.py     MemN2N (the end-to-end memory network), make_batch, memn2n_loss
+  copy.py       CopyBahdanau (copy attention's p_gen), extended_log_probs, copy_loss
+                (imported as reference.copy by tools/make_copy_goldens.py)
 
 This is the numerical reference, not the speed reference: heed's `bench` compares its speed
 with the team's separate PyTorch benchmark (docs/PERFORMANCE.md).

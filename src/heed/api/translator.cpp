@@ -100,6 +100,8 @@ std::vector<Translator::Result> Translator::translate(const std::vector<std::str
         out.alignment = alignment_text(make_attention_matrix(tr.source, h.output, h.attention), *align,
                                        *lt.model(0).src_tokenizer, *lt.model(0).tgt_tokenizer);
       out.tokens = std::move(h.output);
+      out.p_gen = std::move(h.p_gen);
+      out.copied.assign(h.copied.begin(), h.copied.end());
       if (options.attention) out.attention = std::move(h.attention);
       if (k == 0 && options.saliency) out.saliency = std::move(saliency[i]);
       r.nbest.push_back(std::move(out));

@@ -125,7 +125,7 @@ class InfoCommand : public Command {
                   << mc.location_width << ")";
       if (mc.coverage) std::cout << ", coverage";
       std::cout << ", dropout " << mc.dropout << (mc.tie_embeddings ? ", tied embeddings" : "")
-                << "\n";
+                << (mc.copy ? ", copy attention (p_gen)" : "") << "\n";
       std::cout << "vocabularies: source " << src.size() << " (" << config.data.source.tokenizer
                 << "), target " << tgt.size() << " (" << config.data.target.tokenizer << ")\n";
     }

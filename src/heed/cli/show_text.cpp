@@ -49,6 +49,8 @@ void draw(const ShowOptions& o, const fs::path& dir, const viz::ReportSentence& 
   p.output = best.output;
   p.attention = best.attention;
   p.saliency = s.saliency;
+  p.p_gen = best.p_gen;  // copy attention, else empty
+  p.copied = best.copied;
   write_file_atomically((dir / (s.picture + ".svg")).string(), viz::picture_svg(p));
   write_file_atomically((dir / (s.picture + ".png")).string(), viz::picture_png(p, o.png_scale));
 }

@@ -299,6 +299,8 @@ std::vector<ConfigKey> make_keys() {
   const KindSet decoders =
       kinds_where([](T t) { return is_sequence_to_sequence(t.kind) || is_image_to_sequence(t.kind); });
   const KindSet attends = kinds_where([](T t) { return t.attention_decoder; });
+  const KindSet text_attends =
+      kinds_where([](T t) { return is_sequence_to_sequence(t.kind) && t.attention_decoder; });
   const KindSet classifiers = kinds_where([](T t) { return classifies_images(t.kind); });
   const KindSet image_kinds = kinds_where([](T t) { return takes_images(t.kind); });
   const KindSet ram_only = kinds({K::ram});
@@ -428,6 +430,10 @@ std::vector<ConfigKey> make_keys() {
       {unit_interval()}, "dropout rate in training")));
   k.push_back(only(decoders, flag("model.tie_embeddings", model(&ModelConfig::tie_embeddings),
       "the target embedding shares the output layer's weight")));
+  k.push_back(only(text_attends, flag("model.copy", model(&ModelConfig::copy),
+      "copy attention (See et al. 2017, docs/MODELS.md#copy-attention): p_gen mixes the output "
+      "distribution with the attention weights over the source words, which extend the target "
+      "vocabulary, so words it lacks can be copied; soft attention and untied embeddings only")));
   k.push_back(only(ram_only, integer("model.glimpses", ram(&RamConfig::glimpses), {positive_int()},
       "T: glimpses per image (the first at the centre)")));
   k.push_back(only(ram_only, integer("model.glimpse_size", ram(&RamConfig::glimpse_size),

@@ -391,6 +391,9 @@ void check_training(Sections& s, const TrainConfig& config) {
           c.coverage_loss == 0 || model.attention_mode == AttentionMode::soft,
           "the coverage loss is on soft attention weights (model.attention.mode soft), not mode " +
               std::string(enum_name(model.attention_mode)) + "; set it to 0");
+  s.check("training.label_smoothing", c.label_smoothing == 0 || !model.copy,
+          "not supported with model.copy (copy attention's loss is the plain -log P(y)); set "
+          "it to 0");
   const bool hard = !classifies_images(kind) && model.attention_mode == AttentionMode::hard;
   s.check("training.hard_soft_mix", c.hard_soft_mix == 0 || hard,
           "mixes the soft expectation into hard attention's training (model.attention.mode "

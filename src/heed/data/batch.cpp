@@ -21,6 +21,11 @@ Batch make_batch(const Corpus& corpus, const std::vector<std::size_t>& members) 
   b.src.assign(b.size * b.src_len, Vocabulary::kPad);
   b.tgt_in.assign(b.size * b.tgt_len, Vocabulary::kPad);
   b.tgt_out.assign(b.size * b.tgt_len, Vocabulary::kPad);
+  const bool copy = corpus.has_copy();
+  if (copy) {
+    b.src_copy.assign(b.size * b.src_len, Vocabulary::kPad);
+    if (with_target) b.tgt_copy.assign(b.size * b.tgt_len, Vocabulary::kPad);
+  }
   b.src_lengths.reserve(b.size);
   b.tgt_lengths.reserve(b.size);
   b.indices.reserve(b.size);
@@ -31,6 +36,15 @@ Batch make_batch(const Corpus& corpus, const std::vector<std::size_t>& members) 
     b.src_lengths.push_back(static_cast<std::int32_t>(s.size()));
     b.src_tokens += s.size();
     b.indices.push_back(corpus.index[k]);
+    if (copy) {
+      const CopyMap& map = corpus.copy[k];
+      std::copy(map.source.begin(), map.source.end(),
+                b.src_copy.begin() + static_cast<std::ptrdiff_t>(r * b.src_len));
+      b.extended = std::max(b.extended, static_cast<std::int64_t>(map.words.size()));
+      if (with_target)
+        std::copy(corpus.tgt_copy[k].begin(), corpus.tgt_copy[k].end(),
+                  b.tgt_copy.begin() + static_cast<std::ptrdiff_t>(r * b.tgt_len));
+    }
     if (!with_target) continue;
     const auto& t = corpus.tgt[k];
     auto in = b.tgt_in.begin() + static_cast<std::ptrdiff_t>(r * b.tgt_len);

@@ -19,6 +19,12 @@ struct Batch {
   std::vector<std::int32_t> tgt_in;       // (B, n)
   std::vector<std::int32_t> tgt_out;      // (B, n)
   std::vector<std::int32_t> tgt_lengths;  // (B)
+  // Copy attention (a corpus with copy maps, data/copy_map.h): each source position's
+  // extended id (B, m), the targets over the extended vocabulary (B, n), and the most
+  // extended words of any row (ids V .. V + extended - 1). Empty and 0 otherwise.
+  std::vector<std::int32_t> src_copy;
+  std::vector<std::int32_t> tgt_copy;
+  std::int64_t extended = 0;
   std::size_t src_tokens = 0;  // real (non-PAD) source tokens
   std::size_t tgt_tokens = 0;  // real target tokens (the loss counts these)
   std::vector<std::size_t> indices;  // line number of each row in the input files

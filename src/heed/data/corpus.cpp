@@ -17,8 +17,10 @@ Corpus build_corpus(const ParallelText& text, const Tokenizer& src_tokenizer,
   Corpus corpus;
   corpus.stats.read = text.size();
   for (std::size_t i = 0; i < text.size(); ++i) {
-    std::vector<std::int32_t> src = src_vocab.encode(src_tokenizer.encode(text.source[i]));
-    std::vector<std::int32_t> tgt = tgt_vocab.encode(tgt_tokenizer.encode(text.target[i]));
+    const std::vector<std::string> src_pieces = src_tokenizer.encode(text.source[i]);
+    const std::vector<std::string> tgt_pieces = tgt_tokenizer.encode(text.target[i]);
+    std::vector<std::int32_t> src = src_vocab.encode(src_pieces);
+    std::vector<std::int32_t> tgt = tgt_vocab.encode(tgt_pieces);
     if (src.empty() || tgt.empty()) {
       ++corpus.stats.empty;
       continue;
@@ -29,6 +31,11 @@ Corpus build_corpus(const ParallelText& text, const Tokenizer& src_tokenizer,
         (options.max_tgt_len > 0 && tgt.size() > options.max_tgt_len)) {
       ++corpus.stats.too_long;
       continue;
+    }
+    if (options.copy_vocab) {
+      CopyMap map = make_copy_map(src_pieces, options.src_eos, *options.copy_vocab);
+      corpus.tgt_copy.push_back(extended_targets(tgt_pieces, map, *options.copy_vocab));
+      corpus.copy.push_back(std::move(map));
     }
     corpus.src.push_back(std::move(src));
     corpus.tgt.push_back(std::move(tgt));
@@ -43,8 +50,11 @@ Corpus build_source_corpus(const std::vector<std::string>& lines, const Tokenize
   Corpus corpus;
   corpus.stats.read = lines.size();
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    std::vector<std::int32_t> src = vocab.encode(tokenizer.encode(lines[i]));
+    const std::vector<std::string> pieces = tokenizer.encode(lines[i]);
+    std::vector<std::int32_t> src = vocab.encode(pieces);
     if (options.src_eos) src.push_back(Vocabulary::kEos);
+    if (options.copy_vocab)
+      corpus.copy.push_back(make_copy_map(pieces, options.src_eos, *options.copy_vocab));
     HEED_CHECK(options.max_src_len == 0 || src.size() <= options.max_src_len, "input line ", i + 1,
                " has ", src.size(), " tokens, more than the model's maximum source length ",
                options.max_src_len);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "heed/data/copy_map.h"
 #include "heed/data/text_file.h"
 #include "heed/data/tokenizer.h"
 #include "heed/data/vocabulary.h"
@@ -20,6 +21,9 @@ struct CorpusOptions {
   std::size_t max_tgt_len = 0;
   // Append EOS to every source sentence (the target always ends in EOS).
   bool src_eos = true;
+  // Copy attention (model.copy): the target vocabulary each pair's copy map points into
+  // (data/copy_map.h); null: no copy maps.
+  const Vocabulary* copy_vocab = nullptr;
 };
 
 // What building a corpus left out.
@@ -36,9 +40,14 @@ struct Corpus {
   std::vector<std::vector<std::int32_t>> src;  // each with EOS when src_eos
   std::vector<std::vector<std::int32_t>> tgt;  // y_1..y_n with y_n = EOS; empty for source-only
   std::vector<std::size_t> index;              // 0-based line number of each pair in the files
+  // With CorpusOptions::copy_vocab: each pair's copy map, and its target over the extended
+  // vocabulary (y_1..y_n, EOS last; empty for source-only). Empty otherwise.
+  std::vector<CopyMap> copy;
+  std::vector<std::vector<std::int32_t>> tgt_copy;
   CorpusStats stats;
   std::size_t size() const { return src.size(); }
   bool has_target() const { return !tgt.empty(); }
+  bool has_copy() const { return !copy.empty(); }
 };
 
 // Tokenises and filters a parallel text.

@@ -82,6 +82,7 @@ DecodeResult beam_loop(const Seq2Seq& model, const TokenBatch& src, const Decode
   std::vector<T> attn;
   std::vector<T> lse(Rs);
   bool has_attn = false;
+  std::vector<float> p_gen;  // copy attention: (steps, R)
   std::int64_t steps = 0;
   // Each sentence stops at its own limit (a * |x| + b), not the batch's longest: from then
   // on its hypotheses are frozen like finished ones, so it ends as if decoded alone.
@@ -108,6 +109,8 @@ DecodeResult beam_loop(const Seq2Seq& model, const TokenBatch& src, const Decode
     }
     HEED_CHECK(a.defined() == has_attn, "decode: the model's attention appeared or vanished");
     if (has_attn) attn.insert(attn.end(), a.data<T>(), a.data<T>() + R * m);
+    const Tensor pg = detail::step_p_gen(out, R);
+    if (pg.defined()) p_gen.insert(p_gen.end(), pg.data<float>(), pg.data<float>() + R);
 
     // Sentences are independent: split them over threads when the scan is large.
     toks.resize(toks.size() + Rs);
@@ -203,6 +206,9 @@ DecodeResult beam_loop(const Seq2Seq& model, const TokenBatch& src, const Decode
       h.tokens.assign(path.begin(), path.begin() + h.length);
       h.raw_score = static_cast<double>(scores[r0]);
       h.score = static_cast<double>(normed[static_cast<std::size_t>(j0)]);
+      if (!p_gen.empty())  // like the attention: computed by the parent row of step t
+        for (std::int64_t t = 0; t < h.length; ++t)
+          h.p_gen.push_back(p_gen[static_cast<std::size_t>(t * R + path_parent[static_cast<std::size_t>(t)])]);
       if (has_attn) {
         const std::int64_t len = src.lengths[static_cast<std::size_t>(b)];
         h.attention = Tensor::empty({h.length, len}, dtype);

@@ -35,4 +35,13 @@ inline Tensor step_alpha(const StepOutput& out, std::int64_t rows, std::int64_t 
   return a;
 }
 
+// The step's p_gen (copy attention) as a contiguous (rows) float tensor, or undefined.
+inline Tensor step_p_gen(const StepOutput& out, std::int64_t rows) {
+  if (!out.p_gen.defined()) return {};
+  Tensor p = out.p_gen.value().contiguous().to(DType::f32);
+  HEED_CHECK(p.ndim() == 1 && p.dim(0) == rows, "decode: step p_gen has shape ", p.shape().str(),
+             ", expected (", rows, ")");
+  return p;
+}
+
 }  // namespace heed::detail

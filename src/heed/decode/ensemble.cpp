@@ -96,6 +96,11 @@ Ensemble::Ensemble(std::vector<std::shared_ptr<const Seq2Seq>> members)
   HEED_CHECK(!members_.empty(), "Ensemble: needs at least one model");
   for (const auto& m : members_) {
     HEED_CHECK(m != nullptr, "Ensemble: null model");
+    // Each copy model's distribution spans its own extended vocabulary, and the mean of log
+    // P over members that copy and members that cannot is no distribution at all.
+    HEED_CHECK(!m->copies(), "Ensemble: ", enum_name(m->config().kind), " with model.copy "
+               "cannot join an ensemble (copy attention's extended vocabulary is per model); "
+               "translate with it alone");
     HEED_CHECK(m->config().tgt_vocab == members_.front()->config().tgt_vocab,
                "Ensemble: target vocabularies differ (", m->config().tgt_vocab, " vs ",
                members_.front()->config().tgt_vocab, ")");

@@ -32,6 +32,7 @@ DecodeResult greedy_loop(const Seq2Seq& model, const TokenBatch& src, const Deco
   std::vector<std::int32_t> pick(Bs);
   std::vector<T> pick_logp(Bs);
   bool has_attn = false;
+  std::vector<float> p_gen;  // copy attention: (steps, B)
   std::int64_t steps = 0;
   // Each sentence stops at its own limit (a * |x| + b), not the batch's longest.
   std::vector<std::int64_t> limit(Bs);
@@ -53,6 +54,8 @@ DecodeResult greedy_loop(const Seq2Seq& model, const TokenBatch& src, const Deco
     }
     HEED_CHECK(a.defined() == has_attn, "decode: the model's attention appeared or vanished");
     if (has_attn) attn.insert(attn.end(), a.data<T>(), a.data<T>() + B * m);
+    const Tensor pg = detail::step_p_gen(out, B);
+    if (pg.defined()) p_gen.insert(p_gen.end(), pg.data<float>(), pg.data<float>() + B);
 
     bool all_done = true;
     for (std::size_t b = 0; b < Bs; ++b) {
@@ -82,6 +85,9 @@ DecodeResult greedy_loop(const Seq2Seq& model, const TokenBatch& src, const Deco
     h.tokens.resize(static_cast<std::size_t>(h.length));
     for (std::int64_t t = 0; t < h.length; ++t)
       h.tokens[static_cast<std::size_t>(t)] = tokens[static_cast<std::size_t>(t) * Bs + b];
+    if (!p_gen.empty())
+      for (std::int64_t t = 0; t < h.length; ++t)
+        h.p_gen.push_back(p_gen[static_cast<std::size_t>(t) * Bs + b]);
     h.raw_score = static_cast<double>(raw[b]);
     h.score = static_cast<double>(raw[b] / static_cast<T>(length_penalty(h.length, opt)));
     if (has_attn) {

@@ -18,6 +18,10 @@ struct Hypothesis {
   // tokens[t], over the sentence's real source positions only (padding columns dropped).
   // Undefined when the model has no attention. Same dtype as the model's outputs.
   Tensor attention;
+  // Copy attention (model.copy): p_gen of each token, the probability the model gave to
+  // generating it from the vocabulary rather than copying from the source; empty otherwise.
+  // A token >= the target vocabulary's size was copied (an extended id, data/copy_map.h).
+  std::vector<float> p_gen;
 };
 
 struct DecodeResult {

@@ -47,6 +47,7 @@ class BahdanauDecoder : public Decoder {
     return 1 + (attention_ ? attention_state_parts(*attention_) : 0);
   }
   std::int64_t vocab() const override { return vocab_; }
+  std::int64_t feature_dim() const override { return W_o_.in_features(); }
   NamedModules modules() override;
 
  private:

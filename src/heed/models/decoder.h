@@ -48,6 +48,9 @@ struct Encoded {
   std::vector<std::int64_t> lengths;  // source lengths (B)
   DecoderState initial;               // the decoder's first state
   AttentionWindow window;             // set by the decoding (greedy, beam search), else off
+  // Copy attention: the source's copy map (TokenBatch::copy_ids, (B, m)) and its extended size.
+  std::vector<std::int32_t> copy_ids;
+  std::int64_t extended = 0;
 };
 
 class Decoder {
@@ -78,6 +81,8 @@ class Decoder {
   virtual bool has_attention() const = 0;
   virtual std::size_t state_parts() const = 0;
   virtual std::int64_t vocab() const = 0;
+  // F, the size of the features step() returns (copy attention's p_gen reads them).
+  virtual std::int64_t feature_dim() const = 0;
   // First module: the target embedding (registered right after the encoder's embedding).
   virtual NamedModules modules() = 0;
 };

@@ -3,11 +3,14 @@
 #include <cmath>
 
 #include "heed/autograd/concat_op.h"
+#include "heed/autograd/copy_loss_op.h"
+#include "heed/autograd/elementwise_op.h"
 #include "heed/autograd/index.h"
 #include "heed/autograd/softmax_op.h"
 #include "heed/autograd/tape.h"
 #include "heed/models/call_checks.h"
 #include "heed/models/model_registry.h"
+#include "heed/models/pointer_generator.h"
 #include "heed/models/text_encoder.h"
 
 namespace heed {
@@ -25,17 +28,27 @@ void store_alpha(Tensor& alphas, const Var& alpha, std::int64_t t) {
 }  // namespace
 
 EncoderDecoder::EncoderDecoder(const ModelConfig& config, std::unique_ptr<Encoder> encoder,
-                               std::unique_ptr<Decoder> decoder)
+                               std::unique_ptr<Decoder> decoder,
+                               std::unique_ptr<Linear> copy_gate)
     : Seq2Seq(config),
       name_(enum_name(config.kind)),
       encoder_(std::move(encoder)),
-      decoder_(std::move(decoder)) {
+      decoder_(std::move(decoder)),
+      copy_gate_(std::move(copy_gate)) {
+  HEED_CHECK((copy_gate_ != nullptr) == config.copy, name_, ": model.copy is ", config.copy,
+             " but the model was built ", copy_gate_ ? "with" : "without", " a copy gate");
   const NamedModules enc = encoder_->modules(), dec = decoder_->modules();
   HEED_CHECK(!enc.empty() && !dec.empty(), name_, ": an encoder or decoder without parameters");
   register_module(enc[0].first, *enc[0].second);
   register_module(dec[0].first, *dec[0].second);
   for (std::size_t i = 1; i < enc.size(); ++i) register_module(enc[i].first, *enc[i].second);
   for (std::size_t i = 1; i < dec.size(); ++i) register_module(dec[i].first, *dec[i].second);
+  if (copy_gate_) {
+    HEED_CHECK(decoder_->has_attention() && copy_gate_->in_features() == decoder_->feature_dim(),
+               name_, ": the copy gate reads ", copy_gate_->in_features(), " features of a decoder "
+               "that has ", decoder_->feature_dim(), decoder_->has_attention() ? "" : " and no attention");
+    register_module("p_gen", *copy_gate_);
+  }
 }
 
 Encoded EncoderDecoder::encode(const TokenBatch& src) const { return encode(src, mode()); }
@@ -43,17 +56,43 @@ Encoded EncoderDecoder::encode(const TokenBatch& src) const { return encode(src,
 Encoded EncoderDecoder::encode(const TokenBatch& src, const RunMode& m) const {
   // An image source's placeholder ids are no tokens: the image encoder checks its images.
   if (!src.images.defined()) check_token_batch(src, config_.src_vocab, (name_ + " source").c_str());
-  return decoder_->prepare(encoder_->encode(src, m), m);
+  if (!copy_gate_) return decoder_->prepare(encoder_->encode(src, m), m);
+  check_copy_source(src, config_.tgt_vocab, name_.c_str());
+  Encoded enc = decoder_->prepare(encoder_->encode(src, m), m);
+  enc.copy_ids = src.copy_ids;
+  enc.extended = src.extended;
+  return enc;
 }
 
 StepOutput EncoderDecoder::step(std::span<const std::int32_t> y_prev, DecoderState& state,
                                 const Encoded& enc) const {
+  if (copy_gate_) return copy_step(y_prev, state, enc);
   check_step(y_prev, state, decoder_->state_parts(), enc, config_.tgt_vocab, name_.c_str());
   const RunMode m = mode();
   Var e = decoder_->embed(y_prev, {static_cast<std::int64_t>(y_prev.size())}, m);
   StepOutput out;
   Var features = decoder_->step(e, state, enc, m, decoder_->has_attention() ? &out.alpha : nullptr);
   out.logits = decoder_->output(features, m);
+  return out;
+}
+
+StepOutput EncoderDecoder::copy_step(std::span<const std::int32_t> y_prev, DecoderState& state,
+                                     const Encoded& enc) const {
+  // An extended id (a copied source word) is read back as UNK: it has no embedding.
+  std::vector<std::int32_t> y(y_prev.begin(), y_prev.end());
+  for (std::int32_t& v : y)
+    if (v >= config_.tgt_vocab && v < config_.tgt_vocab + enc.extended) v = kUnk;
+  check_step(y, state, decoder_->state_parts(), enc, config_.tgt_vocab, name_.c_str());
+  HEED_CHECK(enc.copy_ids.size() == enc.lengths.size() * static_cast<std::size_t>(enc.annotations.dim(1)),
+             name_, ": the encoding carries no copy map (encode a source with TokenBatch::copy_ids)");
+  const RunMode m = mode();
+  Var e = decoder_->embed(y, {static_cast<std::int64_t>(y.size())}, m);
+  StepOutput out;
+  Var features = decoder_->step(e, state, enc, m, &out.alpha);
+  const Var gate = copy_gate_logit(*copy_gate_, features, m.precision);
+  out.p_gen = sigmoid(gate);
+  out.logits = Var(copy_log_probs(decoder_->output(features, m).value(), gate.value(),
+                                  out.alpha.value(), enc.copy_ids, enc.extended));
   return out;
 }
 
@@ -93,6 +132,24 @@ Var EncoderDecoder::forward(const TokenBatch& src, const TokenBatch& tgt_in,
 Var EncoderDecoder::forward_packed(const TokenBatch& src, const TokenBatch& tgt_in) const {
   const RunMode m = mode();
   return decoder_->output(gather_rows(features(src, tgt_in, nullptr, m), target_rows(tgt_in)), m);
+}
+
+CopyOutputs EncoderDecoder::forward_copy(const TokenBatch& src, const TokenBatch& tgt_in) const {
+  HEED_CHECK(copy_gate_ != nullptr, name_, ": forward_copy: model.copy is false");
+  // The step loop, recording each step's attention weights with their gradient (the loss
+  // reads them; the fused decoders keep them off the tape).
+  RunMode m = mode();
+  std::vector<Var>* trace = m.attention;  // a trace the trainer asked for (the coverage loss)
+  std::vector<Var> alphas;
+  m.attention = &alphas;
+  const std::vector<std::int64_t> rows = target_rows(tgt_in);
+  Var F = gather_rows(features(src, tgt_in, nullptr, m), rows);
+  if (trace) trace->insert(trace->end(), alphas.begin(), alphas.end());
+  CopyOutputs out;
+  out.logits = decoder_->output(F, m);
+  out.gate = copy_gate_logit(*copy_gate_, F, m.precision);
+  out.alpha = gather_rows(stack(alphas, 1), rows);
+  return out;
 }
 
 Saliency EncoderDecoder::saliency(const TokenBatch& src, const TokenBatch& tgt_in,
@@ -156,7 +213,11 @@ std::unique_ptr<Seq2Seq> make_text_model(const ModelConfig& config, bool embeddi
   shape.embedding_dropout = embedding_dropout;
   auto encoder = std::make_unique<TextEncoder>(std::move(src_emb), shape, rng, dtype);
   auto decoder = make_decoder(std::move(tgt_emb), encoder->output_dim());
-  return std::make_unique<EncoderDecoder>(config, std::move(encoder), std::move(decoder));
+  // Copy attention's gate, drawn last (the reference creates it after the decoder).
+  std::unique_ptr<Linear> gate =
+      config.copy ? make_copy_gate(decoder->feature_dim(), rng, dtype) : nullptr;
+  return std::make_unique<EncoderDecoder>(config, std::move(encoder), std::move(decoder),
+                                          std::move(gate));
 }
 
 }  // namespace heed

@@ -14,13 +14,15 @@
 #include "heed/models/encoder.h"
 #include "heed/models/seq2seq.h"
 #include "heed/nn/embedding_layer.h"
+#include "heed/nn/linear.h"
 
 namespace heed {
 
 class EncoderDecoder : public Seq2Seq {
  public:
+  // copy_gate: copy attention's p_gen (model.copy; models/pointer_generator.h), else null.
   EncoderDecoder(const ModelConfig& config, std::unique_ptr<Encoder> encoder,
-                 std::unique_ptr<Decoder> decoder);
+                 std::unique_ptr<Decoder> decoder, std::unique_ptr<Linear> copy_gate = nullptr);
 
   Encoded encode(const TokenBatch& src) const override;
   DecoderState initial_state(const Encoded& enc) const override { return enc.initial; }
@@ -29,6 +31,7 @@ class EncoderDecoder : public Seq2Seq {
   Var forward(const TokenBatch& src, const TokenBatch& tgt_in,
               Tensor* alphas = nullptr) const override;
   Var forward_packed(const TokenBatch& src, const TokenBatch& tgt_in) const override;
+  CopyOutputs forward_copy(const TokenBatch& src, const TokenBatch& tgt_in) const override;
   Saliency saliency(const TokenBatch& src, const TokenBatch& tgt_in,
                     std::span<const std::int32_t> tgt_out) const override;
   bool has_attention() const override { return decoder_->has_attention(); }
@@ -46,6 +49,9 @@ class EncoderDecoder : public Seq2Seq {
     return m;
   }
   Encoded encode(const TokenBatch& src, const RunMode& m) const;
+  // step() of a copy model: log-probabilities over the extended vocabulary, and p_gen.
+  StepOutput copy_step(std::span<const std::int32_t> y_prev, DecoderState& state,
+                       const Encoded& enc) const;
   // The decoder's features for every target position, (B, n, F).
   Var features(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* alphas,
                const RunMode& m) const;
@@ -53,6 +59,7 @@ class EncoderDecoder : public Seq2Seq {
   std::string name_;  // the model kind, for messages
   std::unique_ptr<Encoder> encoder_;
   std::unique_ptr<Decoder> decoder_;
+  std::unique_ptr<Linear> copy_gate_;  // p_gen with model.copy, else null
   bool accelerations_ = true;
 };
 

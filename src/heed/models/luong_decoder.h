@@ -42,6 +42,7 @@ class LuongDecoder : public Decoder {
     return 2 * static_cast<std::size_t>(layers_) + 1 + attention_state_parts(attention_);
   }
   std::int64_t vocab() const override { return vocab_; }
+  std::int64_t feature_dim() const override { return W_c_.out_features(); }
   NamedModules modules() override;
 
  private:

@@ -170,6 +170,9 @@ struct ModelConfig {
   HardEval hard_eval = HardEval::argmax;
   double dropout = 0.0;
   bool tie_embeddings = false;     // target embedding shares the output layer's weight
+  // Copy attention (See et al. 2017; docs/MODELS.md#copy-attention): p_gen mixes the output
+  // distribution with the attention over source words, which extend the target vocabulary.
+  bool copy = false;
   RamConfig ram;                   // kind ram only (the keys sit in model: beside the others)
   ImageEncoderConfig image;        // kind image2seq only (likewise)
   ImageClassifierConfig classifier;  // kinds fc and cnn only (model.fc_*, model.image_*)

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "heed/base/memory.h"
+#include "heed/models/pointer_generator.h"
 
 namespace heed {
 
@@ -36,6 +37,7 @@ RnnCell encoder_cell(const ModelConfig& c) {
 }
 
 void validate_model_config(const ModelConfig& c) {
+  check_copy_config(c);  // models/pointer_generator.h: the kinds and settings copy works with
   if (answers_questions(c.kind)) {  // one vocabulary, tables and hops: the kind's checks
     model_kind_spec(c.kind).validate(c);
     check_model_fits_in_memory(c);

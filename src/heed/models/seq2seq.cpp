@@ -11,6 +11,10 @@ Saliency Seq2Seq::saliency(const TokenBatch&, const TokenBatch&,
   throw Error("saliency needs a single model (an ensemble has no single source embedding)");
 }
 
+CopyOutputs Seq2Seq::forward_copy(const TokenBatch&, const TokenBatch&) const {
+  throw Error("forward_copy: this model has no copy attention (model.copy is false)");
+}
+
 std::vector<std::int64_t> target_rows(const TokenBatch& tgt) {
   HEED_CHECK(static_cast<std::int64_t>(tgt.lengths.size()) == tgt.batch, "target rows: ",
              tgt.lengths.size(), " lengths for a batch of ", tgt.batch);
@@ -91,6 +95,15 @@ Encoded reorder_rows(const Encoded& enc, std::span<const std::int64_t> rows) {
   for (auto r : rows) out.lengths.push_back(enc.lengths[static_cast<std::size_t>(r)]);
   out.initial = reorder_rows(enc.initial, rows);
   out.window = enc.window;
+  if (!enc.copy_ids.empty()) {  // copy attention's map, (B, m) like the annotations
+    const std::size_t m = enc.copy_ids.size() / enc.lengths.size();
+    out.copy_ids.reserve(rows.size() * m);
+    for (auto r : rows) {
+      const auto from = enc.copy_ids.begin() + static_cast<std::ptrdiff_t>(r) * static_cast<std::ptrdiff_t>(m);
+      out.copy_ids.insert(out.copy_ids.end(), from, from + static_cast<std::ptrdiff_t>(m));
+    }
+  }
+  out.extended = enc.extended;
   return out;
 }
 

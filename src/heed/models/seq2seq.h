@@ -36,8 +36,21 @@ struct Saliency {
 };
 
 struct StepOutput {
-  Var logits;  // (B, V)
+  // (B, V); for a copy model (model.copy) the log-probabilities over the vocabulary extended
+  // by the sentences' source words instead, (B, V + Encoded::extended): the decoders read
+  // both alike (a softmax of log-probabilities is the distribution itself).
+  Var logits;
   Var alpha;   // (B, m); undefined without attention
+  Var p_gen;   // copy models: (B), the probability of generating rather than copying
+};
+
+// Teacher forcing for a copy model's loss (autograd/copy_loss_op.h), at the real target
+// positions (R rows, as forward_packed): the vocabulary logits (R, V), the logit of p_gen (R)
+// and the attention weights (R, m) each position's step computed.
+struct CopyOutputs {
+  Var logits;
+  Var gate;
+  Var alpha;
 };
 
 class Seq2Seq : public Module {
@@ -62,6 +75,12 @@ class Seq2Seq : public Module {
   // This default cuts forward()'s result; the models override it to cut before their
   // output layers.
   virtual Var forward_packed(const TokenBatch& src, const TokenBatch& tgt_in) const;
+
+  // A copy model's teacher forcing (model.copy): what its loss reads. src must carry its copy
+  // map (TokenBatch::copy_ids). This default refuses (no copy attention).
+  virtual CopyOutputs forward_copy(const TokenBatch& src, const TokenBatch& tgt_in) const;
+  // Whether the model copies (model.copy): its step returns extended log-probabilities.
+  bool copies() const { return config_.copy; }
 
   // Saliency of the targets tgt_out (B, n) row-major, y_1..y_n, fed as tgt_in: one backward
   // pass per target position. It accumulates into the parameters' gradient buffers and clears

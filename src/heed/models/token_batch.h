@@ -22,6 +22,12 @@ struct TokenBatch {
   // and every length are then the encoder's L grid cells and ids are kPad placeholders
   // (models/image_encoder.h, image_source). Undefined for text.
   Tensor images{};
+  // Copy attention (model.copy; data/copy_map.h): each source position's id over the target
+  // vocabulary extended by the sentence's own source words, (B, len), PAD after each row's
+  // length; extended: the most such words of any row (extended ids V .. V + extended - 1).
+  // Empty for a model without copy.
+  std::vector<std::int32_t> copy_ids{};
+  std::int64_t extended = 0;
 };
 
 // Throws heed::Error (prefixed by what) unless the batch is consistent: ids.size() = batch *

@@ -29,6 +29,11 @@ std::string translate_response(const ServiceResult& result, const TranslateReque
     json nbest = json::array();
     for (const TranslatedHypothesis& h : t.nbest) {
       json hyp = {{"text", h.text}, {"score", h.score}, {"output", h.output}};
+      if (!h.p_gen.empty()) {  // copy attention: p_gen and whether each token was copied
+        hyp["p_gen"] = h.p_gen;
+        std::vector<bool> copied(h.copied.begin(), h.copied.end());
+        hyp["copied"] = copied;
+      }
       if (request.attention && !h.attention.empty())
         hyp["attention"] = rows_json(h.attention, h.output.size(), t.source.size());
       const std::size_t i = static_cast<std::size_t>(&t - translations.data());

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "heed/autograd/copy_loss_op.h"
 #include "heed/autograd/cross_entropy_op.h"
 #include "heed/autograd/elementwise_op.h"
 #include "heed/autograd/tape.h"
@@ -12,6 +13,7 @@
 #include "heed/decode/greedy.h"
 #include "heed/kernels/bf16_products.h"
 #include "heed/models/model_registry.h"
+#include "heed/models/pointer_generator.h"
 #include "heed/store/model_dir.h"
 #include "heed/train/data_parallel.h"
 #include "heed/train/coverage_loss.h"
@@ -51,6 +53,23 @@ void EncoderDecoderTask::build_model() {
              enum_name(mc.kind), " with mode ", enum_name(mc.attention_mode), "; set it to 0");
   if (t.doubly_stochastic > 0 || t.coverage_loss > 0) model_->set_attention_trace(&alpha_trace_);
   HEED_CHECK(t.hard_soft_mix == 0 || hard_, "training.hard_soft_mix: hard attention only");
+  HEED_CHECK(!mc.copy || t.label_smoothing == 0, "training.label_smoothing: not supported with "
+             "model.copy (copy attention's loss is the plain -log P(y)); set it to 0");
+}
+
+CrossEntropyResult EncoderDecoderTask::loss_of(const Batch& batch, double label_smoothing) {
+  if (!model_->copies()) {
+    // Logits at the real target positions only: the output layers skip the padding.
+    Var logits = model_->forward_packed(src_, tgt_in_);
+    return cross_entropy_with_count(logits, pack_targets(batch.tgt_out, tgt_in_), kPad,
+                                    label_smoothing);
+  }
+  // Copy attention: the targets over the extended vocabulary (docs/MODELS.md#copy-attention).
+  HEED_CHECK(batch.tgt_copy.size() == batch.tgt_out.size(), "copy attention: the batch "
+             "carries no extended targets (a corpus built without copy maps)");
+  const CopyOutputs o = model_->forward_copy(src_, tgt_in_);
+  return copy_loss_with_count(o.logits, o.gate, o.alpha, copy_ids_of_rows(src_, tgt_in_),
+                              pack_targets(batch.tgt_copy, tgt_in_), src_.extended, kPad);
 }
 
 void EncoderDecoderTask::begin_step(std::int64_t step) {
@@ -75,10 +94,16 @@ double EncoderDecoderTask::forward_backward(const Batch& batch, const BatchShare
     ArenaScope scope(&arena_);
     fill_source(batch, false);
     fill_token_batch(tgt_in_, batch.size, batch.tgt_len, batch.tgt_in, batch.tgt_lengths);
-    // Logits at the real target positions only: the output layers skip the padding.
-    Var logits = model_->forward_packed(src_, tgt_in_);
-    const std::vector<std::int32_t> targets = pack_targets(batch.tgt_out, tgt_in_);
-    CrossEntropyResult ce = cross_entropy_with_count(logits, targets, kPad, t.label_smoothing);
+    std::vector<std::int32_t> targets;
+    Var logits;
+    CrossEntropyResult ce;
+    if (hard_) {  // REINFORCE reads the logits (hard attention has no copy: build_model)
+      logits = model_->forward_packed(src_, tgt_in_);
+      targets = pack_targets(batch.tgt_out, tgt_in_);
+      ce = cross_entropy_with_count(logits, targets, kPad, t.label_smoothing);
+    } else {
+      ce = loss_of(batch, t.label_smoothing);
+    }
     const auto count = static_cast<double>(ce.count);
     loss = ce.loss.value().item();
     // A rank's share of a data-parallel batch: its mean weighs count / batch_tokens, so that
@@ -141,14 +166,18 @@ DevMetricResult EncoderDecoderTask::dev_metric() {
         fill_source(b, true);
         fill_token_batch(tgt_in_, b.size, b.tgt_len, b.tgt_in, b.tgt_lengths);
         CrossEntropyResult ce;
-        if (coverage) {  // every position's logits, and the weights for the coverage loss
+        if (coverage && !model_->copies()) {  // every position's logits, and the weights
           Tensor alphas;
           Var logits = model_->forward(src_, tgt_in_, &alphas);
           ce = cross_entropy_with_count(logits, b.tgt_out, kPad, 0.0);
           coverage_sum += coverage_loss_sum(alphas, tgt_in_.lengths);
         } else {
-          Var logits = model_->forward_packed(src_, tgt_in_);
-          ce = cross_entropy_with_count(logits, pack_targets(b.tgt_out, tgt_in_), kPad, 0.0);
+          ce = loss_of(b, 0.0);
+          if (coverage) {  // copy and coverage: the weights from one more teacher-forced pass
+            Tensor alphas;
+            (void)model_->forward(src_, tgt_in_, &alphas);
+            coverage_sum += coverage_loss_sum(alphas, tgt_in_.lengths);
+          }
         }
         loss_sum += ce.loss.value().item() * static_cast<double>(ce.count);
         count += ce.count;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "heed/autograd/cross_entropy_op.h"
 #include "heed/decode/decode_options.h"
 #include "heed/models/seq2seq.h"
 #include "heed/train/reinforce.h"
@@ -49,6 +50,11 @@ class EncoderDecoderTask : public TrainingTask {
 
   std::unique_ptr<Seq2Seq> model_;
   TokenBatch src_, tgt_in_;
+
+ private:
+  // The mean loss of batch (src_ and tgt_in_ filled): cross-entropy at the real target
+  // positions, or with model.copy copy attention's -log P(y) over the extended vocabulary.
+  CrossEntropyResult loss_of(const Batch& batch, double label_smoothing);
 
  private:
   // Hard attention: the samples of the step's forward pass and the REINFORCE baseline.

@@ -101,6 +101,7 @@ void Seq2SeqTask::load_data() {
   CorpusOptions co;
   co.max_src_len = static_cast<std::size_t>(c.data.source.max_length);
   co.max_tgt_len = static_cast<std::size_t>(c.data.target.max_length);
+  if (c.model.copy) co.copy_vocab = &tgt_vocab_;  // copy attention's maps (data/copy_map.h)
   corpus_ = build_corpus(text, *src_tok_, src_vocab_, *tgt_tok_, tgt_vocab_, co);
   HEED_CHECK(corpus_.size() > 0, c.data.train_source,
              ": no training pair is left after filtering (", corpus_.stats.summary(),
@@ -120,6 +121,7 @@ void Seq2SeqTask::load_data() {
   }
   CorpusOptions dco;  // dev pairs are never dropped for length, except where the model must
   dco.max_src_len = static_cast<std::size_t>(max_source_length(c.model));
+  dco.copy_vocab = co.copy_vocab;
   dev_corpus_ = build_corpus(dev, *src_tok_, src_vocab_, *tgt_tok_, tgt_vocab_, dco);
   HEED_CHECK(dev_corpus_.size() > 0, c.data.dev_source, ": no dev pair is usable (",
              dev_corpus_.stats.summary(), ")");
@@ -148,13 +150,17 @@ std::string Seq2SeqTask::describe_data() const {
 
 void Seq2SeqTask::fill_source(const Batch& batch, bool /*dev*/) {
   fill_token_batch(src_, batch.size, batch.src_len, batch.src, batch.src_lengths);
+  src_.copy_ids.assign(batch.src_copy.begin(), batch.src_copy.end());  // model.copy, else empty
+  src_.extended = batch.extended;
 }
 
 void Seq2SeqTask::metric_of_decoded(const std::vector<std::vector<std::int32_t>>& decoded,
                                     DevMetricResult& s) const {
   std::vector<std::string> hyps(decoded.size());
   for (std::size_t k = 0; k < decoded.size(); ++k)
-    hyps[k] = tgt_tok_->decode(tgt_vocab_.decode(decoded[k]));
+    hyps[k] = tgt_tok_->decode(dev_corpus_.has_copy()
+                                   ? decode_extended(decoded[k], tgt_vocab_, dev_corpus_.copy[k].words)
+                                   : tgt_vocab_.decode(decoded[k]));
   const DevMetric metric = training().metric;
   if (metric == DevMetric::bleu) {
     s.value = metrics::corpus_bleu(hyps, dev_refs_).score;

@@ -159,6 +159,7 @@ std::vector<Translation> LineTranslator::translate(
   const LoadedModel& first = models_.front();
   CorpusOptions co;
   co.src_eos = true;  // as in training; lengths are checked below, line by line
+  if (decoder_->copies()) co.copy_vocab = &first.tgt_vocab;  // copy attention's maps
   const Corpus corpus = build_source_corpus(lines, *first.src_tokenizer, first.src_vocab, co);
   std::size_t limit = max_src_len_;
   if (options.max_input_tokens > 0)
@@ -204,6 +205,15 @@ std::vector<Translation> LineTranslator::translate(
       std::copy(ids.begin(), ids.end(), src.ids.begin() + static_cast<std::ptrdiff_t>(k - start) * src.len);
       src.lengths.push_back(static_cast<std::int64_t>(ids.size()));
     }
+    if (corpus.has_copy()) {  // each source position's extended id (data/copy_map.h)
+      src.copy_ids.assign(src.ids.size(), kPad);
+      for (std::size_t k = start; k < end; ++k) {
+        const CopyMap& map = corpus.copy[order[k]];
+        std::copy(map.source.begin(), map.source.end(),
+                  src.copy_ids.begin() + static_cast<std::ptrdiff_t>(k - start) * src.len);
+        src.extended = std::max(src.extended, static_cast<std::int64_t>(map.words.size()));
+      }
+    }
     NoGradGuard no_grad;
     const DecodeResult r =
         dopt.beam == 1 ? greedy_decode(decoder, src, dopt) : beam_search(decoder, src, dopt);
@@ -218,8 +228,18 @@ std::vector<Translation> LineTranslator::translate(
         std::vector<std::int64_t> unk_pos(hyp.tokens.size(), -1);
         if (options.replace_unk) unk_pos = unk_source_positions(hyp);
         std::vector<std::string> pieces;
+        const auto V = static_cast<std::int32_t>(tv.size());
+        th.p_gen = hyp.p_gen;
+        if (!hyp.p_gen.empty()) th.copied.assign(hyp.tokens.size(), 0);
         for (std::size_t t = 0; t < hyp.tokens.size(); ++t) {
           const std::int32_t id = hyp.tokens[t];
+          if (id >= V) {  // copy attention: a source word the target vocabulary lacks
+            const std::string& word = corpus.copy.at(order[k]).words.at(static_cast<std::size_t>(id - V));
+            th.output.push_back(word);
+            pieces.push_back(word);
+            th.copied.at(t) = 1;
+            continue;
+          }
           th.output.push_back(tv.token(id));
           if (id == kPad || id == kBos || id == kEos) continue;
           // An UNK that attended most to the source's EOS has no word to copy: it stays.
@@ -368,6 +388,16 @@ std::vector<ForcedAlignment> LineTranslator::align_pieces(
       std::copy(t.begin(), t.end() - 1, tgt_in.ids.begin() + row * tgt_in.len + 1);
       src.lengths.push_back(static_cast<std::int64_t>(s.size()));
       tgt_in.lengths.push_back(static_cast<std::int64_t>(t.size()));
+    }
+    if (decoder_->copies()) {  // copy attention's maps, from the source pieces
+      src.copy_ids.assign(src.ids.size(), kPad);
+      for (std::size_t k = start; k < end; ++k) {
+        const std::vector<std::string>& sp = out[order[k]].source;  // with "</s>"
+        const CopyMap map = make_copy_map({sp.begin(), sp.end() - 1}, true, first.tgt_vocab);
+        std::copy(map.source.begin(), map.source.end(),
+                  src.copy_ids.begin() + static_cast<std::ptrdiff_t>(k - start) * src.len);
+        src.extended = std::max(src.extended, static_cast<std::int64_t>(map.words.size()));
+      }
     }
     // Each sentence's |target| x |source| block of a (B, n, m) array.
     auto cut = [&](const auto& all, std::size_t k, std::vector<float>& into) {

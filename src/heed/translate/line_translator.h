@@ -40,6 +40,11 @@ struct TranslatedHypothesis {
   // |output| x |source| row-major, row t the attention while emitting output[t]; only with
   // keep_attention.
   std::vector<float> attention;
+  // Copy attention (model.copy): per output piece, p_gen (the weight of generating from the
+  // vocabulary against copying from the source) and whether it was copied: a source word
+  // the target vocabulary lacks, which only copying produces. Empty for other models.
+  std::vector<float> p_gen;
+  std::vector<std::uint8_t> copied;
 };
 
 struct Translation {

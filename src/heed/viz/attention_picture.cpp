@@ -25,17 +25,25 @@ struct Panel {
   std::string caption;
   const std::vector<float>* values = nullptr;
   double vmax = 1.0;
+  bool p_gen = false;   // the p_gen column beside the grid (copy attention)
   double x = 0.0;       // left edge (row labels start here)
   double top = 0.0;     // top edge (the caption's)
   double width = 0.0;   // row labels, grid, colour bar and ticks
 };
 
+// The p_gen column of copy attention: its width, and the colours of its bar and of copied
+// tokens' labels.
+constexpr double kPGenWidth = 44.0, kPGenGap = 8.0;
+constexpr double kCopied[3] = {0.85, 0.37, 0.0};
+
 struct Layout {
-  std::string title, subtitle, note;
+  std::string title, subtitle, note, legend;
+  std::vector<std::uint8_t> copied;  // per row
   std::vector<std::string> cols, rows;  // labels
   double cell = 28.0, font = 12.0;
   bool upright = false;  // column labels turned to read bottom to top
-  double title_y = 0, subtitle_y = 0, note_y = 0;
+  double title_y = 0, subtitle_y = 0, note_y = 0, legend_y = 0;
+  const std::vector<float>* p_gen = nullptr;
   double col_label_h = 0;
   double row_label_w = 0, grid_w = 0, grid_h = 0, bar_h = 0;
   std::vector<Panel> panels;
@@ -56,6 +64,14 @@ Layout layout_of(const AttentionPicture& p) {
              p.source.size(), " and ", p.output.size());
   check_map(p, p.attention, "attention");
   check_map(p, p.saliency, "saliency");
+  HEED_CHECK(p.p_gen.empty() || (p.p_gen.size() == p.output.size() && !p.attention.empty()),
+             "picture: ", p.p_gen.size(), " p_gen values for ", p.output.size(),
+             " output tokens (and p_gen needs the attention map)");
+  HEED_CHECK(p.copied.empty() || p.copied.size() == p.output.size(), "picture: ",
+             p.copied.size(), " copied flags for ", p.output.size(), " output tokens");
+  for (float g : p.p_gen)
+    HEED_CHECK(std::isfinite(g) && g >= 0.0f && g <= 1.0f, "picture: p_gen ", g,
+               " is not in [0, 1]");
   HEED_CHECK(!p.attention.empty() || !p.saliency.empty(),
              "picture: neither an attention nor a saliency map to draw");
   // Measured on a scratch surface: the text's size does not depend on the target.
@@ -66,6 +82,13 @@ Layout layout_of(const AttentionPicture& p) {
   if (p.attention.empty())
     L.note = "This model has no attention: the saliency map alone shows what each output "
              "token depends on.";
+  if (!p.p_gen.empty()) {
+    L.p_gen = &p.p_gen;
+    L.legend = "copy attention: the bar beside each output word is p_gen, the probability of "
+               "generating it (full) rather than copying it from the source; copied words in "
+               "orange";
+  }
+  L.copied = p.copied;
   L.cell = heatmap_cell_size(p.output.size(), p.source.size());
   L.font = std::clamp(L.cell * 0.45, 9.0, 12.0);
   double max_col = 0, max_row = 0;
@@ -73,9 +96,10 @@ Layout layout_of(const AttentionPicture& p) {
     L.cols.push_back(drawable(label_text(t, kMaxLabel)));
     max_col = std::max(max_col, advance(m.get(), L.cols.back(), L.font));
   }
-  for (const auto& t : p.output) {
-    L.rows.push_back(drawable(label_text(t, kMaxLabel)));
-    max_row = std::max(max_row, advance(m.get(), L.rows.back(), L.font));
+  for (std::size_t i = 0; i < p.output.size(); ++i) {
+    L.rows.push_back(drawable(label_text(p.output[i], kMaxLabel)));
+    const bool bold = !p.copied.empty() && p.copied[i];  // copied tokens are drawn bold
+    max_row = std::max(max_row, advance(m.get(), L.rows.back(), L.font, bold));
   }
   L.upright = max_col > L.cell - 4.0;
   L.col_label_h = L.upright ? max_col + 10.0 : L.font + 8.0;
@@ -100,10 +124,16 @@ Layout layout_of(const AttentionPicture& p) {
     text_w = std::max(text_w, advance(m.get(), L.note, kSubtitleFont));
     y += 4.0;
   }
+  if (!L.legend.empty()) {
+    L.legend_y = y += kSubtitleFont + 2.0;
+    text_w = std::max(text_w, advance(m.get(), L.legend, kSubtitleFont));
+    y += 4.0;
+  }
   if (y > kMargin) y += 10.0;
 
   if (!p.attention.empty())
-    L.panels.push_back({"attention \xCE\xB1 (each row sums to 1)", &p.attention, 1.0});
+    L.panels.push_back({"attention \xCE\xB1 (each row sums to 1)", &p.attention, 1.0,
+                        !p.p_gen.empty()});
   if (!p.saliency.empty()) {
     const float top = *std::max_element(p.saliency.begin(), p.saliency.end());
     L.panels.push_back({"saliency \xE2\x80\x96\xE2\x88\x82 log p(y) / \xE2\x88\x82 e(x)\xE2\x80\x96",
@@ -111,7 +141,8 @@ Layout layout_of(const AttentionPicture& p) {
   }
   double side_by_side = -kPanelGap;
   for (Panel& panel : L.panels) {
-    panel.width = std::max(L.row_label_w + L.grid_w + 18.0 + kBarWidth +
+    panel.width = std::max(L.row_label_w + L.grid_w + (panel.p_gen ? kPGenGap + kPGenWidth : 0.0) +
+                               18.0 + kBarWidth +
                                colour_bar_labels_width(m.get(), panel.vmax),
                            L.row_label_w + advance(m.get(), panel.caption, kPanelTitleFont, true));
     side_by_side += panel.width + kPanelGap;
@@ -154,10 +185,13 @@ void draw_panel(cairo_t* cr, const Layout& L, const Panel& panel, std::size_t co
       text_at(cr, cx - advance(cr, L.cols[j], f) / 2, gy - 6.0, L.cols[j], f);
     }
   }
-  // Row labels, right-aligned against the grid.
+  // Row labels, right-aligned against the grid; copied tokens in orange and bold.
   for (std::size_t i = 0; i < rows; ++i) {
     const double cy = gy + (static_cast<double>(i) + 0.5) * L.cell;
-    text_at(cr, gx - 6.0 - advance(cr, L.rows[i], f), cy + f * 0.36, L.rows[i], f);
+    const bool copied = !L.copied.empty() && L.copied[i];
+    if (copied) cairo_set_source_rgb(cr, kCopied[0], kCopied[1], kCopied[2]);
+    text_at(cr, gx - 6.0 - advance(cr, L.rows[i], f, copied), cy + f * 0.36, L.rows[i], f, copied);
+    if (copied) cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
   }
   // Cells, then thin white lines that keep equal neighbours apart.
   const std::vector<float>& v = *panel.values;
@@ -180,8 +214,26 @@ void draw_panel(cairo_t* cr, const Layout& L, const Panel& panel, std::size_t co
     cairo_rel_line_to(cr, L.grid_w, 0);
   }
   cairo_stroke(cr);
+  double bar_x = gx + L.grid_w + 18.0;
+  if (panel.p_gen) {  // copy attention: p_gen of each output row as a bar on [0, 1]
+    const double px = gx + L.grid_w + kPGenGap;
+    cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+    text_at(cr, px, gy - 6.0, "p_gen", f);
+    for (std::size_t i = 0; i < rows; ++i) {
+      const double y0 = gy + static_cast<double>(i) * L.cell + 2.0, h = L.cell - 4.0;
+      cairo_set_source_rgb(cr, 0.92, 0.92, 0.92);
+      cairo_rectangle(cr, px, y0, kPGenWidth, h);
+      cairo_fill(cr);
+      const bool copied = !L.copied.empty() && L.copied[i];
+      if (copied) cairo_set_source_rgb(cr, kCopied[0], kCopied[1], kCopied[2]);
+      else cairo_set_source_rgb(cr, 0.23, 0.32, 0.55);
+      cairo_rectangle(cr, px, y0, kPGenWidth * static_cast<double>((*L.p_gen)[i]), h);
+      cairo_fill(cr);
+    }
+    bar_x += kPGenGap + kPGenWidth;
+  }
   // Colour bar, the largest value at the top, with five ticks.
-  colour_bar(cr, gx + L.grid_w + 18.0, gy, L.bar_h, panel.vmax);
+  colour_bar(cr, bar_x, gy, L.bar_h, panel.vmax);
 }
 
 void draw(cairo_t* cr, const Layout& L, std::size_t cols) {
@@ -193,6 +245,8 @@ void draw(cairo_t* cr, const Layout& L, std::size_t cols) {
   if (!L.subtitle.empty()) text_at(cr, kMargin, L.subtitle_y, L.subtitle, kSubtitleFont);
   cairo_set_source_rgb(cr, 0.6, 0.1, 0.1);
   if (!L.note.empty()) text_at(cr, kMargin, L.note_y, L.note, kSubtitleFont);
+  cairo_set_source_rgb(cr, 0.33, 0.33, 0.33);
+  if (!L.legend.empty()) text_at(cr, kMargin, L.legend_y, L.legend, kSubtitleFont);
   for (const Panel& panel : L.panels) draw_panel(cr, L, panel, cols);
 }
 

@@ -6,6 +6,7 @@
 // when they do not fit a cell; tokens over 24 characters shortened with "…"), viridis
 // colours, a colour bar per map. Text is drawn in DejaVu Sans (fonts-dejavu-core), which
 // covers Latin, Greek and Cyrillic; characters it lacks show as boxes.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,12 @@ struct AttentionPicture {
   std::vector<float> attention;
   // The same layout, norms >= 0 drawn on [0, largest]; empty: not computed.
   std::vector<float> saliency;
+  // Copy attention (model.copy): per output token, p_gen on [0, 1], drawn as a bar in a
+  // column beside the attention map (full: generated from the vocabulary, empty: copied from
+  // the source), and whether it was copied (its label in orange, in every map). Empty for
+  // other models.
+  std::vector<float> p_gen;
+  std::vector<std::uint8_t> copied;
 };
 
 struct PictureSize {
