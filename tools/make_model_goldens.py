@@ -49,6 +49,13 @@ CASES = {
                                            local_p=True, window=2), 20),
     "models_luong_bidir": ("luong", dict(emb_dim=5, hidden=6, layers=2, score="general",
                                          bidirectional=True), 20),
+    "models_transformer": ("transformer", dict(d_model=8, heads=2, ff_dim=12, enc_layers=2,
+                                               dec_layers=2), 20),
+    "models_transformer_post": ("transformer", dict(d_model=8, heads=2, ff_dim=12, enc_layers=1,
+                                                    dec_layers=2, norm="post",
+                                                    positions="learned", max_positions=12,
+                                                    alignment_layer=1, alignment_head=2,
+                                                    tie_embeddings=True), 20),
 }
 
 

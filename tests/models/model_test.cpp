@@ -86,6 +86,16 @@ std::vector<Case> cases() {
   uni_noattn.bidirectional = false;
   uni_noattn.enc_layers = 2;
   out.push_back({"noattn_uni2", uni_noattn});
+  out.push_back({"transformer", tiny_config("transformer")});
+  ModelConfig post = tiny_config("transformer");  // post-norm, learned positions, tied, head 2
+  post.transformer.norm = NormPlacement::post;
+  post.transformer.positions = PositionEncoding::learned;
+  post.transformer.max_positions = 6;
+  post.transformer.alignment_layer = 1;
+  post.transformer.alignment_head = 2;
+  post.tie_embeddings = true;
+  post.enc_layers = 1;
+  out.push_back({"transformer_post_learned_tied", post});
   return out;
 }
 

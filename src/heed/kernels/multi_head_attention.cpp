@@ -11,6 +11,12 @@ namespace heed::kernels {
 namespace {
 
 // How many keys query i of batch row b may read: a prefix [0, limit) of the m keys.
+// Threads only for work worth waking them: a decoding step of one sentence, or a gradient
+// check's tiny model, runs on the calling thread.
+bool worth_threads(const HeadsShape& s) {
+  return s.batch * s.heads > 1 && s.batch * s.queries * s.keys * s.dim >= 65536;
+}
+
 std::int64_t key_limit(const HeadsShape& s, std::int64_t b, std::int64_t i) {
   std::int64_t limit = s.keys;
   if (s.key_lengths) limit = std::min(limit, s.key_lengths[b]);
@@ -44,7 +50,7 @@ void multi_head_attention(const GemmOptions& options, const HeadsShape& s, const
                           const T* V, const T* additive, const T* drop, T* P, T* O) {
   const std::int64_t B = s.batch, H = s.heads, n = s.queries, m = s.keys, d = s.dim;
   const std::int64_t dh = d / H, pairs = B * H;
-#pragma omp parallel if (pairs > 1)
+#pragma omp parallel if (worth_threads(s))
   {
     std::vector<T> dropped(drop ? static_cast<std::size_t>(n * m) : 0);
 #pragma omp for schedule(static)
@@ -79,7 +85,7 @@ void multi_head_attention_backward(const GemmOptions& options, const HeadsShape&
   const T scale = static_cast<T>(s.scale);
   // Every (b, h) pair writes its own rows (b) and columns (h) of dQ, dK, dV: no two threads
   // touch the same element, even when Q, K and V are blocks of one tensor.
-#pragma omp parallel if (pairs > 1)
+#pragma omp parallel if (worth_threads(s))
   {
     std::vector<T> dP(static_cast<std::size_t>(n * m));
     std::vector<T> dropped(drop && dV ? static_cast<std::size_t>(n * m) : 0);
