@@ -111,6 +111,10 @@ TEST_F(TransformerCli, AttentionAndAlignmentsComeFromTheEncoderDecoderAttention)
                                       " --out " + dir_->path("show"));
   ASSERT_EQ(show.exit_code, 0) << show.output;
   EXPECT_TRUE(std::filesystem::exists(dir_->path("show/report.html")));
+  // Besides the attention and saliency of each sentence, every layer's heads.
+  EXPECT_TRUE(std::filesystem::exists(dir_->path("show/sentence-0001.svg")));
+  EXPECT_TRUE(std::filesystem::exists(dir_->path("show/sentence-0001-heads.svg")));
+  EXPECT_TRUE(std::filesystem::exists(dir_->path("show/sentence-0020-heads.png")));
 }
 
 TEST_F(TransformerCli, InfoExportImportAndResume) {

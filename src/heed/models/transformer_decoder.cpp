@@ -95,6 +95,13 @@ std::optional<Var> TransformerDecoder::accelerated(const Var& E, const Encoded& 
   return h;
 }
 
+std::vector<Tensor> TransformerDecoder::attention_heads(const Var& E, const Encoded& enc,
+                                                       const RunMode& mode) const {
+  std::vector<Tensor> weights;
+  run(E, 0, nullptr, enc, mode, &weights);
+  return weights;
+}
+
 Var TransformerDecoder::output(const Var& features, const RunMode& mode) const {
   return W_s_.forward(features, mode.precision);
 }

@@ -41,6 +41,8 @@ class TransformerDecoder : public Decoder {
   std::optional<Var> accelerated(const Var& E, const Encoded& enc, const RunMode& mode,
                                  Tensor* alphas) const override;
 
+  std::vector<Tensor> attention_heads(const Var& E, const Encoded& enc,
+                                      const RunMode& mode) const override;
   bool has_attention() const override { return true; }
   std::size_t state_parts() const override { return stack_.layers.size(); }
   std::int64_t vocab() const override { return vocab_; }
