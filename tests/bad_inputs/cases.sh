@@ -120,7 +120,7 @@ check config-ram-core-gru 2 "model.core;rnn | lstm;gru" '$H train $F/c.yaml --se
 check config-emb-dim-negative 2 "model.emb_dim;must be at least 1" '$H train $F/c.yaml --set model.emb_dim=-5 --set output=$T/m'
 check config-emb-dim-overflow 2 "model.emb_dim;expected an integer" '$H train $F/c.yaml --set model.emb_dim=99999999999999999999999 --set output=$T/m'
 check config-dropout-one 2 "model.dropout;[0, 1)" '$H train $F/c.yaml --set model.dropout=1 --set output=$T/m'
-check config-kind-unknown 2 "model.kind;expected one of" '$H train $F/c.yaml --set model.kind=transformer --set output=$T/m'
+check config-kind-unknown 2 "model.kind;expected one of" '$H train $F/c.yaml --set model.kind=reformer --set output=$T/m'
 check config-luong-gru 2 "model.encoder_cell;must be lstm;!src.vocab" '$H train $F/c.yaml --set model.kind=luong --set model.encoder_cell=gru --set output=$T/m; rc=$?; ls $T/m 2>/dev/null; exit $rc'
 check config-set-without-equals 2 "--set;training.lr" '$H train $F/c.yaml --set training.lr'
 check config-max-length-negative 2 "max_length;0 (no limit) or more" '$H train $F/c.yaml --set data.source.max_length=-1 --set output=$T/m'
