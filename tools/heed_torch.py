@@ -65,6 +65,12 @@ def reference_kwargs(model_config):
     c = model_config
     kind = c["kind"]
     unsupported = []
+    if kind == "transformer":   # tools/reference/transformer.py
+        return kind, dict(src_vocab=c["src_vocab"], tgt_vocab=c["tgt_vocab"],
+                          enc_layers=c["enc_layers"], dec_layers=c["dec_layers"],
+                          dropout=c.get("dropout", 0.0),
+                          tie_embeddings=bool(c.get("tie_embeddings")),
+                          **{k: c[k] for k in TRANSFORMER_KEYS})
     if c.get("tie_embeddings"):
         unsupported.append("tie_embeddings: true")
     attention = c.get("attention", {})
@@ -146,12 +152,22 @@ def _image_kwargs(c, unsupported):
     return kind, kw
 
 
+TRANSFORMER_KEYS = ("d_model", "heads", "ff_dim", "norm", "positions", "max_positions",
+                    "alignment_layer", "alignment_head")
+TRANSFORMER_DEFAULTS = dict(d_model=256, heads=4, ff_dim=1024, norm="pre", positions="sinusoidal",
+                            max_positions=512, alignment_layer=0, alignment_head=0)
+
+
 def heed_model_config(kind, kw):
     """The inverse of reference_kwargs: heed's model: section (a dict, YAML or JSON) for
     reference.build_model(kind, **kw); the vocabulary sizes are left to the vocabularies (a
     classifier's classes are its target vocabulary's entries after the 4 specials). The
     attention section is a nested dict (image2seq: {mode, hard_eval}). memn2n's d is
     emb_dim, its vocabulary both sides'."""
+    if kind == "transformer":
+        return dict(kind=kind, enc_layers=kw.get("enc_layers", 1), dec_layers=kw.get("dec_layers", 1),
+                    tie_embeddings=kw.get("tie_embeddings", False),
+                    **{k: kw.get(k, v) for k, v in TRANSFORMER_DEFAULTS.items()})
     if kind == "memn2n":
         defaults = dict(hops=3, memory_size=50, position_encoding=True, temporal_encoding=True)
         return dict(kind=kind, emb_dim=kw["d"],

@@ -256,6 +256,54 @@ def case_clip(gen):
     return out, meta
 
 
+def case_multi_head_attention(gen):
+    """nn.MultiheadAttention(6, 2, batch_first=True): encoder-decoder attention (queries
+    over a padded memory) and causal self-attention with the same weights."""
+    torch.manual_seed(30)
+    mha = nn.MultiheadAttention(6, 2, batch_first=True).double()
+    with torch.no_grad():                 # PyTorch starts both biases at 0: make them count
+        mha.in_proj_bias.copy_(rand(gen, 18) * 0.5)
+        mha.out_proj.bias.copy_(rand(gen, 6) * 0.5)
+    lengths = torch.tensor([5, 2, 4])
+    inputs = {"query": rand(gen, 3, 4, 6), "memory": rand(gen, 3, 5, 6), "x": rand(gen, 3, 4, 6),
+              "lengths": lengths.double()}
+    causal = torch.triu(torch.full((4, 4), float("-inf"), dtype=torch.float64), diagonal=1)
+
+    def attend(query, memory, x, lengths, need_weights=False):
+        pad = ~ref.length_mask(lengths.long(), 5)
+        cross, cross_w = mha(query, memory, memory, key_padding_mask=pad,
+                             need_weights=need_weights, average_attn_weights=False)
+        self_, self_w = mha(x, x, x, attn_mask=causal, need_weights=need_weights,
+                            average_attn_weights=False)
+        return {"cross": cross, "self": self_}, {"cross_weights": cross_w, "self_weights": self_w}
+
+    tensors = with_grads(mha, inputs, lambda **kw: attend(**kw)[0], gen)
+    with torch.no_grad():
+        weights = attend(**{k: v.detach() for k, v in inputs.items()}, need_weights=True)[1]
+    tensors += [("aux." + k, w) for k, w in weights.items()]
+    meta = {"module": "nn.MultiheadAttention(embed_dim=6, num_heads=2, batch_first=True), "
+                      "biases drawn",
+            "call": "cross, cross_weights = mha(query, memory, memory, key_padding_mask="
+                    "~length_mask(lengths, 5), average_attn_weights=False); self, self_weights "
+                    "= mha(x, x, x, attn_mask=causal (-inf above the diagonal), "
+                    "average_attn_weights=False)",
+            "loss": "sum(out.cross * seed.cross) + sum(out.self * seed.self) (the weights, aux.*, are "
+                    "outputs only)"}
+    return tensors, meta
+
+
+def case_layer_norm(gen):
+    torch.manual_seed(31)
+    norm = nn.LayerNorm(5).double()
+    with torch.no_grad():                 # PyTorch starts at 1 and 0: make them count
+        norm.weight.copy_(rand(gen, 5))
+        norm.bias.copy_(rand(gen, 5))
+    inputs = {"x": rand(gen, 3, 4, 5, lo=-2.0, hi=2.0)}
+    meta = {"module": "nn.LayerNorm(5), weight and bias drawn", "call": "y = norm(x)",
+            "loss": LOSS}
+    return with_grads(norm, inputs, lambda x: {"y": norm(x)}, gen), meta
+
+
 # --------------------------------------------------------------------------- main
 
 def main():
@@ -278,6 +326,7 @@ def main():
               for i, c in enumerate(ATTENTION_CASES)]
     cases += [("adam", case_adam), ("adamw", case_adamw), ("sgd_momentum", case_sgd_momentum),
               ("sgd_nesterov", case_sgd_nesterov), ("clip_grad_norm", case_clip)]
+    cases += [("multi_head_attention", case_multi_head_attention), ("layer_norm", case_layer_norm)]
     os.makedirs(args.out, exist_ok=True)
     for seed, (name, fn) in enumerate(cases):
         gen = torch.Generator().manual_seed(1000 + seed)

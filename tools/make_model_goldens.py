@@ -57,6 +57,13 @@ CASES = {
                                                   location_width=3), 20),
     "models_bahdanau_coverage": ("bahdanau", dict(emb_dim=5, enc_hidden=4, dec_hidden=6,
                                                   attn_dim=5, out_dim=7, coverage=True), 20),
+    "models_transformer": ("transformer", dict(d_model=8, heads=2, ff_dim=12, enc_layers=2,
+                                               dec_layers=2), 20),
+    "models_transformer_post": ("transformer", dict(d_model=8, heads=2, ff_dim=12, enc_layers=1,
+                                                    dec_layers=2, norm="post",
+                                                    positions="learned", max_positions=12,
+                                                    alignment_layer=1, alignment_head=2,
+                                                    tie_embeddings=True), 20),
 }
 # Cases whose golden also holds the coverage loss (out.coverage_loss, out.loss_cov = loss +
 # COVERAGE_WEIGHT * coverage_loss, grad_cov.*), with this weight.

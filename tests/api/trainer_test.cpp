@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "api/trained_model.h"
+#include "heed/kernels/gemm.h"
 
 namespace heed {
 namespace {
@@ -50,6 +51,18 @@ TEST(Trainer, ReportsEveryStepAndWritesTheModelDirectory) {
   EXPECT_EQ(seen.back().dev_score == r.best_score, r.best_step == 20);
   EXPECT_TRUE(std::filesystem::exists(dir.path("model/best.safetensors")));
   EXPECT_NE(log.str().find("stopped at step 20"), std::string::npos) << log.str();
+}
+
+// training.threads holds for the run only: the calling thread gets its kernels' thread count
+// back, so that translating afterwards in the same program runs as before it trained.
+TEST(Trainer, GivesTheCallersThreadCountBack) {
+  ScratchDir dir("heed_api");
+  std::string yaml = testing::reversal_config(dir, 2);
+  yaml.replace(yaml.find("training:\n"), 10, "training:\n  threads: 1\n");
+  const kernels::ScopedNumThreads two(2);
+  ASSERT_EQ(kernels::num_threads(), 2);
+  EXPECT_EQ(Trainer::from_yaml(yaml).train().outcome, Trainer::Outcome::finished);
+  EXPECT_EQ(kernels::num_threads(), 2);
 }
 
 TEST(Trainer, StopTokenSavesTheStateAndTrainResumesIt) {

@@ -65,6 +65,21 @@ TEST(BenchProtocol, FlopTermsMatchTheReference) {
   }
 }
 
+// heed's own config: per layer 2 (4 d^2 + 2 d F) for the projections and the feed-forward
+// network, the encoder-decoder attention's 2 d^2 per step and 2 d^2 per source token, and
+// 2 (2 d) per step and source token; d 256, F 1024, 2 layers each side, V 80.
+TEST(BenchProtocol, TransformerFlopTerms) {
+  const measure::FlopTerms t = measure::flop_terms(measure::bench_config("transformer"));
+  EXPECT_EQ(t.per_src_token, 2 * 1572864 + 2 * 262144);
+  EXPECT_EQ(t.per_sentence, 0);
+  EXPECT_EQ(t.per_tgt_step, 2 * (1572864 + 262144) + 2 * 256 * 80);
+  EXPECT_EQ(t.per_tgt_step_per_src_token, 2 * 2 * 2 * 256);
+  const ModelConfig m = measure::model_config(measure::bench_config("transformer"));
+  EXPECT_EQ(m.kind, ModelKind::transformer);
+  EXPECT_EQ(m.transformer.d_model, 256);
+  EXPECT_EQ(m.enc_layers, 2);
+}
+
 TEST(BenchProtocol, FlopSums) {
   const measure::FlopTerms t{10, 100, 1000, 1};
   const std::vector<std::int64_t> sl{2, 3}, tl{4, 5};
@@ -211,6 +226,16 @@ TEST(BenchCommand, NoAttentionHasNoAttentionShape) {
       "--config noattn --only greedy --threads 1 --batch 2 --decode-sents 2 --decode-steps 2"));
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_TRUE(lines[1].at("attention_shape").is_null());
+}
+
+TEST(BenchCommand, TransformerTrainsAndDecodes) {
+  const auto lines = json_lines(run_bench_command(
+      "--config transformer --steps 2 --warmup 0 --threads 1 --batch 4 --decode-sents 4 "
+      "--beam-sents 2 --beam 2 --decode-steps 3"));
+  ASSERT_EQ(lines.size(), 4u);  // info, train, greedy, beam
+  EXPECT_EQ(lines[0].at("config"), "transformer");
+  EXPECT_GT(lines[1].at("tgt_tok_per_s").get<double>(), 0.0);
+  EXPECT_FALSE(lines[2].at("attention_shape").is_null());
 }
 
 // --config ram: the recurrent attention model's images per second (measure/ram_bench.h), in the

@@ -27,7 +27,8 @@ TEST(ShowView, TheViewsOfOneFamilyAreOne) {
 
 TEST(ShowView, ListsTheKindsDrawnFromEachInput) {
   EXPECT_EQ(kinds_shown_from(ShowInput::images), "ram, fc, cnn and image2seq");
-  EXPECT_EQ(kinds_shown_from(ShowInput::sentences), "bahdanau, luong, noattn and memn2n");
+  EXPECT_EQ(kinds_shown_from(ShowInput::sentences),
+            "bahdanau, luong, noattn, memn2n and transformer");
 }
 
 }  // namespace

@@ -82,7 +82,7 @@ TEST(ConfigKeys, AKeyTheKindDoesNotReadIsRefused) {
             "remove it");
   EXPECT_EQ(error_of(images_of("image2seq") + "output: o\n", {"data.source.tokenizer=whitespace"}),
             "--set: data.source.tokenizer: not used by model.kind image2seq (used by: bahdanau, "
-            "luong, noattn); remove it");
+            "luong, noattn, transformer); remove it");
   EXPECT_EQ(error_of(kText + "output: o\n", {"data.generate.count=10"}),
             "--set: data.generate.count: not used by model.kind luong (used by: ram, fc, cnn); "
             "remove it");
@@ -104,7 +104,7 @@ TEST(ConfigKeys, AnUnusedKeyAtItsDefaultIsAccepted) {
             "noattn, image2seq, memn2n); remove it");
   EXPECT_EQ(error_of(images_of("fc") + "output: o\n", {"data.source.tokenizer=whitespace"}),
             "--set: data.source.tokenizer: not used by model.kind fc (used by: bahdanau, luong, "
-            "noattn); remove it");
+            "noattn, transformer); remove it");
   EXPECT_EQ(error_of(kText + "  glimpses: 6\n  core: rnn\n  fc_layers: 1\noutput: o\n"), "");
   EXPECT_EQ(error_of(images_of("ram") + "  emb_dim: 128\n  encoder_cell: \"\"\noutput: o\n"), "");
 }

@@ -114,8 +114,9 @@ TEST(TrainConfigErrors, WrongTypes) {
 TEST(TrainConfigErrors, Choices) {
   EXPECT_EQ(error_of(kMinimal + "training:\n  optimizer: rmsprop\n"),
             "cfg.yaml:6: training.optimizer: expected one of adam | adamw | sgd, got 'rmsprop'");
-  EXPECT_EQ(error_of(kMinimal + "model:\n  kind: transformer\n"),
-            "cfg.yaml:6: model.kind: expected one of bahdanau | luong | noattn | ram | fc | cnn | image2seq | memn2n, got 'transformer'");
+  EXPECT_EQ(error_of(kMinimal + "model:\n  kind: reformer\n"),
+            "cfg.yaml:6: model.kind: expected one of bahdanau | luong | noattn | ram | fc | cnn | "
+            "image2seq | memn2n | transformer, got 'reformer'");
   EXPECT_NE(error_of(kMinimal, {"training.schedule=cosine"}).find("constant | plateau | warmup"),
             std::string::npos);
   EXPECT_NE(error_of(kMinimal, {"training.metric=chrf"}).find("loss | bleu | wer | g2p"),

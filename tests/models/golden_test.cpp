@@ -207,5 +207,17 @@ TEST(ModelGolden, LuongBidirectionalBridge) {
   check_case("models_luong_bidir", c);
 }
 
+// The Transformer on nn.TransformerEncoder / nn.TransformerDecoder (tools/reference/
+// transformer.py): pre-norm with sinusoidal positions; post-norm with learned positions, tied
+// embeddings and the first layer's second head as the attention.
+TEST(ModelGolden, Transformer) {
+  check_case("models_transformer", testing::golden_model_config(load_golden("models_transformer")));
+}
+
+TEST(ModelGolden, TransformerPostNormLearnedTied) {
+  check_case("models_transformer_post",
+             testing::golden_model_config(load_golden("models_transformer_post")));
+}
+
 }  // namespace
 }  // namespace heed

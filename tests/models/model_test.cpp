@@ -99,6 +99,16 @@ std::vector<Case> cases() {
   luong_features.location_width = 5;
   luong_features.coverage = true;
   out.push_back({"luong_mlp_location_coverage", luong_features});
+  out.push_back({"transformer", tiny_config("transformer")});
+  ModelConfig post = tiny_config("transformer");  // post-norm, learned positions, tied, head 2
+  post.transformer.norm = NormPlacement::post;
+  post.transformer.positions = PositionEncoding::learned;
+  post.transformer.max_positions = 6;
+  post.transformer.alignment_layer = 1;
+  post.transformer.alignment_head = 2;
+  post.tie_embeddings = true;
+  post.enc_layers = 1;
+  out.push_back({"transformer_post_learned_tied", post});
   return out;
 }
 

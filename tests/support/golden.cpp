@@ -167,6 +167,8 @@ ModelConfig golden_model_config(const SafeTensorsFile& golden) {
     c.enc_layers = c.dec_layers = 2;
     c.bidirectional = false;
     c.score = AttentionScore::general;
+  } else if (c.kind == ModelKind::transformer) {
+    c.enc_layers = c.dec_layers = 1;  // tools/reference/transformer.py
   } else {
     c.attn_dim = 256;
   }
@@ -215,6 +217,28 @@ ModelConfig golden_model_config(const SafeTensorsFile& golden) {
       c.location_width = as_int(v);
     else if (key == "coverage")
       c.coverage = as_bool(key, v);
+    else if (key == "d_model")
+      c.transformer.d_model = as_int(v);
+    else if (key == "heads")
+      c.transformer.heads = as_int(v);
+    else if (key == "ff_dim")
+      c.transformer.ff_dim = as_int(v);
+    else if (key == "enc_layers")
+      c.enc_layers = as_int(v);
+    else if (key == "dec_layers")
+      c.dec_layers = as_int(v);
+    else if (key == "norm")
+      c.transformer.norm = parse_enum<NormPlacement>(v, "norm");
+    else if (key == "positions")
+      c.transformer.positions = parse_enum<PositionEncoding>(v, "positions");
+    else if (key == "max_positions")
+      c.transformer.max_positions = as_int(v);
+    else if (key == "alignment_layer")
+      c.transformer.alignment_layer = as_int(v);
+    else if (key == "alignment_head")
+      c.transformer.alignment_head = as_int(v);
+    else if (key == "tie_embeddings")
+      c.tie_embeddings = as_bool(key, v);
     else
       throw Error(golden.path + ": unknown constructor argument '" + key + "'");
   }

@@ -24,6 +24,13 @@ inline ModelConfig tiny_config(const std::string& kind) {
     c.score = AttentionScore::general;
     c.dec_layers = c.enc_layers = 2;
   }
+  if (kind == "transformer") {
+    c.transformer.d_model = 4;
+    c.transformer.heads = 2;
+    c.transformer.ff_dim = 6;
+    c.enc_layers = 2;
+    c.dec_layers = 2;
+  }
   return c;
 }
 

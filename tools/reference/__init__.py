@@ -7,6 +7,7 @@ only Debian's python3-torch (1.13) and runs on the CPU. Modules:
   common.py     token ids, masks, the packed recurrent run, row selection
   attention.py  every attention score, masking and softmax, local-p
   models.py     Bahdanau, NoAttention, Luong, build_model, seq2seq_loss, coverage_loss
+  transformer.py  Transformer (on nn.TransformerEncoder / nn.TransformerDecoder)
   images.py     FcClassifier, CnnClassifier, Ram (and its glimpse sensor), Image2Seq
   decode.py     greedy_decode, beam_search
   memory.py     MemN2N (the end-to-end memory network), make_batch, memn2n_loss

@@ -9,6 +9,7 @@ compared with these outputs number for number:
                                             coverage (#location-aware-attention, #coverage)
   NoAttention  docs/MODELS.md#no-attention  the same decoder with one fixed context
   Luong        docs/MODELS.md#luong         LSTM stacks, attention after the step, input feeding
+  Transformer  docs/MODELS.md#transformer   nn.TransformerEncoder / Decoder (transformer.py)
 
 Every model answers the same three calls (the decoders of decode.py use the first two):
   encode(src, src_len)     -> (enc, state0), tuples of batch-major tensors
@@ -230,6 +231,14 @@ class Luong(nn.Module):
 
 
 MODEL_KINDS = {"bahdanau": Bahdanau, "luong": Luong, "noattn": NoAttention}
+
+
+def _transformer(**kwargs):
+    from .transformer import Transformer
+    return Transformer(**kwargs)
+
+
+MODEL_KINDS["transformer"] = _transformer
 
 
 def build_model(kind, **kwargs):

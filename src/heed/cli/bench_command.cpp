@@ -44,7 +44,7 @@ class BenchCommand : public Command {
 
   void setup(CLI::App& app) override {
     app.add_option("--config", config_,
-                   "g2p | mt | luong | noattn | ram | memn2n | all (= g2p,mt,luong); comma list ok")
+                   "g2p | mt | luong | noattn | transformer | ram | memn2n | all (= g2p,mt,luong); comma list ok")
         ->capture_default_str();
     app.add_option("--threads", opt_.threads, "threads for BLAS and heed's loops")
         ->capture_default_str();

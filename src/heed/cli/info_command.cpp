@@ -111,10 +111,21 @@ class InfoCommand : public Command {
       mc.src_vocab = static_cast<std::int64_t>(src.size());
       mc.tgt_vocab = static_cast<std::int64_t>(tgt.size());
       model = build_model(mc, rng, config.training.dtype);
-      std::cout << "  emb_dim " << mc.emb_dim << ", encoder "
-                << encoder_cell(mc) << " x" << mc.enc_layers
-                << (mc.bidirectional ? " bidirectional" : "") << " hidden " << mc.enc_hidden
-                << ", decoder hidden " << mc.dec_hidden << " x" << mc.dec_layers;
+      if (!model_kind_traits(mc.kind).recurrent) {  // the Transformer's sizes
+        const TransformerConfig& t = mc.transformer;
+        std::cout << "  d_model " << t.d_model << ", " << t.heads << " heads, ff_dim "
+                  << t.ff_dim << ", " << mc.enc_layers << " encoder and " << mc.dec_layers
+                  << " decoder layers, " << t.norm << "-norm, " << t.positions
+                  << " positions, attention: decoder layer "
+                  << (t.alignment_layer > 0 ? t.alignment_layer : mc.dec_layers) << ", "
+                  << (t.alignment_head > 0 ? "head " + std::to_string(t.alignment_head)
+                                           : std::string("heads averaged"));
+      } else {
+        std::cout << "  emb_dim " << mc.emb_dim << ", encoder "
+                  << encoder_cell(mc) << " x" << mc.enc_layers
+                  << (mc.bidirectional ? " bidirectional" : "") << " hidden " << mc.enc_hidden
+                  << ", decoder hidden " << mc.dec_hidden << " x" << mc.dec_layers;
+      }
       if (mc.kind == ModelKind::luong)
         std::cout << ", score " << mc.score << (mc.input_feed ? ", input feeding" : "")
                   << (mc.local_p ? ", local-p window " + std::to_string(mc.window) : "");

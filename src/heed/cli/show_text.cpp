@@ -1,6 +1,8 @@
-// The view of `heed show --input` for a text model (model.kind bahdanau, luong, noattn):
-// per sentence the best output's attention and saliency maps side by side (SVG and PNG), and
-// report.html with every line and its n-best list (docs/cli/show.md).
+// The view of `heed show --input` for a text model (model.kind bahdanau, luong, noattn,
+// transformer): per sentence the best output's attention and saliency maps side by side (SVG
+// and PNG), for a model with several attention heads per layer (the Transformer) every
+// layer's heads too (sentence-NNNN-heads.svg, .png), and report.html with every line and its
+// n-best list (docs/cli/show.md).
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -17,6 +19,7 @@
 #include "heed/translate/best_saliency.h"
 #include "heed/translate/line_translator.h"
 #include "heed/viz/attention_picture.h"
+#include "heed/viz/heads_picture.h"
 #include "heed/viz/report_html.h"
 
 namespace heed::cli {
@@ -55,6 +58,27 @@ void draw(const ShowOptions& o, const fs::path& dir, const viz::ReportSentence& 
   write_file_atomically((dir / (s.picture + ".png")).string(), viz::picture_png(p, o.png_scale));
 }
 
+// Every layer's heads for one sentence (a model with several heads per layer).
+void draw_heads(const ShowOptions& o, const fs::path& dir, const viz::ReportSentence& s,
+                const Translation& t, const BestHypothesisMaps& maps) {
+  const TranslatedHypothesis& best = t.nbest.front();
+  viz::HeadsPicture p;
+  p.title = "Line " + std::to_string(s.line) + " \xC2\xB7 every head of the encoder\xE2\x80\x93"
+            "decoder attention \xC2\xB7 " + o.model.label();
+  p.subtitle = s.input + "  \xE2\x86\x92  " + best.text;
+  p.source = t.source;
+  p.output = std::vector<std::string>(
+      best.output.begin(),
+      best.output.begin() + static_cast<std::ptrdiff_t>(maps.heads.front().size() /
+                                                       static_cast<std::size_t>(maps.head_count) /
+                                                       t.source.size()));
+  p.heads = maps.head_count;
+  p.layers = maps.heads;
+  const std::string name = s.picture + "-heads";
+  write_file_atomically((dir / (name + ".svg")).string(), viz::heads_svg(p));
+  write_file_atomically((dir / (name + ".png")).string(), viz::heads_png(p, o.png_scale));
+}
+
 void show_text(const ShowOptions& o, const TrainConfig&, const std::vector<std::string>& lines) {
   const std::int64_t nbest = o.nbest > 0 ? o.nbest : std::min<std::int64_t>(o.beam, 10);
   kernels::set_num_threads(1);  // parallel work is whole batches (TranslateOptions::threads)
@@ -79,13 +103,15 @@ void show_text(const ShowOptions& o, const TrainConfig&, const std::vector<std::
   std::vector<Translation> result = translator.translate(
       lines, options,
       [&](std::size_t done, std::size_t) { progress.say("translated sentence", done); });
-  std::vector<std::vector<float>> saliency(n);
-  if (!o.no_saliency) {
-    saliency = best_hypothesis_saliency(translator, result, o.batch_size,
-                                        [&](std::size_t done, std::size_t total) {
-                                          if (done == total)
-                                            progress.say("saliency of sentence", n);
-                                        });
+  // The forced pass of each best hypothesis: its saliency, and every head where the model
+  // has several per layer (drawn besides the attention the hypothesis was decoded with).
+  std::vector<BestHypothesisMaps> maps(n);
+  if (!o.no_saliency || attention) {
+    maps = best_hypothesis_maps(translator, result, o.batch_size, !o.no_saliency,
+                                [&](std::size_t done, std::size_t total) {
+                                  if (done == total && !o.no_saliency)
+                                    progress.say("saliency of sentence", n);
+                                });
   }
 
   const fs::path dir(o.out);
@@ -97,7 +123,7 @@ void show_text(const ShowOptions& o, const TrainConfig&, const std::vector<std::
     s.line = static_cast<std::int64_t>(i + 1);
     s.input = lines[i];
     s.source = t.source;
-    s.saliency = saliency[i];
+    s.saliency = maps[i].saliency;
     for (const auto& h : t.nbest) s.nbest.push_back({h.text, h.score, h.output, h.attention});
     if (t.skipped) {
       s.note = "not translated: " + std::to_string(t.source_tokens) + " tokens, more than the " +
@@ -111,6 +137,7 @@ void show_text(const ShowOptions& o, const TrainConfig&, const std::vector<std::
     } else {
       s.picture = picture_name(i + 1);
       draw(o, dir, s, t);
+      if (!maps[i].heads.empty()) draw_heads(o, dir, s, t, maps[i]);
       ++pictures;
     }
     report.push_back(std::move(s));

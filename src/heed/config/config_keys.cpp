@@ -145,6 +145,10 @@ Ref<T> model(T ModelConfig::*m) {
   return [m](TrainConfig& c) -> T& { return c.model.*m; };
 }
 template <typename T>
+Ref<T> model_transformer(T TransformerConfig::*m) {
+  return [m](TrainConfig& c) -> T& { return c.model.transformer.*m; };
+}
+template <typename T>
 Ref<T> ram(T RamConfig::*m) {
   return [m](TrainConfig& c) -> T& { return c.model.ram.*m; };
 }
@@ -301,6 +305,8 @@ std::vector<ConfigKey> make_keys() {
   const KindSet attends = kinds_where([](T t) { return t.attention_decoder; });
   const KindSet text_attends =
       kinds_where([](T t) { return is_sequence_to_sequence(t.kind) && t.attention_decoder; });
+  const KindSet recurrent = kinds_where([](T t) { return t.recurrent; });
+  const KindSet transformer = kinds({K::transformer});
   const KindSet classifiers = kinds_where([](T t) { return classifies_images(t.kind); });
   const KindSet image_kinds = kinds_where([](T t) { return takes_images(t.kind); });
   const KindSet ram_only = kinds({K::ram});
@@ -374,28 +380,51 @@ std::vector<ConfigKey> make_keys() {
       "classifies images), `fc` and `cnn` (a fully connected network and a small CNN over the "
       "whole image, ram's baselines) or `image2seq` (a CNN encoder's grid attended by the "
       "bahdanau decoder: images to class-name sequences) or `memn2n` (the end-to-end memory "
-      "network: answers a question about a story, bAbI)"));
+      "network: answers a question about a story, bAbI) or `transformer` (encoder and decoder "
+      "stacks of multi-head attention)"));
   const KeyRange from_vocab = non_negative("must be 0 (from the vocabulary) or more");
   k.push_back(only(text_kinds | memory_kinds, integer("model.src_vocab", model(&ModelConfig::src_vocab),
       {from_vocab}, "set from the source vocabulary; leave 0 (a different non-zero value is an "
       "error)")));
   k.push_back(integer("model.tgt_vocab", model(&ModelConfig::tgt_vocab), {from_vocab},
       "set from the target vocabulary; leave 0 (a different non-zero value is an error)"));
-  k.push_back(only(decoders | memory_kinds, integer("model.emb_dim", model(&ModelConfig::emb_dim),
+  k.push_back(only((decoders & recurrent) | memory_kinds, integer("model.emb_dim", model(&ModelConfig::emb_dim),
       {positive_int()}, "embedding size (memn2n: d, the size of every memory and of the "
       "question's state)")));
-  k.push_back(only(text_kinds, choice("model.encoder_cell", model(&ModelConfig::encoder_cell),
+  k.push_back(only(text_kinds & recurrent, choice("model.encoder_cell", model(&ModelConfig::encoder_cell),
       "`\"\"` = the model's default (GRU for bahdanau/noattn, LSTM for luong)")));
-  k.push_back(only(text_kinds, integer("model.enc_hidden", model(&ModelConfig::enc_hidden),
+  k.push_back(only(text_kinds & recurrent, integer("model.enc_hidden", model(&ModelConfig::enc_hidden),
       {positive_int()}, "encoder hidden size per direction")));
   k.push_back(only(text_kinds, integer("model.enc_layers", model(&ModelConfig::enc_layers),
-      {positive_int()}, "encoder depth")));
-  k.push_back(only(text_kinds, flag("model.bidirectional", model(&ModelConfig::bidirectional),
+      {positive_int()}, "encoder depth (transformer: encoder layers)")));
+  k.push_back(only(text_kinds & recurrent, flag("model.bidirectional", model(&ModelConfig::bidirectional),
       "bidirectional encoder")));
-  k.push_back(only(decoders, integer("model.dec_hidden", model(&ModelConfig::dec_hidden),
+  k.push_back(only(decoders & recurrent, integer("model.dec_hidden", model(&ModelConfig::dec_hidden),
       {positive_int()}, "decoder hidden size")));
   k.push_back(only(decoders, integer("model.dec_layers", model(&ModelConfig::dec_layers),
-      {positive_int()}, "decoder LSTM stack depth (luong; the GRU decoders have 1)")));
+      {positive_int()}, "decoder LSTM stack depth (luong; the GRU decoders have 1); transformer: decoder layers")));
+  k.push_back(only(transformer, integer("model.d_model", model_transformer(&TransformerConfig::d_model),
+      {positive_int()}, "the width of every layer and of the embeddings")));
+  k.push_back(only(transformer, integer("model.heads", model_transformer(&TransformerConfig::heads),
+      {positive_int()}, "attention heads per attention layer; must divide `d_model`")));
+  k.push_back(only(transformer, integer("model.ff_dim", model_transformer(&TransformerConfig::ff_dim),
+      {positive_int()}, "the inner size of the position-wise feed-forward layers")));
+  k.push_back(only(transformer, choice("model.norm", model_transformer(&TransformerConfig::norm),
+      "layer norm `pre` (before each sub-layer, in its residual branch) or `post` (after the "
+      "residual sum, as in the original paper)")));
+  k.push_back(only(transformer, choice("model.positions",
+      model_transformer(&TransformerConfig::positions),
+      "`sinusoidal` (fixed) or `learned` (a table of `max_positions` rows per side)")));
+  k.push_back(only(transformer, integer("model.max_positions",
+      model_transformer(&TransformerConfig::max_positions), {positive_int()},
+      "learned positions: the longest source and target (tokens with EOS)")));
+  k.push_back(only(transformer, integer("model.alignment_layer",
+      model_transformer(&TransformerConfig::alignment_layer), {non_negative()},
+      "the decoder layer (1 to `dec_layers`) whose encoder-decoder attention is the model's "
+      "attention output (alignments, `--attention`, `heed show`); 0 = the last")));
+  k.push_back(only(transformer, integer("model.alignment_head",
+      model_transformer(&TransformerConfig::alignment_head), {non_negative()},
+      "that layer's head (1 to `heads`) read as the attention; 0 = the heads averaged")));
   k.push_back(only(attends, integer("model.attn_dim", model(&ModelConfig::attn_dim),
       {non_negative()}, "additive / concat attention size; 0 = `dec_hidden`")));
   k.push_back(only(kinds({K::bahdanau, K::noattn, K::image2seq}),
@@ -406,7 +435,7 @@ std::vector<ConfigKey> make_keys() {
       "luong: any (`additive` is another name of `mlp`); bahdanau and image2seq: `mlp`")));
   k.push_back(only(kinds({K::luong}), flag("model.input_feed", model(&ModelConfig::input_feed),
       "input feeding")));
-  k.push_back(only(decoders, flag("model.local_p", model(&ModelConfig::local_p),
+  k.push_back(only(decoders & recurrent, flag("model.local_p", model(&ModelConfig::local_p),
       "local-p attention (luong; refused by the others)")));
   k.push_back(only(kinds({K::luong}), integer("model.window", model(&ModelConfig::window),
       {positive_int()}, "local-p half-width D")));

@@ -65,6 +65,16 @@ std::vector<BenchConfig> make_configs() {
   noattn.model = ModelKind::noattn;
   noattn.attn_dim = 0;
   c.push_back(noattn);
+  // heed's own: a small Transformer on g2p's vocabularies and lengths (no reference
+  // counterpart in the PyTorch benchmark).
+  BenchConfig transformer = g2p;
+  transformer.name = "transformer";
+  transformer.model = ModelKind::transformer;
+  transformer.emb_dim = transformer.d_model = 256;
+  transformer.heads = 4;
+  transformer.ff_dim = 1024;
+  transformer.layers = 2;
+  c.push_back(transformer);
   return c;
 }
 
@@ -75,7 +85,12 @@ Json config_detail(const BenchConfig& c) {
   j["src_vocab"] = c.src_vocab;
   j["tgt_vocab"] = c.tgt_vocab;
   j["emb_dim"] = c.emb_dim;
-  if (c.model == ModelKind::luong) {
+  if (c.model == ModelKind::transformer) {
+    j["d_model"] = c.d_model;
+    j["heads"] = c.heads;
+    j["ff_dim"] = c.ff_dim;
+    j["layers"] = c.layers;
+  } else if (c.model == ModelKind::luong) {
     j["hidden"] = c.hidden;
     j["layers"] = c.layers;
     j["score"] = enum_name(c.score);
@@ -268,7 +283,7 @@ const BenchConfig& bench_config(std::string_view name) {
   for (const auto& c : configs)
     if (c.name == name) return c;
   throw Error("unknown benchmark config '" + std::string(name) +
-              "' (expected g2p, mt, luong, noattn, ram, memn2n or all)");
+              "' (expected g2p, mt, luong, noattn, transformer, ram, memn2n or all)");
 }
 
 std::vector<std::string> default_bench_configs() { return {"g2p", "mt", "luong"}; }
@@ -280,7 +295,12 @@ ModelConfig model_config(const BenchConfig& c) {
   m.tgt_vocab = c.tgt_vocab;
   m.emb_dim = c.emb_dim;
   m.dropout = 0.0;
-  if (c.model == ModelKind::luong) {
+  if (c.model == ModelKind::transformer) {
+    m.transformer.d_model = c.d_model;
+    m.transformer.heads = c.heads;
+    m.transformer.ff_dim = c.ff_dim;
+    m.enc_layers = m.dec_layers = c.layers;
+  } else if (c.model == ModelKind::luong) {
     m.encoder_cell = RnnCell::lstm;
     m.enc_hidden = m.dec_hidden = c.hidden;
     m.enc_layers = m.dec_layers = c.layers;
@@ -302,7 +322,18 @@ ModelConfig model_config(const BenchConfig& c) {
 FlopTerms flop_terms(const BenchConfig& c) {
   const std::int64_t V = c.tgt_vocab, E = c.emb_dim;
   FlopTerms t;
-  if (c.model == ModelKind::bahdanau || c.model == ModelKind::noattn) {
+  if (c.model == ModelKind::transformer) {
+    // Per layer: the projections (Q, K, V and the output: 4 d^2), the feed-forward network
+    // (2 d F); the decoder's encoder-decoder attention adds its query and output (2 d^2) per
+    // step and its keys and values (2 d^2) per source token, then per step and source token
+    // the scores and the weighted sum (2 d). The self-attentions' scores (quadratic in one
+    // side's length) are left out of these terms.
+    const std::int64_t d = c.d_model, F = c.ff_dim, L = c.layers;
+    const std::int64_t layer = 2 * (4 * d * d + 2 * d * F);
+    t.per_src_token = L * layer + L * 2 * 2 * d * d;
+    t.per_tgt_step = L * (layer + 2 * 2 * d * d) + 2 * d * V;
+    t.per_tgt_step_per_src_token = L * 2 * 2 * d;
+  } else if (c.model == ModelKind::bahdanau || c.model == ModelKind::noattn) {
     const std::int64_t De = c.enc_hidden, Dd = c.dec_hidden, O = Dd;
     t.per_src_token = 2 * (2 * E * 3 * De + 2 * De * 3 * De);      // bi-GRU, both directions
     t.per_sentence = 2 * De * Dd;                                  // W_init

@@ -40,9 +40,10 @@ struct BenchConfig {
   AttentionScore score = AttentionScore::mlp;                 // luong
   bool input_feed = false;                                    // luong
   std::int64_t lo = 0, hi = 0;                                // length range, inclusive
+  std::int64_t d_model = 0, heads = 0, ff_dim = 0;            // transformer (layers: each side)
 };
 
-// "g2p" | "mt" | "luong" | "noattn"; anything else throws heed::Error (run_bench also knows
+// "g2p" | "mt" | "luong" | "noattn" | "transformer"; anything else throws heed::Error (run_bench also knows
 // "ram", the recurrent attention model, measure/ram_bench.h, and "memn2n", the end-to-end
 // memory network, measure/memn2n_bench.h).
 const BenchConfig& bench_config(std::string_view name);

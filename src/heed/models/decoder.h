@@ -78,6 +78,15 @@ class Decoder {
     return std::nullopt;
   }
 
+  // Every head of every layer's encoder-decoder attention under teacher forcing, for a decoder
+  // with several (the Transformer's): per layer (B, heads, n, m). Empty: one attention only,
+  // the one step() returns.
+  virtual std::vector<Tensor> attention_heads(const Var& E, const Encoded& enc,
+                                              const RunMode& mode) const {
+    (void)E, (void)enc, (void)mode;
+    return {};
+  }
+
   virtual bool has_attention() const = 0;
   virtual std::size_t state_parts() const = 0;
   virtual std::int64_t vocab() const = 0;

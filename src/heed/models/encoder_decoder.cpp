@@ -152,6 +152,15 @@ CopyOutputs EncoderDecoder::forward_copy(const TokenBatch& src, const TokenBatch
   return out;
 }
 
+std::vector<Tensor> EncoderDecoder::attention_heads(const TokenBatch& src,
+                                                    const TokenBatch& tgt_in) const {
+  const RunMode m = mode();
+  Encoded enc = encode(src, m);
+  check_target(tgt_in, src.batch, config_.tgt_vocab, name_.c_str());
+  return decoder_->attention_heads(decoder_->embed(tgt_in.ids, {tgt_in.batch, tgt_in.len}, m),
+                                   enc, m);
+}
+
 Saliency EncoderDecoder::saliency(const TokenBatch& src, const TokenBatch& tgt_in,
                                   std::span<const std::int32_t> tgt_out) const {
   HEED_CHECK(grad_enabled(), name_, ": saliency needs gradients (it runs under a NoGradGuard)");

@@ -22,8 +22,9 @@ namespace heed {
 // whole image (docs/MODELS.md#fully-connected-classifier), and cnn, a small convolutional
 // network (docs/MODELS.md#small-cnn); and image2seq, a CNN encoder whose grid cells a Bahdanau
 // decoder attends over (docs/MODELS.md#image-to-sequence); and memn2n, the end-to-end memory
-// network that answers a question about a story (docs/MODELS.md#memory-network).
-enum class ModelKind { bahdanau, luong, noattn, ram, fc, cnn, image2seq, memn2n };
+// network that answers a question about a story (docs/MODELS.md#memory-network); and
+// transformer, encoder and decoder stacks of multi-head attention (docs/MODELS.md#transformer).
+enum class ModelKind { bahdanau, luong, noattn, ram, fc, cnn, image2seq, memn2n, transformer };
 inline constexpr EnumName<ModelKind> kModelKindNames[] = {{ModelKind::bahdanau, "bahdanau"},
                                                           {ModelKind::luong, "luong"},
                                                           {ModelKind::noattn, "noattn"},
@@ -31,7 +32,8 @@ inline constexpr EnumName<ModelKind> kModelKindNames[] = {{ModelKind::bahdanau, 
                                                           {ModelKind::fc, "fc"},
                                                           {ModelKind::cnn, "cnn"},
                                                           {ModelKind::image2seq, "image2seq"},
-                                                          {ModelKind::memn2n, "memn2n"}};
+                                                          {ModelKind::memn2n, "memn2n"},
+                                                          {ModelKind::transformer, "transformer"}};
 constexpr std::span<const EnumName<ModelKind>> enum_names(ModelKind) { return kModelKindNames; }
 
 // What each kind reads and writes, its family: one training task (train/task_registry.cpp) and
@@ -49,16 +51,20 @@ struct ModelKindTraits {
   ModelKind kind;
   ModelFamily family;
   bool attention_decoder;  // a decoder that attends (model.score, model.attention.mode)
+  // Recurrent encoder and decoder (model.encoder_cell, enc_hidden, dec_hidden, emb_dim, ...);
+  // false for the kinds that are no encoder-decoder and for the Transformer (model.d_model, ...).
+  bool recurrent;
 };
 inline constexpr ModelKindTraits kModelKindTraits[] = {
-    {ModelKind::bahdanau, ModelFamily::sequence_to_sequence, true},
-    {ModelKind::luong, ModelFamily::sequence_to_sequence, true},
-    {ModelKind::noattn, ModelFamily::sequence_to_sequence, false},
-    {ModelKind::ram, ModelFamily::image_classification, false},
-    {ModelKind::fc, ModelFamily::image_classification, false},
-    {ModelKind::cnn, ModelFamily::image_classification, false},
-    {ModelKind::image2seq, ModelFamily::image_to_sequence, true},
-    {ModelKind::memn2n, ModelFamily::question_answering, false}};
+    {ModelKind::bahdanau, ModelFamily::sequence_to_sequence, true, true},
+    {ModelKind::luong, ModelFamily::sequence_to_sequence, true, true},
+    {ModelKind::noattn, ModelFamily::sequence_to_sequence, false, true},
+    {ModelKind::ram, ModelFamily::image_classification, false, false},
+    {ModelKind::fc, ModelFamily::image_classification, false, false},
+    {ModelKind::cnn, ModelFamily::image_classification, false, false},
+    {ModelKind::image2seq, ModelFamily::image_to_sequence, true, true},
+    {ModelKind::memn2n, ModelFamily::question_answering, false, false},
+    {ModelKind::transformer, ModelFamily::sequence_to_sequence, false, false}};
 static_assert(std::size(kModelKindTraits) == std::size(kModelKindNames),
               "every model kind needs its traits");
 constexpr const ModelKindTraits& model_kind_traits(ModelKind kind) {
@@ -139,6 +145,41 @@ struct MemoryConfig {
   bool temporal_encoding = true;     // T_A, T_C rows added by a statement's age
 };
 
+// The Transformer's layer norm placement (model.norm): before each sub-layer, inside the
+// residual branch (pre, the default: trains without warm-up tricks), or after the residual
+// sum (post, the original paper's).
+enum class NormPlacement { pre, post };
+inline constexpr EnumName<NormPlacement> kNormPlacementNames[] = {{NormPlacement::pre, "pre"},
+                                                                  {NormPlacement::post, "post"}};
+constexpr std::span<const EnumName<NormPlacement>> enum_names(NormPlacement) {
+  return kNormPlacementNames;
+}
+
+// The Transformer's positions (model.positions): fixed sines and cosines, or a learned table
+// of model.max_positions rows per side.
+enum class PositionEncoding { sinusoidal, learned };
+inline constexpr EnumName<PositionEncoding> kPositionEncodingNames[] = {
+    {PositionEncoding::sinusoidal, "sinusoidal"}, {PositionEncoding::learned, "learned"}};
+constexpr std::span<const EnumName<PositionEncoding>> enum_names(PositionEncoding) {
+  return kPositionEncodingNames;
+}
+
+// The Transformer's sizes (model.d_model, ...; kind transformer only, docs/MODELS.md#transformer).
+// Its depths are model.enc_layers and model.dec_layers, its dropout model.dropout.
+struct TransformerConfig {
+  std::int64_t d_model = 256;   // every layer's width, the embeddings' too
+  std::int64_t heads = 4;       // divides d_model
+  std::int64_t ff_dim = 1024;   // the position-wise feed-forward layer's inner size
+  NormPlacement norm = NormPlacement::pre;
+  PositionEncoding positions = PositionEncoding::sinusoidal;
+  std::int64_t max_positions = 512;  // learned positions: the longest source and target
+  // The encoder-decoder attention that is the model's attention output (alignments, heed
+  // show's main picture): decoder layer 1..dec_layers (0 = the last), head 1..heads (0 = the
+  // heads averaged).
+  std::int64_t alignment_layer = 0;
+  std::int64_t alignment_head = 0;
+};
+
 struct ModelConfig {
   ModelKind kind = ModelKind::bahdanau;
   std::int64_t src_vocab = 0;      // filled from the vocabularies
@@ -177,6 +218,7 @@ struct ModelConfig {
   ImageEncoderConfig image;        // kind image2seq only (likewise)
   ImageClassifierConfig classifier;  // kinds fc and cnn only (model.fc_*, model.image_*)
   MemoryConfig memory;             // kind memn2n only (model.hops, ...)
+  TransformerConfig transformer;   // kind transformer only (model.d_model, ...)
 
   std::int64_t resolved_out_dim() const { return out_dim > 0 ? out_dim : dec_hidden; }
   // The annotation size: enc_hidden per direction.

@@ -19,11 +19,12 @@ extern const ModelKindSpec kImageToSequenceSpec;
 extern const ModelKindSpec kFcSpec;
 extern const ModelKindSpec kCnnSpec;
 extern const ModelKindSpec kMemoryNetworkSpec;
+extern const ModelKindSpec kTransformerSpec;
 
 namespace {
 const ModelKindSpec* const kSpecs[] = {&kBahdanauSpec, &kLuongSpec, &kNoAttentionSpec, &kRamSpec,
                                        &kFcSpec, &kCnnSpec, &kImageToSequenceSpec,
-                                       &kMemoryNetworkSpec};
+                                       &kMemoryNetworkSpec, &kTransformerSpec};
 }  // namespace
 
 const ModelKindSpec& model_kind_spec(ModelKind kind) {
@@ -70,6 +71,7 @@ void validate_model_config(const ModelConfig& c) {
 }
 
 double estimated_parameters(const ModelConfig& c) {
+  if (const auto own = model_kind_spec(c.kind).estimated_parameters) return own(c);
   if (answers_questions(c.kind))  // K + 1 word tables and as many temporal ones
     return static_cast<double>(c.memory.hops + 1) *
            (static_cast<double>(c.src_vocab) + static_cast<double>(c.memory.memory_size)) *
@@ -96,8 +98,9 @@ void check_model_fits_in_memory(const ModelConfig& c) {
   // Training holds each parameter four times (weights, gradients, Adam's two moments).
   const double params = estimated_parameters(c);
   const bool memory = answers_questions(c.kind);  // its own keys only
+  const auto own = model_kind_spec(c.kind).size_keys;
   const std::vector<std::pair<const char*, std::int64_t>> sizes =
-      memory ? std::vector<std::pair<const char*, std::int64_t>>{
+      own ? own(c) : memory ? std::vector<std::pair<const char*, std::int64_t>>{
                    {"emb_dim", c.emb_dim}, {"src_vocab", c.src_vocab},
                    {"hops", c.memory.hops}, {"memory_size", c.memory.memory_size}}
              : std::vector<std::pair<const char*, std::int64_t>>{

@@ -5,6 +5,8 @@
 // accepts. Adding a kind is one file and one line in the list (docs/ARCHITECTURE.md).
 #include <cstdint>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "heed/base/random.h"
 #include "heed/models/image_classifier.h"
@@ -30,6 +32,11 @@ struct ModelKindSpec {
   std::unique_ptr<ImageClassifier> (*build_classifier)(const ModelConfig& config,
                                                        std::int64_t channels, Rng& rng,
                                                        DType dtype) = nullptr;
+  // The kind's own count of parameters and the size keys that drive it (the memory check's
+  // message names the largest); null: the recurrent encoder-decoder's formula and keys.
+  double (*estimated_parameters)(const ModelConfig& config) = nullptr;
+  std::vector<std::pair<const char*, std::int64_t>> (*size_keys)(const ModelConfig& config) =
+      nullptr;
 };
 
 const ModelKindSpec& model_kind_spec(ModelKind kind);

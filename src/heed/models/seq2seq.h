@@ -93,6 +93,14 @@ class Seq2Seq : public Module {
   // freezes these (decode/frozen_model.h gives each a kernels::PackedWeight).
   virtual std::vector<Var> weights() const { return parameters(); }
 
+  // Teacher forcing's attention per layer and head where the model has several (the
+  // Transformer: per decoder layer, (B, heads, n, m)); empty for a model with one attention
+  // (forward's alphas) or none. heed show draws them.
+  virtual std::vector<Tensor> attention_heads(const TokenBatch& src, const TokenBatch& tgt_in) const {
+    (void)src, (void)tgt_in;
+    return {};
+  }
+
   // Whether step() returns attention weights (false for noattn).
   virtual bool has_attention() const { return true; }
   std::int64_t tgt_vocab() const { return config_.tgt_vocab; }

@@ -289,7 +289,10 @@ void TrainingLoop::set_up() {
 }
 
 TrainResult TrainingLoop::run() {
-  if (t_.threads > 0) kernels::set_num_threads(static_cast<int>(t_.threads));
+  // training.threads for this run only: a program that trains and then translates in the same
+  // thread (the C++ API) gets its own thread count back.
+  const kernels::ScopedNumThreads threads(t_.threads > 0 ? static_cast<int>(t_.threads)
+                                                         : kernels::num_threads());
   // Rank 0 prepares the directory (lock, tokenizers, vocabularies, config) and tells the
   // others whether it could; they then read what it wrote, as a resumed run would.
   parallel_.lead_then_follow(

@@ -7,9 +7,10 @@
 
 namespace heed {
 
-std::vector<std::vector<float>> best_hypothesis_saliency(
+std::vector<BestHypothesisMaps> best_hypothesis_maps(
     const LineTranslator& translator, const std::vector<Translation>& translations,
-    std::size_t batch_size, const std::function<void(std::size_t, std::size_t)>& progress) {
+    std::size_t batch_size, bool saliency,
+    const std::function<void(std::size_t, std::size_t)>& progress) {
   std::vector<std::string> sources;
   std::vector<std::vector<std::string>> outputs;
   std::vector<std::size_t> which;
@@ -25,10 +26,10 @@ std::vector<std::vector<float>> best_hypothesis_saliency(
     outputs.push_back(std::move(out));
     which.push_back(i);
   }
-  std::vector<std::vector<float>> maps(translations.size());
+  std::vector<BestHypothesisMaps> maps(translations.size());
   if (which.empty()) return maps;
   const std::vector<ForcedAlignment> forced =
-      translator.align_pieces(sources, outputs, batch_size, /*saliency=*/true, progress);
+      translator.align_pieces(sources, outputs, batch_size, saliency, progress);
   for (std::size_t k = 0; k < which.size(); ++k) {
     // The forced pass ends in EOS whether or not the hypothesis emitted one: keep the rows of
     // the hypothesis' own output.
@@ -36,11 +37,34 @@ std::vector<std::vector<float>> best_hypothesis_saliency(
     const std::size_t rows = t.nbest.front().output.size(), cols = t.source.size();
     const ForcedAlignment& f = forced[k];
     if (f.source.size() != cols) continue;  // re-tokenising changed the source: no map
-    maps[which[k]].assign(
-        f.saliency.begin(),
-        f.saliency.begin() + static_cast<std::ptrdiff_t>(std::min(rows, f.target.size()) * cols));
+    const std::size_t keep = std::min(rows, f.target.size()) * cols;
+    const auto first = [&](const std::vector<float>& all, std::size_t offset) {
+      return std::vector<float>(all.begin() + static_cast<std::ptrdiff_t>(offset),
+                                all.begin() + static_cast<std::ptrdiff_t>(offset + keep));
+    };
+    BestHypothesisMaps& m = maps[which[k]];
+    if (saliency) m.saliency = first(f.saliency, 0);
+    m.head_count = f.head_count;
+    for (const std::vector<float>& layer : f.heads) {
+      std::vector<float> heads;  // each head's |target| x |source| block cut to `keep`
+      const std::size_t block = f.target.size() * cols;
+      for (std::int64_t h = 0; h < f.head_count; ++h) {
+        const std::vector<float> one = first(layer, static_cast<std::size_t>(h) * block);
+        heads.insert(heads.end(), one.begin(), one.end());
+      }
+      m.heads.push_back(std::move(heads));
+    }
   }
   return maps;
+}
+
+std::vector<std::vector<float>> best_hypothesis_saliency(
+    const LineTranslator& translator, const std::vector<Translation>& translations,
+    std::size_t batch_size, const std::function<void(std::size_t, std::size_t)>& progress) {
+  std::vector<std::vector<float>> out;
+  for (BestHypothesisMaps& m : best_hypothesis_maps(translator, translations, batch_size, true, progress))
+    out.push_back(std::move(m.saliency));
+  return out;
 }
 
 }  // namespace heed

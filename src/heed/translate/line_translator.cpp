@@ -419,6 +419,20 @@ std::vector<ForcedAlignment> LineTranslator::align_pieces(
                  ", ", src.len, ")");
       const std::vector<float> all = attention_weights(alphas.contiguous());
       for (std::size_t k = start; k < end; ++k) cut(all, k, out[order[k]].attention);
+      // Every layer's heads, each (B, H, n, m): sentence k's block of head h is cut as above
+      // from that head's (B, n, m).
+      for (const Tensor& layer : decoder_->attention_heads(src, tgt_in)) {
+        const std::int64_t H = layer.dim(1);
+        for (std::int64_t h = 0; h < H; ++h) {
+          const std::vector<float> head = attention_weights(layer.select(1, h).contiguous());
+          for (std::size_t k = start; k < end; ++k) {
+            ForcedAlignment& f = out[order[k]];
+            if (h == 0) f.heads.emplace_back();
+            f.head_count = H;
+            cut(head, k, f.heads.back());
+          }
+        }
+      }
     }
     if (saliency) {
       std::vector<std::int32_t> tgt_out(static_cast<std::size_t>(tgt_in.batch * tgt_in.len), kPad);

@@ -68,6 +68,10 @@ struct ForcedAlignment {
   // With saliency, the same layout: the norm of d log p(target[t]) / d e(source[j]), and
   // that gradient dotted with e(source[j]) (Seq2Seq::saliency).
   std::vector<float> saliency, grad_x_input;
+  // A model with several attention heads per layer (the Transformer; Seq2Seq::attention_heads):
+  // per layer, heads x |target| x |source| row-major; empty otherwise.
+  std::vector<std::vector<float>> heads;
+  std::int64_t head_count = 0;
 };
 
 // Which model to load: a model directory and "best", "last" or a weights file.

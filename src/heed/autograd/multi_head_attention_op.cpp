@@ -1,0 +1,98 @@
+#include "heed/autograd/multi_head_attention_op.h"
+
+#include <cmath>
+#include <memory>
+
+#include "heed/autograd/tape.h"
+#include "heed/base/error.h"
+#include "heed/kernels/dropout.h"
+#include "heed/kernels/multi_head_attention.h"
+
+namespace heed {
+namespace {
+
+void check_input(const HeadsInput& in, const char* name, std::int64_t dim, DType dtype) {
+  HEED_CHECK(in.x.defined(), "multi_head_attention: ", name, " is undefined");
+  const Tensor& t = in.x.value();
+  HEED_CHECK(t.ndim() == 3 && t.is_contiguous(), "multi_head_attention: ", name,
+             " must be a contiguous (B, len, width) tensor, got ", t.shape().str());
+  HEED_CHECK(in.column >= 0 && in.column + dim <= t.dim(2), "multi_head_attention: ", name,
+             " columns [", in.column, ", ", in.column + dim, ") outside its width ", t.dim(2));
+  HEED_CHECK(t.dtype() == dtype, "multi_head_attention: ", name, " has another dtype than q");
+}
+
+}  // namespace
+
+Var multi_head_attention(const HeadsInput& q, const HeadsInput& k, const HeadsInput& v,
+                         std::int64_t dim, const MultiHeadOptions& o, Tensor* weights) {
+  HEED_CHECK(dim > 0 && o.heads > 0 && dim % o.heads == 0, "multi_head_attention: ", o.heads,
+             " heads do not divide the size ", dim);
+  const DType dtype = q.x.defined() ? q.x.dtype() : DType::f32;
+  check_input(q, "q", dim, dtype);
+  check_input(k, "k", dim, dtype);
+  check_input(v, "v", dim, dtype);
+  const Tensor &qv = q.x.value(), &kv = k.x.value(), &vv = v.x.value();
+  const std::int64_t B = qv.dim(0), n = qv.dim(1), m = kv.dim(1);
+  HEED_CHECK(kv.dim(0) == B && vv.dim(0) == B && vv.dim(1) == m && n >= 1 && m >= 1,
+             "multi_head_attention: q ", qv.shape().str(), ", k ", kv.shape().str(), " and v ",
+             vv.shape().str(), " must be (B, n, .), (B, m, .), (B, m, .) with n, m >= 1");
+  const AttentionMask& mask = o.mask;
+  HEED_CHECK(mask.key_lengths.empty() || static_cast<std::int64_t>(mask.key_lengths.size()) == B,
+             "multi_head_attention: ", mask.key_lengths.size(), " key lengths for a batch of ", B);
+  Tensor additive;
+  if (mask.additive.defined()) {
+    HEED_CHECK(mask.additive.ndim() == 2 && mask.additive.dim(0) == n &&
+                   mask.additive.dim(1) == m && mask.additive.dtype() == dtype,
+               "multi_head_attention: the additive mask must be (", n, ", ", m, ") like the "
+               "scores, got ", mask.additive.shape().str());
+    additive = mask.additive.contiguous();
+  }
+  const bool dropping = o.training && o.dropout > 0;
+  HEED_CHECK(o.dropout >= 0 && o.dropout < 1, "multi_head_attention: dropout must be in [0, 1), got ",
+             o.dropout);
+  HEED_CHECK(!dropping || o.rng, "multi_head_attention: dropout in training needs an rng");
+
+  auto lengths = std::make_shared<const std::vector<std::int64_t>>(mask.key_lengths);
+  kernels::HeadsShape s;
+  s.batch = B;
+  s.heads = o.heads;
+  s.queries = n;
+  s.keys = m;
+  s.dim = dim;
+  s.q_ld = qv.dim(2);
+  s.k_ld = kv.dim(2);
+  s.v_ld = vv.dim(2);
+  s.causal = mask.causal;
+  s.causal_offset = mask.causal_offset;
+  s.scale = 1.0 / std::sqrt(static_cast<double>(dim / o.heads));
+  const kernels::GemmOptions gemm{o.precision, nullptr};
+
+  Tensor P = Tensor::empty({B, o.heads, n, m}, dtype);
+  Tensor drop = dropping ? Tensor::empty({B, o.heads, n, m}, dtype) : Tensor();
+  Tensor out = Tensor::empty({B, n, dim}, dtype);
+  dispatch(dtype, [&]<typename T>() {
+    if (dropping) kernels::dropout_mask<T>(drop.data<T>(), drop.numel(), o.dropout, *o.rng);
+    s.key_lengths = lengths->empty() ? nullptr : lengths->data();
+    kernels::multi_head_attention<T>(
+        gemm, s, qv.data<T>() + q.column, kv.data<T>() + k.column, vv.data<T>() + v.column,
+        additive.defined() ? additive.data<T>() : nullptr, dropping ? drop.data<T>() : nullptr,
+        P.data<T>(), out.data<T>());
+  });
+  if (weights) *weights = P;
+  return record_op(out, {&q.x, &k.x, &v.x}, [q, k, v, s, lengths, gemm, P, drop](Var& y) {
+    kernels::HeadsShape shape = s;
+    shape.key_lengths = lengths->empty() ? nullptr : lengths->data();
+    dispatch(y.dtype(), [&]<typename T>() {
+      const auto grad = [](const HeadsInput& in) -> T* {
+        return in.x.requires_grad() ? in.x.grad_buffer().data<T>() + in.column : nullptr;
+      };
+      kernels::multi_head_attention_backward<T>(
+          gemm, shape, q.x.value().data<T>() + q.column, k.x.value().data<T>() + k.column,
+          v.x.value().data<T>() + v.column, P.data<T>(),
+          drop.defined() ? drop.data<T>() : nullptr, y.grad().data<T>(), grad(q), grad(k),
+          grad(v));
+    });
+  });
+}
+
+}  // namespace heed

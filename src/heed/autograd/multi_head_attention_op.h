@@ -1,0 +1,48 @@
+#pragma once
+// Multi-head scaled dot-product attention as one op on the tape
+// (kernels/multi_head_attention.h; docs/MODELS.md#transformer): the heads split, the scores
+// Q K^T / sqrt(dh), the masks, the softmax, dropout on the weights, the weighted sum and the
+// heads merged, forward and backward, in one entry. The projections around it (Q, K, V in,
+// the output after) are ordinary linear ops (nn/multi_head_attention_layer.h).
+#include <cstdint>
+#include <vector>
+
+#include "heed/autograd/var.h"
+#include "heed/base/random.h"
+#include "heed/kernels/precision.h"
+
+namespace heed {
+
+// The columns [column, column + dim) of x (B, len, width), contiguous: the queries, keys or
+// values of every head side by side. Q, K and V may be three blocks of one tensor (a
+// self-attention's single input projection); gradients go to the same blocks of x.
+struct HeadsInput {
+  Var x;
+  std::int64_t column = 0;
+};
+
+// Which keys each query reads; what is masked gets weight exactly 0.
+struct AttentionMask {
+  std::vector<std::int64_t> key_lengths;  // empty: every key; else (B): keys j >= length masked
+  bool causal = false;                    // query i reads keys j <= i + causal_offset only
+  std::int64_t causal_offset = 0;         // the first query's position (incremental decoding)
+  Tensor additive;                        // (n, m) added to every head's scores (-inf masks)
+};
+
+struct MultiHeadOptions {
+  std::int64_t heads = 1;
+  AttentionMask mask;
+  double dropout = 0.0;  // on the attention weights, in training (rng required then)
+  bool training = false;
+  Rng* rng = nullptr;
+  kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32;
+};
+
+// q (B, n, >= dim), k and v (B, m, >= dim) -> (B, n, dim), the heads' outputs merged
+// (heads divides dim). weights, if given, receives the softmax weights (B, heads, n, m)
+// before dropout. Shapes that disagree: heed::Error.
+Var multi_head_attention(const HeadsInput& q, const HeadsInput& k, const HeadsInput& v,
+                         std::int64_t dim, const MultiHeadOptions& options,
+                         Tensor* weights = nullptr);
+
+}  // namespace heed

@@ -1,0 +1,144 @@
+#include "heed/kernels/multi_head_attention.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "heed/kernels/fast_math.h"
+
+namespace heed::kernels {
+namespace {
+
+// How many keys query i of batch row b may read: a prefix [0, limit) of the m keys.
+// Threads only for work worth waking them: a decoding step of one sentence, or a gradient
+// check's tiny model, runs on the calling thread.
+bool worth_threads(const HeadsShape& s) {
+  return s.batch * s.heads > 1 && s.batch * s.queries * s.keys * s.dim >= 65536;
+}
+
+std::int64_t key_limit(const HeadsShape& s, std::int64_t b, std::int64_t i) {
+  std::int64_t limit = s.keys;
+  if (s.key_lengths) limit = std::min(limit, s.key_lengths[b]);
+  if (s.causal) limit = std::min(limit, i + s.causal_offset + 1);
+  return std::max<std::int64_t>(limit, 0);
+}
+
+// Row i of the scores in place -> its softmax over the first `limit` keys, 0 after them.
+template <typename T>
+void softmax_row(T* row, const T* additive, std::int64_t limit, std::int64_t m) {
+  T top = -std::numeric_limits<T>::infinity();
+  for (std::int64_t j = 0; j < limit; ++j) {
+    if (additive) row[j] += additive[j];
+    top = std::max(top, row[j]);
+  }
+  if (limit == 0 || std::isinf(top)) {  // every key masked: no attention, never NaN
+    std::fill(row, row + m, T(0));
+    return;
+  }
+  T sum = 0;
+  for (std::int64_t j = 0; j < limit; ++j) sum += row[j] = fast_exp(row[j] - top);
+  const T inv = T(1) / sum;
+  for (std::int64_t j = 0; j < limit; ++j) row[j] *= inv;
+  std::fill(row + limit, row + m, T(0));
+}
+
+}  // namespace
+
+template <typename T>
+void multi_head_attention(const GemmOptions& options, const HeadsShape& s, const T* Q, const T* K,
+                          const T* V, const T* additive, const T* drop, T* P, T* O) {
+  const std::int64_t B = s.batch, H = s.heads, n = s.queries, m = s.keys, d = s.dim;
+  const std::int64_t dh = d / H, pairs = B * H;
+#pragma omp parallel if (worth_threads(s))
+  {
+    std::vector<T> dropped(drop ? static_cast<std::size_t>(n * m) : 0);
+#pragma omp for schedule(static)
+    for (std::int64_t bh = 0; bh < pairs; ++bh) {
+      const std::int64_t b = bh / H, h = bh % H;
+      const T* q = Q + b * n * s.q_ld + h * dh;
+      const T* k = K + b * m * s.k_ld + h * dh;
+      const T* v = V + b * m * s.v_ld + h * dh;
+      T* p = P + bh * n * m;
+      gemm<T>(options, false, true, n, m, dh, static_cast<T>(s.scale), q, s.q_ld, k, s.k_ld, T(0),
+              p, m);
+      for (std::int64_t i = 0; i < n; ++i)
+        softmax_row(p + i * m, additive ? additive + i * m : nullptr, key_limit(s, b, i), m);
+      const T* weights = p;
+      if (drop) {
+        const T* mask = drop + bh * n * m;
+        for (std::int64_t e = 0; e < n * m; ++e) dropped[static_cast<std::size_t>(e)] = p[e] * mask[e];
+        weights = dropped.data();
+      }
+      gemm<T>(options, false, false, n, dh, m, T(1), weights, m, v, s.v_ld, T(0), O + b * n * d + h * dh,
+              d);
+    }
+  }
+}
+
+template <typename T>
+void multi_head_attention_backward(const GemmOptions& options, const HeadsShape& s, const T* Q,
+                                   const T* K, const T* V, const T* P, const T* drop,
+                                   const T* dO, T* dQ, T* dK, T* dV) {
+  const std::int64_t B = s.batch, H = s.heads, n = s.queries, m = s.keys, d = s.dim;
+  const std::int64_t dh = d / H, pairs = B * H;
+  const T scale = static_cast<T>(s.scale);
+  // Every (b, h) pair writes its own rows (b) and columns (h) of dQ, dK, dV: no two threads
+  // touch the same element, even when Q, K and V are blocks of one tensor.
+#pragma omp parallel if (worth_threads(s))
+  {
+    std::vector<T> dP(static_cast<std::size_t>(n * m));
+    std::vector<T> dropped(drop && dV ? static_cast<std::size_t>(n * m) : 0);
+#pragma omp for schedule(static)
+    for (std::int64_t bh = 0; bh < pairs; ++bh) {
+      const std::int64_t b = bh / H, h = bh % H;
+      const T* q = Q + b * n * s.q_ld + h * dh;
+      const T* k = K + b * m * s.k_ld + h * dh;
+      const T* v = V + b * m * s.v_ld + h * dh;
+      const T* p = P + bh * n * m;
+      const T* mask = drop ? drop + bh * n * m : nullptr;
+      const T* dout = dO + b * n * d + h * dh;
+      T* g = dP.data();
+      // d(dropped P) = dO V^T;  dV += (dropped P)^T dO.
+      gemm<T>(options, false, true, n, m, dh, T(1), dout, d, v, s.v_ld, T(0), g, m);
+      if (dV) {
+        const T* weights = p;
+        if (mask) {
+          for (std::int64_t e = 0; e < n * m; ++e) dropped[static_cast<std::size_t>(e)] = p[e] * mask[e];
+          weights = dropped.data();
+        }
+        gemm<T>(options, true, false, m, dh, n, T(1), weights, m, dout, d, T(1),
+                dV + b * m * s.v_ld + h * dh, s.v_ld);
+      }
+      if (mask)
+        for (std::int64_t e = 0; e < n * m; ++e) g[e] *= mask[e];
+      // The softmax's Jacobian: dS_ij = P_ij (dP_ij - sum_l P_il dP_il); 0 where P is 0.
+      for (std::int64_t i = 0; i < n; ++i) {
+        const T* pi = p + i * m;
+        T* gi = g + i * m;
+        T dot = 0;
+        for (std::int64_t j = 0; j < m; ++j) dot += pi[j] * gi[j];
+        for (std::int64_t j = 0; j < m; ++j) gi[j] = pi[j] * (gi[j] - dot);
+      }
+      // S = scale Q K^T:  dQ += scale dS K,  dK += scale dS^T Q.
+      if (dQ)
+        gemm<T>(options, false, false, n, dh, m, scale, g, m, k, s.k_ld, T(1),
+                dQ + b * n * s.q_ld + h * dh, s.q_ld);
+      if (dK)
+        gemm<T>(options, true, false, m, dh, n, scale, g, m, q, s.q_ld, T(1),
+                dK + b * m * s.k_ld + h * dh, s.k_ld);
+    }
+  }
+}
+
+#define HEED_MULTI_HEAD_ATTENTION(T)                                                          \
+  template void multi_head_attention<T>(const GemmOptions&, const HeadsShape&, const T*,      \
+                                        const T*, const T*, const T*, const T*, T*, T*);      \
+  template void multi_head_attention_backward<T>(const GemmOptions&, const HeadsShape&,       \
+                                                 const T*, const T*, const T*, const T*,      \
+                                                 const T*, const T*, T*, T*, T*);
+HEED_MULTI_HEAD_ATTENTION(float)
+HEED_MULTI_HEAD_ATTENTION(double)
+#undef HEED_MULTI_HEAD_ATTENTION
+
+}  // namespace heed::kernels

@@ -1,0 +1,109 @@
+#include "heed/models/transformer_decoder.h"
+
+#include "heed/autograd/concat_op.h"
+#include "heed/autograd/index.h"
+
+namespace heed {
+
+// Made in the reference's order: the embedding (by the caller), the positions, the layers,
+// the output layer.
+TransformerDecoder::TransformerDecoder(std::unique_ptr<Embedding> tgt_emb, const ModelConfig& c,
+                                       Rng& rng, DType dtype)
+    : d_(c.transformer.d_model),
+      heads_(c.transformer.heads),
+      vocab_(c.tgt_vocab),
+      align_layer_(c.transformer.alignment_layer > 0 ? c.transformer.alignment_layer - 1
+                                                     : c.dec_layers - 1),
+      align_head_(c.transformer.alignment_head),
+      tgt_emb_(std::move(tgt_emb)),
+      positions_(c.transformer, rng, dtype),
+      stack_(c.transformer, c.dec_layers, rng, dtype),
+      W_s_(c.transformer.d_model, c.tgt_vocab, rng, dtype,
+           c.tie_embeddings ? tgt_emb_->weight : Var()) {}
+
+NamedModules TransformerDecoder::modules() {
+  NamedModules m{{"tgt_emb", tgt_emb_.get()}};
+  if (positions_.table()) m.push_back({"tgt_pos", positions_.table()});
+  m.push_back({"decoder", &stack_});
+  m.push_back({"W_s", &W_s_});
+  return m;
+}
+
+Var TransformerDecoder::embed(std::span<const std::int32_t> ids, const Shape& shape,
+                              const RunMode&) const {
+  return scaled_embedding(*tgt_emb_, ids, shape);
+}
+
+Encoded TransformerDecoder::prepare(const EncoderOutput& enc, const RunMode& mode) const {
+  Encoded out;
+  out.annotations = enc.annotations;
+  out.lengths = enc.lengths;
+  std::vector<Var> kv;  // [K_l; V_l] of every layer, once per batch
+  for (const auto& layer : stack_.layers)
+    kv.push_back(layer->multihead_attn.keys_values(enc.annotations, mode.precision));
+  out.keys = kv.size() == 1 ? kv[0] : concat(kv, 2);
+  const std::int64_t B = enc.annotations.dim(0);
+  for (std::size_t l = 0; l < stack_.layers.size(); ++l)
+    out.initial.parts.push_back(Var(Tensor::zeros({B, 0, 2 * d_}, enc.annotations.dtype())));
+  return out;
+}
+
+Var TransformerDecoder::run(const Var& E, std::int64_t start, DecoderState* state,
+                            const Encoded& enc, const RunMode& mode,
+                            std::vector<Tensor>* weights) const {
+  Var x = maybe_dropout(positions_.add_to(E, start), mode);
+  if (weights) weights->assign(stack_.layers.size(), Tensor());
+  for (std::size_t l = 0; l < stack_.layers.size(); ++l)
+    x = stack_.layers[l]->forward(x, state ? &state->parts[l] : nullptr, enc.keys,
+                                  static_cast<std::int64_t>(l) * 2 * d_, enc.lengths, mode,
+                                  weights ? &(*weights)[l] : nullptr);
+  return stack_.norm.forward(x);
+}
+
+Tensor TransformerDecoder::alignment(const Tensor& w) const {
+  const std::int64_t B = w.dim(0), H = w.dim(1), n = w.dim(2), m = w.dim(3);
+  if (align_head_ > 0) return w.select(1, align_head_ - 1).contiguous();
+  Tensor out = Tensor::zeros({B, n, m}, w.dtype());
+  dispatch(w.dtype(), [&]<typename T>() {
+    const T* in = w.data<T>();
+    T* o = out.data<T>();
+    const T inv = T(1) / static_cast<T>(H);
+    for (std::int64_t b = 0; b < B; ++b)
+      for (std::int64_t h = 0; h < H; ++h)
+        for (std::int64_t e = 0; e < n * m; ++e) o[b * n * m + e] += in[(b * H + h) * n * m + e] * inv;
+  });
+  return out;
+}
+
+Var TransformerDecoder::step(const Var& e, DecoderState& state, const Encoded& enc,
+                             const RunMode& mode, Var* alpha) const {
+  const std::int64_t B = e.dim(0), t = state.parts[0].dim(1);
+  std::vector<Tensor> weights;
+  Var h = run(reshape(e, {B, 1, d_}), t, &state, enc, mode, alpha ? &weights : nullptr);
+  if (alpha) {
+    const Tensor a = alignment(weights[static_cast<std::size_t>(align_layer_)]);
+    *alpha = Var(a.reshape({B, a.dim(2)}));
+  }
+  return reshape(h, {B, d_});
+}
+
+std::optional<Var> TransformerDecoder::accelerated(const Var& E, const Encoded& enc,
+                                                   const RunMode& mode, Tensor* alphas) const {
+  std::vector<Tensor> weights;
+  Var h = run(E, 0, nullptr, enc, mode, alphas ? &weights : nullptr);
+  if (alphas) *alphas = alignment(weights[static_cast<std::size_t>(align_layer_)]);
+  return h;
+}
+
+std::vector<Tensor> TransformerDecoder::attention_heads(const Var& E, const Encoded& enc,
+                                                       const RunMode& mode) const {
+  std::vector<Tensor> weights;
+  run(E, 0, nullptr, enc, mode, &weights);
+  return weights;
+}
+
+Var TransformerDecoder::output(const Var& features, const RunMode& mode) const {
+  return W_s_.forward(features, mode.precision);
+}
+
+}  // namespace heed

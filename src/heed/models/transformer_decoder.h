@@ -1,0 +1,68 @@
+#pragma once
+// The Transformer's decoder (docs/MODELS.md#transformer): target embeddings scaled by
+// sqrt(d_model), plus positions, dropout, then dec_layers layers of masked self-attention,
+// encoder-decoder attention and a feed-forward network (models/transformer_layers.h), a
+// final layer norm, and logits = W_s h + b_s (W_s tied to the target embedding with
+// tie_embeddings).
+//
+// step() runs one position incrementally: the state holds, per layer, the keys and values of
+// the earlier positions' self-attention, [K; V] as (B, t, 2 d), batch-major so that beam
+// search reorders them like any state; the encoder-decoder keys and values of every layer
+// are computed once per batch (prepare: Encoded::keys, (B, m, 2 d L)). accelerated() runs the
+// whole teacher-forced target at once with the causal mask, equal to the steps.
+// The attention output alpha is the encoder-decoder weights of model.alignment_layer, its
+// head model.alignment_head or the heads averaged.
+// Parameters (PyTorch names): tgt_emb, tgt_pos (learned positions), decoder.layers.<l>.*,
+// decoder.norm, W_s.
+#include <memory>
+
+#include "heed/models/decoder.h"
+#include "heed/models/model_config.h"
+#include "heed/models/output_layer.h"
+#include "heed/models/positions.h"
+#include "heed/models/transformer_encoder.h"
+#include "heed/models/transformer_layers.h"
+#include "heed/nn/embedding_layer.h"
+
+namespace heed {
+
+class TransformerDecoder : public Decoder {
+ public:
+  TransformerDecoder(std::unique_ptr<Embedding> tgt_emb, const ModelConfig& config, Rng& rng,
+                     DType dtype);
+
+  // e(y) sqrt(d_model); the positions are added by step() and accelerated(), which know them.
+  Var embed(std::span<const std::int32_t> ids, const Shape& shape,
+            const RunMode& mode) const override;
+  Encoded prepare(const EncoderOutput& enc, const RunMode& mode) const override;
+  Var step(const Var& e, DecoderState& state, const Encoded& enc, const RunMode& mode,
+           Var* alpha) const override;
+  Var output(const Var& features, const RunMode& mode) const override;
+  std::optional<Var> accelerated(const Var& E, const Encoded& enc, const RunMode& mode,
+                                 Tensor* alphas) const override;
+
+  std::vector<Tensor> attention_heads(const Var& E, const Encoded& enc,
+                                      const RunMode& mode) const override;
+  bool has_attention() const override { return true; }
+  std::size_t state_parts() const override { return stack_.layers.size(); }
+  std::int64_t vocab() const override { return vocab_; }
+  NamedModules modules() override;
+
+  // Positions [start, start + n) of E (B, n, d) through every layer: the features (B, n, d);
+  // state: the caches (incremental), or null (the whole target, causal). weights, if given,
+  // receives each layer's encoder-decoder weights (B, heads, n, m).
+  Var run(const Var& E, std::int64_t start, DecoderState* state, const Encoded& enc,
+          const RunMode& mode, std::vector<Tensor>* weights) const;
+
+ private:
+  // The attention output (B, n, m) from the alignment layer's weights (B, heads, n, m).
+  Tensor alignment(const Tensor& weights) const;
+
+  std::int64_t d_, heads_, vocab_, align_layer_, align_head_;
+  std::unique_ptr<Embedding> tgt_emb_;
+  Positions positions_;
+  TransformerStack<TransformerDecoderLayer> stack_;
+  OutputLayer W_s_;
+};
+
+}  // namespace heed

@@ -1,0 +1,73 @@
+#pragma once
+// The Transformer's layers (Vaswani et al. 2017, sec. 3.1; docs/MODELS.md#transformer), as
+// PyTorch's nn.TransformerEncoderLayer and nn.TransformerDecoderLayer lay out their
+// parameters: self_attn (and multihead_attn, the encoder-decoder attention), linear1 and
+// linear2 (the position-wise feed-forward network, ReLU between them), norm1, norm2 (and
+// norm3). Each sub-layer is wrapped in a residual connection with dropout, its layer norm
+// before it (pre-norm) or after the sum (post-norm):
+//   pre:   x = x + dropout(sublayer(norm(x)))
+//   post:  x = norm(x + dropout(sublayer(x)))
+// and dropout also on the attention weights and after the ReLU, as PyTorch does.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "heed/models/model_config.h"
+#include "heed/models/run_mode.h"
+#include "heed/nn/layer_norm_layer.h"
+#include "heed/nn/linear.h"
+#include "heed/nn/multi_head_attention_layer.h"
+
+namespace heed {
+
+// The attention options of one call: the heads, and dropout on the weights in training.
+MultiHeadOptions attention_options(std::int64_t heads, const RunMode& mode);
+
+// Layers that share the feed-forward network and the residual wrapping.
+class TransformerLayerBase : public Module {
+ protected:
+  TransformerLayerBase(const TransformerConfig& config, Rng& rng, DType dtype);
+  // linear2(dropout(relu(linear1(x)))).
+  Var feed_forward(const Var& x, const RunMode& mode) const;
+  // x + dropout(f(norm(x))) or norm(x + dropout(f(x))).
+  template <typename F>
+  Var residual(const Var& x, const LayerNorm& norm, const RunMode& mode, F&& f) const;
+
+  std::int64_t d_, heads_;
+  bool pre_;
+
+ public:
+  Linear linear1, linear2;
+};
+
+class TransformerEncoderLayer : public TransformerLayerBase {
+ public:
+  TransformerEncoderLayer(const TransformerConfig& config, Rng& rng, DType dtype);
+  // x (B, m, d) -> (B, m, d); keys j >= key_lengths[b] are padding.
+  Var forward(const Var& x, const std::vector<std::int64_t>& key_lengths,
+              const RunMode& mode) const;
+
+  MultiHeadAttention self_attn;
+  LayerNorm norm1, norm2;
+};
+
+class TransformerDecoderLayer : public TransformerLayerBase {
+ public:
+  TransformerDecoderLayer(const TransformerConfig& config, Rng& rng, DType dtype);
+
+  // Positions [t0, t0 + n) of the target, x (B, n, d) -> (B, n, d).
+  //   cache undefined: the whole target at once (t0 = 0), causal self-attention;
+  //   cache (B, t0, 2 d) defined: the earlier positions' keys and values, which the new
+  //   positions' own are appended to (incremental decoding; then n = 1).
+  // memory (B, m, *): the encoder-decoder keys and values at columns [column, column + 2 d)
+  // (keys_values of the annotations, computed once per batch); memory_lengths the sources'.
+  // cross_weights, if given, receives the encoder-decoder weights (B, heads, n, m).
+  Var forward(const Var& x, Var* cache, const Var& memory, std::int64_t column,
+              const std::vector<std::int64_t>& memory_lengths, const RunMode& mode,
+              Tensor* cross_weights) const;
+
+  MultiHeadAttention self_attn, multihead_attn;
+  LayerNorm norm1, norm2, norm3;
+};
+
+}  // namespace heed

@@ -1,0 +1,142 @@
+// model.kind transformer end to end through the heed binary: heed train learns the
+// word-reversal task in seconds and resumes; heed translate (greedy, beam, n-best, the
+// attention JSON, hard alignments), heed info, heed export and heed import (a round trip that
+// translates the same) and heed show read the model like any text model.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli/cli_test_util.h"
+
+namespace heed {
+namespace {
+using testing::CommandResult;
+using testing::run_heed;
+using testing::ScratchDir;
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class TransformerCli : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new ScratchDir("heed_cli_transformer");
+    Rng rng(7);  // 2000 training pairs of 3-6 letters from a-f (the model must generalise)
+    for (const char* split : {"train", "dev"}) {
+      const auto [src, tgt] =
+          testing::reversal_lines(rng, std::string(split) == "train" ? 2000 : 20, 3, 4, 6);
+      dir_->file(std::string(split) + ".src", src);
+      dir_->file(std::string(split) + ".tgt", tgt);
+    }
+    const std::string data = "data:\n  train_source: " + dir_->path("train.src") +
+                             "\n  train_target: " + dir_->path("train.tgt") +
+                             "\n  dev_source: " + dir_->path("dev.src") +
+                             "\n  dev_target: " + dir_->path("dev.tgt") + "\n";
+    config_ = dir_->file("config.yaml", data +
+                                            "model:\n"
+                                            "  kind: transformer\n"
+                                            "  d_model: 32\n"
+                                            "  heads: 4\n"
+                                            "  ff_dim: 64\n"
+                                            "  enc_layers: 1\n"
+                                            "  dec_layers: 1\n"
+                                            "training:\n"
+                                            "  lr: 0.003\n"
+                                            "  schedule: warmup\n"
+                                            "  warmup_steps: 40\n"
+                                            "  max_tokens: 300\n"
+                                            "  max_steps: 1000\n"
+                                            "  max_epochs: 0\n"
+                                            "  validate_every: 500\n"
+                                            "  threads: 1\n"
+                                            "output: " + dir_->path("model") + "\n");
+    trained_ = run_heed("train " + config_);
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+  static std::string model() { return dir_->path("model"); }
+  static std::string dev(const char* ext) { return dir_->path(std::string("dev.") + ext); }
+
+  static ScratchDir* dir_;
+  static std::string config_;
+  static CommandResult trained_;
+};
+ScratchDir* TransformerCli::dir_ = nullptr;
+std::string TransformerCli::config_;
+CommandResult TransformerCli::trained_;
+
+TEST_F(TransformerCli, TrainsAndTranslatesTheReversal) {
+  ASSERT_EQ(trained_.exit_code, 0) << trained_.output;
+  EXPECT_NE(trained_.output.find("transformer model with"), std::string::npos) << trained_.output;
+  const CommandResult greedy = run_heed("translate --model " + model() + " -i " + dev("src"));
+  ASSERT_EQ(greedy.exit_code, 0) << greedy.output;
+  const std::vector<std::string> got = lines_of(greedy.output), want = lines_of(read_file(dev("tgt")));
+  ASSERT_EQ(got.size(), want.size());
+  int exact = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) exact += got[i] == want[i];
+  std::printf("transformer: %d of %zu dev words reversed exactly\n", exact, got.size());
+  EXPECT_GE(exact, 15) << greedy.output;  // chance is none
+  const CommandResult beam =
+      run_heed("translate --model " + model() + " --beam 4 --nbest 2 -i " + dev("src"));
+  ASSERT_EQ(beam.exit_code, 0) << beam.output;
+  EXPECT_EQ(lines_of(beam.output).size(), 2 * want.size());
+  EXPECT_NE(beam.output.find("19 ||| "), std::string::npos) << beam.output;  // n-best lines
+}
+
+TEST_F(TransformerCli, AttentionAndAlignmentsComeFromTheEncoderDecoderAttention) {
+  ASSERT_EQ(trained_.exit_code, 0) << trained_.output;
+  const std::string att = dir_->path("att.jsonl");
+  const CommandResult r = run_heed("translate --model " + model() + " --attention " + att +
+                                   " --alignment hard -i " + dev("src"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find(" ||| "), std::string::npos) << r.output;  // alignments printed
+  const std::string json = read_file(att);
+  EXPECT_NE(json.find("\"attention\":[["), std::string::npos) << json.substr(0, 300);
+  const CommandResult show = run_heed("show --model " + model() + " --input " + dev("src") +
+                                      " --out " + dir_->path("show"));
+  ASSERT_EQ(show.exit_code, 0) << show.output;
+  EXPECT_TRUE(std::filesystem::exists(dir_->path("show/report.html")));
+  // Besides the attention and saliency of each sentence, every layer's heads.
+  EXPECT_TRUE(std::filesystem::exists(dir_->path("show/sentence-0001.svg")));
+  EXPECT_TRUE(std::filesystem::exists(dir_->path("show/sentence-0001-heads.svg")));
+  EXPECT_TRUE(std::filesystem::exists(dir_->path("show/sentence-0020-heads.png")));
+}
+
+TEST_F(TransformerCli, InfoExportImportAndResume) {
+  ASSERT_EQ(trained_.exit_code, 0) << trained_.output;
+  const CommandResult info = run_heed("info --model " + model());
+  ASSERT_EQ(info.exit_code, 0) << info.output;
+  EXPECT_NE(info.output.find("d_model 32, 4 heads, ff_dim 64, 1 encoder and 1 decoder layers, "
+                             "pre-norm, sinusoidal positions"),
+            std::string::npos)
+      << info.output;
+  const std::string pt = dir_->path("x.safetensors"), imported = dir_->path("imported");
+  ASSERT_EQ(run_heed("export --model " + model() + " --out " + pt).exit_code, 0);
+  const CommandResult imp = run_heed("import --from-pytorch " + pt + " --out " + imported);
+  ASSERT_EQ(imp.exit_code, 0) << imp.output;
+  EXPECT_EQ(run_heed("translate --model " + imported + " -i " + dev("src")).output,
+            run_heed("translate --model " + model() + " -i " + dev("src")).output);
+  // The same command with more steps resumes from the last save.
+  const CommandResult more = run_heed("train " + config_ + " --set training.max_steps=1100");
+  ASSERT_EQ(more.exit_code, 0) << more.output;
+  EXPECT_NE(more.output.find("resum"), std::string::npos) << more.output;
+  EXPECT_NE(more.output.find(" to step 1100"), std::string::npos) << more.output;
+}
+
+}  // namespace
+}  // namespace heed

@@ -1,0 +1,174 @@
+// The Transformer's own tests (the cases of model_test.cpp cover its gradients, step() against
+// teacher forcing and padding): parameter names as PyTorch's nn.Transformer lays them out,
+// the incremental cache, causality, the attention output and the kind's checks.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "heed/autograd/tape.h"
+#include "heed/models/model_registry.h"
+#include "support/gradcheck.h"
+#include "support/tiny_models.h"
+#include "support/token_batches.h"
+
+namespace heed {
+namespace {
+
+using testing::all_close;
+using testing::tiny_config;
+
+const TokenBatch kSrc = testing::padded_batch(5, {{4, 5, 6}, {7, 4, 5, 8, 4}, {6, 9}});
+const TokenBatch kTgt = testing::padded_batch(4, {{kBos, 5, 6, 4}, {kBos, 7}, {kBos, 4, 8}});
+
+std::unique_ptr<Seq2Seq> build(const ModelConfig& c) {
+  Rng rng(11);
+  auto m = make_model(c, rng, DType::f64);
+  m->eval();
+  return m;
+}
+
+TEST(Transformer, ParametersUnderPyTorchNames) {
+  ModelConfig c = tiny_config("transformer");
+  c.enc_layers = c.dec_layers = 1;
+  c.transformer.positions = PositionEncoding::learned;
+  std::vector<std::string> names;
+  for (auto& [n, _] : build(c)->named_parameters()) names.push_back(n);
+  const std::vector<std::string> attention = {"in_proj_weight", "in_proj_bias", "out_proj.weight",
+                                              "out_proj.bias"};
+  std::vector<std::string> want = {"src_emb.weight", "tgt_emb.weight", "src_pos.weight"};
+  for (const auto& a : attention) want.push_back("encoder.layers.0.self_attn." + a);
+  for (const char* p : {"linear1", "linear2", "norm1", "norm2"})
+    for (const char* w : {"weight", "bias"})
+      want.push_back(std::string("encoder.layers.0.") + p + "." + w);
+  want.insert(want.end(), {"encoder.norm.weight", "encoder.norm.bias", "tgt_pos.weight"});
+  for (const auto& a : attention) want.push_back("decoder.layers.0.self_attn." + a);
+  for (const auto& a : attention) want.push_back("decoder.layers.0.multihead_attn." + a);
+  for (const char* p : {"linear1", "linear2", "norm1", "norm2", "norm3"})
+    for (const char* w : {"weight", "bias"})
+      want.push_back(std::string("decoder.layers.0.") + p + "." + w);
+  want.insert(want.end(), {"decoder.norm.weight", "decoder.norm.bias", "W_s.weight", "W_s.bias"});
+  EXPECT_EQ(names, want);
+}
+
+TEST(Transformer, TheCacheGrowsByOnePositionAStep) {
+  ModelConfig c = tiny_config("transformer");
+  auto model = build(c);
+  NoGradGuard no_grad;
+  Encoded enc = model->encode(kSrc);
+  EXPECT_EQ(enc.keys.shape(), Shape({3, 5, 2 * 4 * 2}));  // [K; V] of both layers
+  DecoderState state = model->initial_state(enc);
+  ASSERT_EQ(state.parts.size(), 2u);
+  for (std::int64_t t = 1; t <= 3; ++t) {
+    StepOutput out = model->step(std::vector<std::int32_t>{kBos, 4, 5}, state, enc);
+    for (const Var& p : state.parts) EXPECT_EQ(p.shape(), Shape({3, t, 8}));
+    // The attention output: a distribution over each sentence's real source positions.
+    for (std::int64_t b = 0; b < 3; ++b) {
+      double sum = 0;
+      for (std::int64_t j = 0; j < 5; ++j) {
+        const double a = out.alpha.value().at({b, j});
+        if (j >= kSrc.lengths[static_cast<std::size_t>(b)]) {
+          EXPECT_EQ(a, 0.0);
+        }
+        sum += a;
+      }
+      EXPECT_NEAR(sum, 1.0, 1e-12);
+    }
+  }
+}
+
+TEST(Transformer, APositionReadsNoLaterTarget) {
+  auto model = build(tiny_config("transformer"));
+  NoGradGuard no_grad;
+  TokenBatch changed = kTgt;
+  changed.ids[3] = 7;  // the last target of sentence 0
+  const Tensor a = model->forward(kSrc, kTgt).value(), b = model->forward(kSrc, changed).value();
+  EXPECT_TRUE(all_close(a.slice(0, 0, 3), b.slice(0, 0, 3), 0, 0));
+  EXPECT_FALSE(all_close(a.slice(0, 3, 4), b.slice(0, 3, 4), 1e-9, 0));
+}
+
+TEST(Transformer, TheAlignmentLayerAndHeadChooseTheAttention) {
+  ModelConfig c = tiny_config("transformer");
+  Tensor averaged, head1, head2, layer1;
+  NoGradGuard no_grad;
+  build(c)->forward(kSrc, kTgt, &averaged);
+  c.transformer.alignment_head = 1;
+  build(c)->forward(kSrc, kTgt, &head1);
+  c.transformer.alignment_head = 2;
+  build(c)->forward(kSrc, kTgt, &head2);
+  c.transformer.alignment_head = 0;
+  c.transformer.alignment_layer = 1;
+  build(c)->forward(kSrc, kTgt, &layer1);
+  Tensor mean = head1.clone();
+  dispatch(DType::f64, [&]<typename T>() {
+    for (std::int64_t i = 0; i < mean.numel(); ++i)
+      mean.data<T>()[i] = (head1.data<T>()[i] + head2.data<T>()[i]) / 2;
+  });
+  EXPECT_TRUE(all_close(averaged, mean, 1e-14));
+  EXPECT_FALSE(all_close(head1, head2, 1e-6));
+  EXPECT_FALSE(all_close(layer1, averaged, 1e-6));
+}
+
+TEST(Transformer, LearnedPositionsBoundTheSource) {
+  ModelConfig c = tiny_config("transformer");
+  EXPECT_EQ(max_source_length(c), 0);
+  c.transformer.positions = PositionEncoding::learned;
+  c.transformer.max_positions = 4;
+  EXPECT_EQ(max_source_length(c), 4);
+  auto model = build(c);
+  NoGradGuard no_grad;
+  EXPECT_THROW(model->forward(kSrc, kTgt), Error);  // a source of 5 positions
+}
+
+TEST(Transformer, ConfigValidation) {
+  const auto refused = [](const ModelConfig& c, const std::string& words) {
+    try {
+      validate_model_config(c);
+    } catch (const Error& e) {
+      return std::string(e.what()).find(words) != std::string::npos
+                 ? ::testing::AssertionSuccess()
+                 : ::testing::AssertionFailure() << e.what();
+    }
+    return ::testing::AssertionFailure() << "accepted";
+  };
+  ModelConfig c = tiny_config("transformer");
+  EXPECT_NO_THROW(validate_model_config(c));
+  c.transformer.heads = 3;
+  EXPECT_TRUE(refused(c, "model.heads (3) must divide model.d_model (4)"));
+  c = tiny_config("transformer");
+  c.enc_layers = 0;
+  EXPECT_TRUE(refused(c, "model.enc_layers must be at least 1"));
+  c = tiny_config("transformer");
+  c.dec_layers = 0;
+  EXPECT_TRUE(refused(c, "model.dec_layers must be at least 1"));
+  c = tiny_config("transformer");
+  c.transformer.ff_dim = 0;
+  EXPECT_TRUE(refused(c, "model.ff_dim must be at least 1"));
+  c = tiny_config("transformer");
+  c.transformer.alignment_layer = 3;
+  EXPECT_TRUE(refused(c, "model.alignment_layer must be a decoder layer"));
+  c = tiny_config("transformer");
+  c.transformer.alignment_head = 3;
+  EXPECT_TRUE(refused(c, "model.alignment_head must be a head"));
+  c = tiny_config("transformer");
+  c.attention_mode = AttentionMode::hard;
+  EXPECT_TRUE(refused(c, "the transformer's attention is soft"));
+}
+
+TEST(Transformer, DropoutActsOnlyInTraining) {
+  ModelConfig c = tiny_config("transformer");
+  c.dropout = 0.3;
+  auto model = build(c);
+  Rng rng(3);
+  model->set_rng(&rng);
+  NoGradGuard no_grad;
+  const Tensor eval = model->forward(kSrc, kTgt).value().clone();
+  model->train();
+  const Tensor train = model->forward(kSrc, kTgt).value();
+  EXPECT_FALSE(all_close(train, eval, 1e-6));
+  model->eval();
+  EXPECT_TRUE(all_close(model->forward(kSrc, kTgt).value(), eval, 0, 0));
+}
+
+}  // namespace
+}  // namespace heed
