@@ -10,6 +10,7 @@ only Debian's python3-torch (1.13) and runs on the CPU. Modules:
   images.py     FcClassifier, CnnClassifier, Ram (and its glimpse sensor), Image2Seq
   decode.py     greedy_decode, beam_search
   memory.py     MemN2N (the end-to-end memory network), make_batch, memn2n_loss
+  speech.py     Las (listen, attend and spell: the pyramidal listener and the speller)
 
 This is the numerical reference, not the speed reference: heed's `bench` compares its speed
 with the team's separate PyTorch benchmark (docs/PERFORMANCE.md).
@@ -20,9 +21,10 @@ from .decode import beam_search, greedy_decode
 from .images import CnnClassifier, FcClassifier, Image2Seq, Ram, glimpse
 from .memory import MemN2N, make_batch, memn2n_loss, position_weights, random_empty_memories
 from .models import Bahdanau, Luong, NoAttention, build_model, seq2seq_loss
+from .speech import Las
 
 __all__ = ["SCORES", "AdditiveAttention", "Attention", "GlobalAttention", "BOS", "EOS", "PAD",
            "UNK", "length_mask", "run_packed", "select_rows", "beam_search", "greedy_decode",
            "Bahdanau", "Luong", "NoAttention", "build_model", "seq2seq_loss",
            "CnnClassifier", "FcClassifier", "Image2Seq", "Ram", "glimpse", "MemN2N", "make_batch",
-           "memn2n_loss", "position_weights", "random_empty_memories"]
+           "memn2n_loss", "position_weights", "random_empty_memories", "Las"]
