@@ -1,5 +1,6 @@
 // The features of a speech model (audio/speech_features.h): log-mel frames at the model's rate,
-// per-utterance normalisation on or off, resampling of a file at another rate, and the errors.
+// per-utterance normalisation on or off, frame stacking, resampling of a file at another rate,
+// and the errors.
 #include "heed/audio/speech_features.h"
 
 #include <gtest/gtest.h>
@@ -32,6 +33,23 @@ TEST(SpeechFeatures, AreLogMelFramesNormalisedPerUtterance) {
   EXPECT_EQ(raw.to_vector(), log_mel(a.samples, o.log_mel()).to_vector());
   o.normalize = true;
   EXPECT_EQ(SpeechFeatures(o)(a, "tone").to_vector(), normalize_utterance(raw).to_vector());
+}
+
+TEST(SpeechFeatures, StackJoinsConsecutiveFramesZeroPaddingTheLast) {
+  const Tensor x = Tensor::from({5, 2}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+  EXPECT_EQ(stack_frames(x, 1).to_vector(), x.to_vector());
+  const Tensor y = stack_frames(x, 3);
+  EXPECT_EQ(y.shape(), Shape({2, 6}));
+  EXPECT_EQ(y.to_vector(), (std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 0}));
+  EXPECT_EQ(stack_frames(x, 5).shape(), Shape({1, 10}));
+  EXPECT_EQ(stack_frames(x, 8).shape(), Shape({1, 16}));
+  const Audio a{tone(8000, 440, 0.3), 8000};
+  SpeechFeatureOptions o{8000, 20, true, 4};
+  EXPECT_EQ(o.frame_dim(), 80);
+  const Tensor stacked = SpeechFeatures(o)(a, "tone");
+  EXPECT_EQ(stacked.shape(), Shape({8, 80}));  // ceil(31 / 4)
+  o.stack = 1;
+  EXPECT_EQ(stacked.to_vector(), stack_frames(SpeechFeatures(o)(a, "tone"), 4).to_vector());
 }
 
 TEST(SpeechFeatures, ResampleAudioAtAnotherRate) {

@@ -96,7 +96,8 @@ class InfoCommand : public Command {
     } else if (transcribes_speech(mc.kind)) {  // las: transcript symbols, no source side
       tgt = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
       mc.tgt_vocab = static_cast<std::int64_t>(tgt.size());
-      if (mc.listener.feature_dim == 0) mc.listener.feature_dim = config.data.audio.mels;
+      if (mc.listener.feature_dim == 0)
+        mc.listener.feature_dim = config.data.audio.mels * config.data.audio.stack;
       model = build_model(mc, rng, config.training.dtype);
       std::cout << "  listener " << encoder_cell(mc) << " x" << mc.enc_layers
                 << (mc.bidirectional ? " bidirectional" : "") << " hidden " << mc.enc_hidden
@@ -105,7 +106,11 @@ class InfoCommand : public Command {
                 << mc.dropout << "\n";
       std::cout << "features: " << config.data.audio.mels << " log-mel bins at "
                 << config.data.audio.rate << " Hz"
-                << (config.data.audio.normalize ? ", normalised per utterance" : "") << "\n";
+                << (config.data.audio.normalize ? ", normalised per utterance" : "")
+                << (config.data.audio.stack > 1
+                        ? ", stacked " + std::to_string(config.data.audio.stack) + " at a time"
+                        : std::string())
+                << "\n";
       std::cout << "target vocabulary: " << tgt.size() << " (" << config.data.target.tokenizer
                 << ", 4 specials included)\n";
     } else if (answers_questions(mc.kind)) {  // memn2n: one vocabulary, hops over a memory

@@ -395,6 +395,11 @@ std::vector<ConfigKey> make_keys() {
       "[DATA.md](DATA.md#audio))")));
   k.push_back(only(speech_kinds, flag("data.audio.normalize", audio(&DataConfig::Audio::normalize),
       "las: shift and scale each bin to mean 0 and variance 1 over the utterance")));
+  k.push_back(only(speech_kinds, integer("data.audio.stack", audio(&DataConfig::Audio::stack),
+      {between(1, false, 16, false, "must be between 1 and 16")},
+      "las: join every k consecutive frames into one of k · `mels` values (after "
+      "normalisation; the last zero-padded), so the listener reads k times fewer, longer "
+      "frames (k · 10 ms); 1 = none")));
   k.push_back(integer("data.max_dev_sentences", data(&DataConfig::max_dev_sentences),
       {non_negative("must be 0 (all) or more")},
       "validate on the first N dev pairs (image kinds: images) only; 0 = all"));
@@ -512,7 +517,8 @@ std::vector<ConfigKey> make_keys() {
       "annotations than frames ([MODELS.md](MODELS.md#listen-attend-and-spell))")));
   k.push_back(only(speech_kinds, integer("model.feature_dim", listener(&ListenerConfig::feature_dim),
       {non_negative("must be 0 (from data.audio.mels) or more")},
-      "las: the bins of a frame the listener reads; set from `data.audio.mels`, leave 0 (a "
+      "las: the values of a frame the listener reads; set from `data.audio` (mels × stack), "
+      "leave 0 (a "
       "different non-zero value is an error)")));
   k.push_back(only(memory_kinds, integer("model.hops", memory(&MemoryConfig::hops),
       {positive_int(), at_most(16, "must be at most 16")},

@@ -67,6 +67,7 @@ struct DataConfig {
     std::int64_t rate = 16000;  // Hz: every file is resampled to it
     std::int64_t mels = 80;     // log-mel bins per frame
     bool normalize = true;      // each bin to mean 0, variance 1 over the utterance
+    std::int64_t stack = 1;     // frames joined k at a time (mels * stack values a frame)
   } audio;
   std::int64_t max_dev_sentences = 0;      // first N dev pairs; 0 = all
   SideConfig source, target;

@@ -5,7 +5,8 @@
 // vocabulary. Each corpus entry's source is a placeholder as long as its frames, so that the
 // BatchSampler batches utterances of similar length under training.max_tokens (a frame counts
 // as a token). The source batches carry the frames (speech_batch), with SpecAugment's masks
-// (training.spec_augment) on training batches only. The dev set is scored by its loss, its word
+// (training.spec_augment) on training batches only, before the frames are stacked
+// (data.audio.stack). The dev set is scored by its loss, its word
 // error rate or its string error (the share of utterances whose greedy transcript differs
 // from the reference). The loss and the decoding are EncoderDecoderTask's.
 #include <omp.h>
@@ -27,8 +28,10 @@ namespace heed {
 
 namespace {
 
+// The features kept in memory: unstacked, so that SpecAugment masks whole frames and bins;
+// fill_source stacks them (data.audio.stack).
 SpeechFeatureOptions feature_options(const DataConfig& d) {
-  return {static_cast<int>(d.audio.rate), static_cast<int>(d.audio.mels), d.audio.normalize};
+  return {static_cast<int>(d.audio.rate), static_cast<int>(d.audio.mels), d.audio.normalize, 1};
 }
 
 // The features of every utterance, computed on the run's threads (one LogMel plan each); the
@@ -100,7 +103,8 @@ Corpus SpeechToTextTask::read_set(const std::string& manifest, bool limit_length
       ++corpus.stats.too_long;
       continue;
     }
-    corpus.src.emplace_back(static_cast<std::size_t>(all[i].dim(0)), kEos);  // its frames
+    const std::int64_t k = c.data.audio.stack;  // its frames as the listener reads them
+    corpus.src.emplace_back(static_cast<std::size_t>((all[i].dim(0) + k - 1) / k), kEos);
     corpus.tgt.push_back(std::move(tgt));
     corpus.index.push_back(i);
     feats.push_back(std::move(all[i]));
@@ -152,10 +156,11 @@ void SpeechToTextTask::load_data() {
 
 void SpeechToTextTask::set_data_sizes(ModelConfig& model) const {
   set_vocabulary_size(model.tgt_vocab, tgt_vocab_.size(), "tgt_vocab");
-  const std::int64_t mels = context_.config.data.audio.mels;
+  const DataConfig::Audio& a = context_.config.data.audio;
+  const std::int64_t mels = a.mels * a.stack;
   HEED_CHECK(model.listener.feature_dim == 0 || model.listener.feature_dim == mels,
-             "model.feature_dim is ", model.listener.feature_dim, " but data.audio.mels is ", mels,
-             "; leave it 0 (it is set from data.audio.mels)");
+             "model.feature_dim is ", model.listener.feature_dim, " but data.audio.mels x stack "
+             "is ", mels, "; leave it 0 (it is set from data.audio)");
   model.listener.feature_dim = mels;
 }
 
@@ -181,8 +186,9 @@ void SpeechToTextTask::fill_source(const Batch& batch, bool dev) {
   o.max_time_fraction = sa.max_time_fraction;
   std::vector<Tensor> utterances;
   utterances.reserve(batch.members.size());
+  const int k = static_cast<int>(context_.config.data.audio.stack);
   for (std::size_t i : batch.members)
-    utterances.push_back(augment ? spec_augment(feats[i], o, context_.rng) : feats[i]);
+    utterances.push_back(stack_frames(augment ? spec_augment(feats[i], o, context_.rng) : feats[i], k));
   src_ = speech_batch(utterances, context_.config.model.listener.pyramid, training().dtype);
 }
 

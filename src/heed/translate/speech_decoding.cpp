@@ -14,7 +14,8 @@ namespace heed {
 
 SpeechFeatureOptions speech_feature_options(const TrainConfig& config) {
   const DataConfig::Audio& a = config.data.audio;
-  return {static_cast<int>(a.rate), static_cast<int>(a.mels), a.normalize};
+  return {static_cast<int>(a.rate), static_cast<int>(a.mels), a.normalize,
+          static_cast<int>(a.stack)};
 }
 
 std::vector<std::vector<Transcript>> transcribe(const Seq2Seq& model, const Tokenizer& tokenizer,
