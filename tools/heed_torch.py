@@ -76,6 +76,19 @@ def reference_kwargs(model_config):
     attention = c.get("attention", {})
     if kind in IMAGE_KINDS:
         return _image_kwargs(c, unsupported)
+    if kind == "las":      # tools/reference/speech.py: the listener and the speller
+        if attention.get("mode", "soft") != "soft":
+            unsupported.append("attention.mode: hard (the reference attends softly)")
+        if not c["bidirectional"] or c["dec_layers"] != 1:
+            unsupported.append("a unidirectional listener or more than one decoder layer")
+        if unsupported:
+            raise ValueError("the reference las model does not implement: "
+                             + "; ".join(unsupported))
+        return kind, dict(tgt_vocab=c["tgt_vocab"], feature_dim=c["feature_dim"],
+                          emb_dim=c["emb_dim"], enc_hidden=c["enc_hidden"],
+                          enc_layers=c["enc_layers"], pyramid=c["pyramid"],
+                          cell=c.get("encoder_cell") or "lstm", dec_hidden=c["dec_hidden"],
+                          attn_dim=c["attn_dim"] or None, out_dim=c["out_dim"] or None)
     if kind == "memn2n":   # tools/reference/memory.py: one vocabulary, no attention section
         return kind, dict(vocab=c["src_vocab"], d=c["emb_dim"],
                           **{k: c[k] for k in MEMORY_KEYS})
@@ -172,6 +185,12 @@ def heed_model_config(kind, kw):
         defaults = dict(hops=3, memory_size=50, position_encoding=True, temporal_encoding=True)
         return dict(kind=kind, emb_dim=kw["d"],
                     **{k: kw.get(k, v) for k, v in defaults.items()})
+    if kind == "las":
+        return dict(kind=kind, emb_dim=kw.get("emb_dim", 128), encoder_cell=kw.get("cell", "lstm"),
+                    enc_hidden=kw.get("enc_hidden", 256), enc_layers=kw.get("enc_layers", 4),
+                    bidirectional=True, pyramid=kw.get("pyramid", 8),
+                    feature_dim=kw["feature_dim"], dec_hidden=kw.get("dec_hidden", 256),
+                    attn_dim=kw.get("attn_dim") or 0, out_dim=kw.get("out_dim") or 0)
     if kind in ("fc", "cnn", "ram"):
         c = dict(kind=kind)
         if kind == "ram":
@@ -214,7 +233,7 @@ def heed_model_config(kind, kw):
 
 def build_reference(metadata):
     """The reference torch.nn.Module (tools/reference/models.py, images.py for the image
-    kinds, memory.py's MemN2N for memn2n) a `heed export` file describes, in eval mode and in
+    kinds, memory.py's MemN2N for memn2n, speech.py's Las for las) a `heed export` file describes, in eval mode and in
     the file's dtype (heed.dtype), weights not loaded."""
     try:  # python3-heed installs the reference inside the heed package
         from heed import reference

@@ -40,6 +40,17 @@ heed.tgt_vocab:
                                      statements, the last keeping memory_size of them) and
                                      out.logits (B, V), out.p (K, B, S): forward in float64
 
+and for the speech model (tools/reference/speech.py's Las; SPEECH_CASES below: an LSTM
+listener of three layers over a pyramid of 4, a GRU one of two over 2), with a config whose
+data section reads a .tsv manifest and only heed.tgt_vocab:
+
+  interop_<case>.logits.safetensors  F64: in.frames (B, T, F) zero after each row's
+                                     in.frame_len frames, in.tgt_in, in.tgt_out;
+                                     out.logits (B, n, V) teacher forced, out.loss (the mean
+                                     cross-entropy over the real target tokens) and
+                                     out.grad.<name>, its gradient for every parameter, in
+                                     float64 with the stored weights
+
 tests/store/interop_test.cpp imports each state through heed's import code path and compares
 heed's logits with out.logits. Usage: /usr/bin/python3 tools/make_interop_fixtures.py [--out DIR]
 """
@@ -101,14 +112,32 @@ MEMORY_STATEMENTS = [[3, 1, 4], [2], [2, 3, 1, 4, 2, 3, 1, 2, 3]]  # words per s
 MEMORY_QUESTIONS = [3, 2, 4]
 
 
-def config_text(model_section, dtype, images=False, babi=False):
+# name -> the Las keywords after tgt_vocab (feature_dim SPEECH_F). Frames per utterance:
+# SPEECH_FRAMES (odd counts: every joining layer pairs a last step with zeros).
+SPEECH_CASES = {
+    "interop_las": dict(emb_dim=5, enc_hidden=3, enc_layers=3, pyramid=4, cell="lstm",
+                        dec_hidden=6, attn_dim=4, out_dim=7),
+    "interop_las_gru": dict(emb_dim=4, enc_hidden=4, enc_layers=2, pyramid=2, cell="gru",
+                            dec_hidden=5, attn_dim=3),
+}
+SPEECH_F, SPEECH_TGT_V = 6, 9
+SPEECH_FRAMES = [11, 5, 8]
+SPEECH_TGT_LEN = [4, 2, 3]    # decoder inputs, BOS first, then padding
+
+
+def config_text(model_section, dtype, images=False, babi=False, speech=False):
     """A heed training config (docs/CONFIG.md) for the model section; data paths are never read."""
-    if babi:
+    if speech:
+        data = ["  train_manifest: train.tsv"]
+    elif babi:
         data = ["  babi:", "    dir: babi"]
     else:
         data = ["  train_images: train-images-idx3-ubyte.gz"] if images else \
             ["  train_source: train.src"]
+    if not (babi or speech):
         data.append("  train_target: train.tgt")
+    if speech:  # the features' bins are the listener's feature_dim
+        data += ["  audio:", f"    mels: {model_section['feature_dim']}"]
     lines = ["data:"] + data + ["model:"]
     lines += [f"  {k}: {json.dumps(v)}" for k, v in model_section.items()]
     lines += ["training:", f"  dtype: {dtype}", "output: model"]
@@ -188,6 +217,69 @@ def main():
     for j, (name, kw) in enumerate(MEMORY_CASES.items()):
         write_memory_case(args.out, name, kw, first + j, torch, heed_torch, make_goldens,
                           reference)
+    first += len(MEMORY_CASES)
+    for j, (name, kw) in enumerate(SPEECH_CASES.items()):
+        write_speech_case(args.out, name, kw, first + j, torch, heed_torch, make_goldens,
+                          reference)
+
+
+def write_speech_case(out, name, kw, i, torch, heed_torch, make_goldens, reference):
+    store = STORE[i % len(STORE)]
+    heed_dtype = "f64" if i % 2 == 0 else "f32"
+    gen = torch.Generator().manual_seed(5000 + i)
+    B, T = len(SPEECH_FRAMES), max(SPEECH_FRAMES)
+    frames = torch.randn(B, T, SPEECH_F, generator=gen, dtype=torch.float64)
+    frame_len = torch.tensor(SPEECH_FRAMES, dtype=torch.long)
+    frames = frames * length_mask(frame_len, T, torch).unsqueeze(2)
+    n = max(SPEECH_TGT_LEN)
+    tgt_in = torch.zeros(B, n, dtype=torch.long)
+    tgt_out = torch.zeros(B, n, dtype=torch.long)
+    for b, m in enumerate(SPEECH_TGT_LEN):
+        words = torch.randint(4, SPEECH_TGT_V, (m - 1,), generator=gen)
+        tgt_in[b, 0] = reference.BOS
+        tgt_in[b, 1:m] = words
+        tgt_out[b, :m - 1] = words
+        tgt_out[b, m - 1] = reference.EOS
+    full_kw = dict(kw, tgt_vocab=SPEECH_TGT_V, feature_dim=SPEECH_F)
+    seed = 300 + i
+    torch.manual_seed(seed)
+    model = reference.build_model("las", **full_kw)
+    state = {k: v.detach().to(heed_torch.DTYPES[store]) for k, v in model.state_dict().items()}
+    model = model.double()
+    model.load_state_dict({k: v.double() for k, v in state.items()})
+    model.eval()
+    logits = model(frames, frame_len, tgt_in)
+    loss = reference.seq2seq_loss(logits, tgt_out)
+    loss.backward()
+    grads = [("out.grad." + k, p.grad.detach()) for k, p in model.named_parameters()]
+
+    section = heed_torch.heed_model_config("las", full_kw)
+    tgt_vocab = "\n".join(["<pad>", "<s>", "</s>", "<unk>"]
+                          + [chr(ord("a") + k) for k in range(SPEECH_TGT_V - 4)]) + "\n"
+    meta = {"format": "pt", "heed.model": "las",
+            "heed.model_config": json.dumps(dict(section, src_vocab=0, tgt_vocab=SPEECH_TGT_V)),
+            "heed.config": config_text(section, heed_dtype, speech=True),
+            "heed.tgt_vocab": tgt_vocab, "heed.dtype": heed_dtype,
+            "interop.case": f"{name}: reference.build_model('las', " + ", ".join(
+                f"{k}={v!r}" for k, v in full_kw.items())
+                            + f") after torch.manual_seed({seed}), saved as {store}",
+            "torch": torch.__version__}
+    path = os.path.join(out, name + ".safetensors")
+    heed_torch.save(state, path, meta)
+    make_goldens.write_safetensors(
+        os.path.join(out, name + ".logits.safetensors"),
+        [("in.frames", frames), ("in.frame_len", frame_len), ("in.tgt_in", tgt_in),
+         ("in.tgt_out", tgt_out), ("out.logits", logits.detach()), ("out.loss", loss.detach())]
+        + grads,
+        {"case": name, "logits": "the reference's forward(frames, frame_len, tgt_in) in float64 "
+                                 f"with the {store} weights of {name}.safetensors; out.loss "
+                                 "seq2seq_loss(logits, tgt_out), out.grad.<name> its gradients",
+         "torch": torch.__version__})
+    print(f"{path}: {len(state)} tensors as {store}, heed dtype {heed_dtype}")
+
+
+def length_mask(lengths, width, torch):
+    return (torch.arange(width).unsqueeze(0) < lengths.unsqueeze(1)).double()
 
 
 def write_memory_case(out, name, kw, i, torch, heed_torch, make_goldens, reference):

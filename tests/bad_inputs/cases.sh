@@ -248,6 +248,27 @@ check config-tie-embeddings-sizes 2 "model.tie_embeddings;(tgt_vocab, out_dim = 
 check config-nested-too-deep 2 "c.yaml:2: invalid YAML: nested more than;levels deep;!bad file" 'python3 -c "print(\"a: \" + \"[\" * 20000)" > c.yaml; $H train c.yaml'
 check config-set-nested-too-deep 2 "--set training.lr=...: the value is not valid YAML (nested more than;!bad file" '$H train $F/c.yaml --set training.lr=$(python3 -c "print(\"[\" * 20000)") --set output=$T/m'
 
+# ---- speech: heed transcribe and model.kind las ------------------------------------------
+# A las model imported from the PyTorch fixture (6 log-mel bins at 16 kHz) reads the WAV files.
+check transcribe-text-model 1 "holds a bahdanau model, not a speech model (model.kind las)" '. $S/fsdd.sh; wav a.wav 800; $H transcribe -m $F/m a.wav'
+check transcribe-nbest-over-beam 2 "--nbest 3 exceeds --beam 2" '$H transcribe -m $F/m --beam 2 --nbest 3 a.wav'
+check transcribe-beam-zero 2 "--beam;from 1 to 1000" '$H transcribe -m $F/m --beam 0 a.wav'
+check transcribe-no-files 2 "files is required" '$H transcribe -m $F/m'
+check transcribe-wav-missing 1 "nope.wav;!a.wav" '. $S/fsdd.sh; wav a.wav 800; $H import --from-pytorch $S/../golden/interop_las.safetensors --out las > /dev/null && $H transcribe -m las a.wav nope.wav'
+check transcribe-wav-empty 1 "e.wav: empty file, expected a WAV file (RIFF/WAVE)" '. $S/fsdd.sh; wav a.wav 800; : > e.wav; $H import --from-pytorch $S/../golden/interop_las.safetensors --out las > /dev/null && $H transcribe -m las a.wav e.wav'
+check transcribe-wav-not-riff 1 "o.wav: not a WAV file: it starts with 'OggS', expected 'RIFF'" 'printf "OggS\x00\x02" > o.wav; $H import --from-pytorch $S/../golden/interop_las.safetensors --out las > /dev/null && $H transcribe -m las o.wav'
+check transcribe-wav-compressed 1 "c.wav: unsupported codec MS ADPCM" '. $S/fsdd.sh; wav c.wav 400 2; $H import --from-pytorch $S/../golden/interop_las.safetensors --out las > /dev/null && $H transcribe -m las c.wav'
+check transcribe-wav-truncated 1 "t.wav: truncated" '. $S/fsdd.sh; wav t.wav 400; truncate -s 100 t.wav; $H import --from-pytorch $S/../golden/interop_las.safetensors --out las > /dev/null && $H transcribe -m las t.wav'
+check transcribe-wav-no-samples 1 "z.wav: holds no samples, expected speech" '. $S/fsdd.sh; wav z.wav 0; $H import --from-pytorch $S/../golden/interop_las.safetensors --out las > /dev/null && $H transcribe -m las z.wav'
+check eval-speech-text-model 2 "--speech and --output are for model.kind las" '$H eval -m $F/m --speech test.tsv'
+check eval-speech-missing-manifest 1 "nope.tsv" '$H import --from-pytorch $S/../golden/interop_las.safetensors --out las > /dev/null && $H eval -m las --speech nope.tsv'
+check config-las-no-manifest 2 "data.train_manifest;required for model.kind las" 'printf "model:\n  kind: las\noutput: $T/m\n" > l.yaml && $H train l.yaml; rc=$?; [ ! -e $T/m ] && exit $rc'
+check config-las-sentencepiece 2 "data.target.tokenizer;not sentencepiece" 'printf "data:\n  train_manifest: t.tsv\n  target: {tokenizer: sentencepiece}\nmodel:\n  kind: las\noutput: $T/m\n" > l.yaml && $H train l.yaml; rc=$?; [ ! -e $T/m ] && exit $rc'
+check config-las-pyramid-not-power-of-two 2 "model.pyramid;power of two" 'printf "data:\n  train_manifest: t.tsv\nmodel:\n  kind: las\n  pyramid: 6\noutput: $T/m\n" > l.yaml && $H train l.yaml; rc=$?; [ ! -e $T/m ] && exit $rc'
+check config-spec-augment-text-model 2 "training.spec_augment.freq_masks;not used by model.kind bahdanau;used by: las" '$H train $F/c.yaml --set training.spec_augment.freq_masks=2 --set output=$T/m; rc=$?; [ ! -e $T/m ] && exit $rc'
+check speech-manifest-no-tab 1 "t.tsv:2: expected a WAV file's path, a TAB and its transcript" '. $S/fsdd.sh; wav a.wav 800; printf "a.wav\tone\na.wav one\n" > t.tsv; printf "data:\n  train_manifest: t.tsv\nmodel:\n  kind: las\n  enc_layers: 1\n  pyramid: 1\ntraining: {max_steps: 1}\noutput: $T/m\n" > l.yaml && $H train l.yaml'
+check speech-manifest-wav-missing 1 "gone.wav" 'printf "gone.wav\tone\n" > t.tsv; printf "data:\n  train_manifest: t.tsv\nmodel:\n  kind: las\n  enc_layers: 1\n  pyramid: 1\ntraining: {max_steps: 1}\noutput: $T/m\n" > l.yaml && $H train l.yaml'
+
 # ---- audio: the recordings of heed data digits ----------------------------------------
 check data-digits-wav-truncated 1 "1_a_5.wav: truncated: the data chunk holds 56 bytes, expected 800 (its header);!filesystem" '. $S/fsdd.sh; make_fsdd fsdd; truncate -s 100 fsdd/recordings/1_a_5.wav; $H data digits --fsdd fsdd --out o; rc=$?; [ ! -e o ] && exit $rc'
 check data-digits-wav-header-cut 1 "2_b_6.wav: truncated: the file ends at byte 36 before its data chunk" '. $S/fsdd.sh; make_fsdd fsdd; truncate -s 36 fsdd/recordings/2_b_6.wav; $H data digits --fsdd fsdd --out o'

@@ -1,4 +1,4 @@
-// The views of `heed show` (cli/show_view.h): every model kind has one, reading the items its
+// The views of `heed show` (cli/show_view.h): every model kind but las has one, reading the items its
 // kind takes, and the kinds drawn from images are listed as the command's message names them.
 #include <gtest/gtest.h>
 
@@ -8,8 +8,18 @@
 namespace heed::cli {
 namespace {
 
+// Every kind but the speech model's (las: no view yet, refused by name).
 TEST(ShowView, EveryKindHasAViewThatDrawsItFromWhatItReads) {
   for (const auto& [kind, name] : kModelKindNames) {
+    if (transcribes_speech(kind)) {
+      try {
+        show_view(kind);
+        ADD_FAILURE() << name << " has a view: test it here";
+      } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()), "no view of heed show draws model.kind las yet");
+      }
+      continue;
+    }
     const ShowView& view = show_view(kind);
     EXPECT_TRUE(view.draws(kind)) << name;
     EXPECT_NE(view.show, nullptr) << name;

@@ -25,6 +25,7 @@ std::string images_of(const std::string& kind) {
 }
 
 const std::string kMemory = "data:\n  babi: {dir: babi/en}\nmodel:\n  kind: memn2n\n";
+const std::string kSpeech = "data:\n  train_manifest: train.tsv\nmodel:\n  kind: las\n";
 
 TEST(ConfigKeys, EachKeyOnceWithHelpAndADefaultInRange) {
   const TrainConfig defaults;
@@ -60,8 +61,9 @@ TEST(ConfigKeys, EveryKindsSavedConfigReadsBack) {
     const bool text = is_sequence_to_sequence(n.value);
     const TrainConfig c =
         parse_train_config((text ? kText.substr(0, kText.rfind("  kind")) + "  kind: " + kind + "\n"
-                            : answers_questions(n.value) ? kMemory
-                                                         : images_of(kind)) +
+                            : answers_questions(n.value)  ? kMemory
+                            : transcribes_speech(n.value) ? kSpeech
+                                                          : images_of(kind)) +
                                "output: o\n",
                            "cfg.yaml");
     EXPECT_EQ(to_yaml(parse_train_config(to_yaml(c), "saved.yaml")), to_yaml(c)) << kind;
@@ -76,7 +78,7 @@ TEST(ConfigKeys, AKeyTheKindDoesNotReadIsRefused) {
             "remove it");
   EXPECT_EQ(error_of(images_of("image2seq") + "  enc_hidden: 64\noutput: o\n"),
             "cfg.yaml:6: model.enc_hidden: not used by model.kind image2seq (used by: bahdanau, "
-            "luong, noattn); remove it");
+            "luong, noattn, las); remove it");
   EXPECT_EQ(error_of(images_of("fc") + "output: o\n", {"model.conv_layers=2"}),
             "--set: model.conv_layers: not used by model.kind fc (used by: cnn, image2seq); "
             "remove it");
@@ -88,7 +90,7 @@ TEST(ConfigKeys, AKeyTheKindDoesNotReadIsRefused) {
             "remove it");
   EXPECT_EQ(error_of(images_of("ram") + "output: o\n", {"training.entropy_weight=0.1"}),
             "--set: training.entropy_weight: not used by model.kind ram (used by: bahdanau, "
-            "luong, image2seq); remove it");
+            "luong, image2seq, las); remove it");
   EXPECT_EQ(error_of(kText + "  input_feed: false\noutput: o\n"), "");  // luong reads it
   EXPECT_NE(error_of(kText + "output: o\n", {"model.kind=bahdanau", "model.input_feed=false"})
                 .find("model.input_feed: not used by model.kind bahdanau (used by: luong)"),
@@ -101,7 +103,7 @@ TEST(ConfigKeys, AKeyTheKindDoesNotReadIsRefused) {
 TEST(ConfigKeys, AnUnusedKeyAtItsDefaultIsAccepted) {
   EXPECT_EQ(error_of(images_of("ram") + "  emb_dim: 64\n  dropout: 0.3\noutput: o\n"),
             "cfg.yaml:6: model.emb_dim: not used by model.kind ram (used by: bahdanau, luong, "
-            "noattn, image2seq, memn2n); remove it");
+            "noattn, image2seq, memn2n, las); remove it");
   EXPECT_EQ(error_of(images_of("fc") + "output: o\n", {"data.source.tokenizer=whitespace"}),
             "--set: data.source.tokenizer: not used by model.kind fc (used by: bahdanau, luong, "
             "noattn, transformer); remove it");

@@ -116,7 +116,7 @@ TEST(TrainConfigErrors, Choices) {
             "cfg.yaml:6: training.optimizer: expected one of adam | adamw | sgd, got 'rmsprop'");
   EXPECT_EQ(error_of(kMinimal + "model:\n  kind: reformer\n"),
             "cfg.yaml:6: model.kind: expected one of bahdanau | luong | noattn | ram | fc | cnn | "
-            "image2seq | memn2n | transformer, got 'reformer'");
+            "image2seq | memn2n | transformer | las, got 'reformer'");
   EXPECT_NE(error_of(kMinimal, {"training.schedule=cosine"}).find("constant | plateau | warmup"),
             std::string::npos);
   EXPECT_NE(error_of(kMinimal, {"training.metric=chrf"}).find("loss | bleu | wer | g2p"),
@@ -521,6 +521,65 @@ TEST(TrainConfigErrors, Image2SeqNamesTheKey) {
             std::string::npos);
   EXPECT_NE(error_of(kImage2Seq, {"data.train_source=a.src"}).find("train_source"),
             std::string::npos);
+}
+
+// model.kind las: its data, audio, listener and SpecAugment keys, the round trip, its metrics
+// and every refusal at the key it names.
+const std::string kSpeech =
+    "data:\n  train_manifest: d/train.tsv\n  dev_manifest: d/dev.tsv\n"
+    "  audio: {rate: 8000, mels: 40}\n  target: {tokenizer: whitespace}\n"
+    "model:\n  kind: las\n  enc_layers: 4\n  pyramid: 8\noutput: m\n";
+
+TEST(TrainConfig, SpeechKeysRoundTrip) {
+  const TrainConfig c = parse_train_config(
+      kSpeech, "cfg.yaml",
+      {"training.spec_augment.freq_masks=2", "training.spec_augment.max_time_fraction=0.1",
+       "training.metric=wer", "data.audio.normalize=false"});
+  EXPECT_EQ(c.model.kind, ModelKind::las);
+  EXPECT_EQ(c.data.train_manifest, "d/train.tsv");
+  EXPECT_EQ(c.data.dev_manifest, "d/dev.tsv");
+  EXPECT_EQ(c.data.audio.rate, 8000);
+  EXPECT_EQ(c.data.audio.mels, 40);
+  EXPECT_FALSE(c.data.audio.normalize);
+  EXPECT_EQ(c.model.listener.pyramid, 8);
+  EXPECT_EQ(c.model.listener.feature_dim, 0);  // set from data.audio.mels by heed train
+  EXPECT_EQ(c.training.spec_augment.freq_masks, 2);
+  EXPECT_EQ(c.training.spec_augment.time_masks, 0);
+  EXPECT_DOUBLE_EQ(c.training.spec_augment.max_time_fraction, 0.1);
+  EXPECT_EQ(c.training.metric, DevMetric::wer);
+  const TrainConfig d = parse_train_config(to_yaml(c), "saved.yaml");
+  EXPECT_EQ(to_yaml(d), to_yaml(c));
+  EXPECT_EQ(d.training.spec_augment.freq_masks, 2);
+  EXPECT_EQ(parse_train_config(kSpeech, "cfg.yaml", {"training.metric=error"}).training.metric,
+            DevMetric::error);
+}
+
+TEST(TrainConfigErrors, SpeechNamesTheKey) {
+  EXPECT_EQ(error_of("data:\n  dev_manifest: d.tsv\nmodel:\n  kind: las\noutput: m\n"),
+            "cfg.yaml: data.train_manifest: required for model.kind las: the training manifest "
+            "(a .tsv of WAV paths and transcripts, as heed data digits writes)");
+  EXPECT_EQ(error_of(kSpeech, {"data.train_target=t.tgt"}),
+            "--set: data.train_target: model.kind las reads WAV files and their transcripts from "
+            "data.train_manifest and data.dev_manifest; remove it");
+  EXPECT_NE(error_of(kSpeech, {"data.train_images=i.gz"}).find("data.train_images"),
+            std::string::npos);
+  EXPECT_EQ(error_of(kSpeech, {"data.target.tokenizer=sentencepiece"}),
+            "--set: data.target.tokenizer: model.kind las spells characters (char) or words "
+            "(whitespace), not sentencepiece");
+  EXPECT_EQ(error_of(kSpeech, {"training.metric=bleu"}),
+            "--set: training.metric: model.kind las transcribes speech: use loss, wer or error "
+            "(the dev utterances whose transcript differs from the reference, in %), got bleu");
+  EXPECT_NE(error_of(kSpeech, {"data.audio.rate=100"}).find("data.audio.rate"), std::string::npos);
+  EXPECT_NE(error_of(kSpeech, {"data.audio.mels=0"}).find("data.audio.mels"), std::string::npos);
+  EXPECT_NE(error_of(kSpeech, {"model.pyramid=0"}).find("model.pyramid"), std::string::npos);
+  EXPECT_NE(error_of(kSpeech, {"training.spec_augment.time_masks=-1"})
+                .find("training.spec_augment.time_masks"),
+            std::string::npos);
+  EXPECT_EQ(error_of(kMinimal, {"training.spec_augment.freq_masks=2"}),
+            "--set: training.spec_augment.freq_masks: not used by model.kind bahdanau (used by: "
+            "las); remove it");
+  EXPECT_EQ(error_of(kMinimal, {"model.pyramid=4"}),
+            "--set: model.pyramid: not used by model.kind bahdanau (used by: las); remove it");
 }
 
 }  // namespace

@@ -6,7 +6,8 @@
 // image2seq; tools/reference/images.py) have fixtures of their own, whose logits files hold
 // the images (and image2seq's decoder inputs), and so has the memory network (memn2n;
 // tools/reference/memory.py), whose logits files hold a batch of stories and every hop's
-// attention. Then export -> import keeps every weight bit for bit, and bad states are
+// attention, and the speech model (las; tools/reference/speech.py), whose logits files hold a
+// batch of frames and the reference's loss and its gradient for every parameter. Then export -> import keeps every weight bit for bit, and bad states are
 // refused with messages that say what is wrong.
 #include <gtest/gtest.h>
 
@@ -21,9 +22,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_test_util.h"
+#include "heed/autograd/cross_entropy_op.h"
 #include "heed/autograd/tape.h"
 #include "heed/base/error.h"
 #include "heed/models/image_encoder.h"
+#include "heed/models/listener.h"
 #include "heed/models/model_registry.h"
 #include "heed/store/checkpoint.h"
 #include "heed/store/interop.h"
@@ -55,6 +58,13 @@ const std::vector<std::string> kMemoryFixtures = {"interop_memn2n", "interop_mem
 
 bool memory_fixture(const std::string& name) {
   return std::find(kMemoryFixtures.begin(), kMemoryFixtures.end(), name) != kMemoryFixtures.end();
+}
+
+// The speech model's (SPEECH_CASES): an LSTM listener over a pyramid of 4, a GRU one over 2.
+const std::vector<std::string> kSpeechFixtures = {"interop_las", "interop_las_gru"};
+
+bool speech_fixture(const std::string& name) {
+  return std::find(kSpeechFixtures.begin(), kSpeechFixtures.end(), name) != kSpeechFixtures.end();
 }
 
 // The state fixtures (not the .logits files): one per model golden, then the image kinds' and
@@ -92,6 +102,7 @@ std::string error_of(F&& f) {
 TEST(Interop, EveryModelGoldenHasAFixture) {
   std::vector<std::string> expected = kImageFixtures;
   expected.insert(expected.end(), kMemoryFixtures.begin(), kMemoryFixtures.end());
+  expected.insert(expected.end(), kSpeechFixtures.begin(), kSpeechFixtures.end());
   for (const std::string& n : golden_names("models_"))
     expected.push_back("interop_" + n.substr(std::string("models_").size()));
   std::sort(expected.begin(), expected.end());
@@ -103,6 +114,49 @@ TEST(Interop, EveryModelGoldenHasAFixture) {
   EXPECT_EQ(kinds, (std::set<std::string>{"cnn", "fc", "image2seq", "ram"}));
   for (const std::string& n : kMemoryFixtures)
     EXPECT_EQ(load_safetensors(fixture(n)).metadata.at(interop_keys::kKind), "memn2n") << n;
+  for (const std::string& n : kSpeechFixtures)
+    EXPECT_EQ(load_safetensors(fixture(n)).metadata.at(interop_keys::kKind), "las") << n;
+}
+
+// The speech model of directory dir on a speech fixture's batch (check: its .logits file):
+// the teacher-forced logits, the mean cross-entropy and its gradient for every parameter
+// against the reference's. Returns the largest difference of the three.
+double compare_speech_model(const std::string& dir, const SafeTensorsFile& check) {
+  const LoadedModel m = load_speech_model_dir(dir, "best");
+  const DType dtype = m.config.training.dtype;
+  const Tensor& frames = check.get("in.frames");  // (B, T, F)
+  const std::vector<std::int64_t> lengths = testing::golden_ints(check.get("in.frame_len"));
+  std::vector<Tensor> utterances;
+  for (std::int64_t b = 0; b < frames.dim(0); ++b)
+    utterances.push_back(frames.select(0, b).slice(0, 0, lengths[static_cast<std::size_t>(b)])
+                             .contiguous()
+                             .to(dtype));
+  const TokenBatch src = speech_batch(utterances, m.config.model.listener.pyramid, dtype);
+  const TokenBatch tgt_in = testing::golden_token_batch(check.get("in.tgt_in"), {});
+  std::vector<std::int32_t> tgt_out;
+  for (std::int64_t id : testing::golden_ints(check.get("in.tgt_out")))
+    tgt_out.push_back(static_cast<std::int32_t>(id));
+  const double tol = testing::golden_tolerance(dtype);
+  Var logits = m.model->forward(src, tgt_in);
+  const Tensor& ref = check.get("out.logits");
+  EXPECT_EQ(logits.value().dtype(), dtype);
+  testing::expect_close_to_golden(logits.value().reshape(ref.shape()), ref, "logits", tol);
+  double worst = testing::max_abs_diff(logits.value().reshape(ref.shape()), ref);
+  Var loss = cross_entropy(logits, tgt_out, kPad);
+  testing::expect_close_to_golden(loss.value().reshape({1}), check.get("out.loss").reshape({1}),
+                                  "loss", tol);
+  worst = std::max(worst, testing::max_abs_diff(loss.value().reshape({1}),
+                                                check.get("out.loss").reshape({1})));
+  Tape::current().backward(loss);
+  std::size_t grads = 0;
+  for (const auto& [name, p] : m.model->named_parameters()) {
+    const Tensor& g = check.get("out.grad." + name);
+    testing::expect_close_to_golden(p.grad(), g, "grad " + name, tol);
+    worst = std::max(worst, testing::max_abs_diff(p.grad(), g));
+    ++grads;
+  }
+  EXPECT_EQ(grads, load_safetensors(path_in(dir, model_files::kBest)).tensors.size());
+  return worst;
 }
 
 // The memory network of model directory dir on a memory fixture's batch (check: its .logits
@@ -160,6 +214,15 @@ TEST(Interop, ImportedPyTorchStatesGiveTheReferenceLogits) {
       const std::string imported = import_file(fixture(name), dir.path(name));
       const double worst = compare_memory_network(imported, testing::load_golden(name + ".logits"));
       std::printf("[interop] %-28s heed %s  max |logits, p - pytorch| %.3g\n", name.c_str(),
+                  std::string(enum_name(load_model_config(imported).training.dtype)).c_str(),
+                  worst);
+      continue;
+    }
+    if (speech_fixture(name)) {
+      const std::string imported = import_file(fixture(name), dir.path(name));
+      const double worst = compare_speech_model(imported, testing::load_golden(name + ".logits"));
+      std::printf("[interop] %-28s heed %s  max |logits, loss, grad - pytorch| %.3g\n",
+                  name.c_str(),
                   std::string(enum_name(load_model_config(imported).training.dtype)).c_str(),
                   worst);
       continue;
@@ -237,8 +300,8 @@ TEST(Interop, ExportThenImportKeepsEveryBit) {
     if (memory_fixture(name)) {
       EXPECT_EQ(meta.at(interop_keys::kSrcVocab), meta.at(interop_keys::kTgtVocab));
     }
-    // An image kind has no source side: no src.vocab, no heed.src_vocab.
-    const bool images = image_fixture(name);
+    // An image or speech kind has no source side: no src.vocab, no heed.src_vocab.
+    const bool images = image_fixture(name) || speech_fixture(name);
     EXPECT_EQ(meta.count(interop_keys::kSrcVocab), images ? 0u : 1u);
     EXPECT_EQ(std::filesystem::exists(path_in(first, model_files::kSrcVocab)), !images);
     EXPECT_EQ(parse_train_config(meta.at(interop_keys::kConfig), "heed.config").model.score,

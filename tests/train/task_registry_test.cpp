@@ -19,6 +19,7 @@ TEST(TaskRegistry, EveryKindHasOneTrainingTask) {
     if (classifies_images(entry.value)) EXPECT_EQ(family, "image classification");
     else if (is_image_to_sequence(entry.value)) EXPECT_EQ(family, "image to sequence");
     else if (answers_questions(entry.value)) EXPECT_EQ(family, "question answering");
+    else if (transcribes_speech(entry.value)) EXPECT_EQ(family, "speech to text");
     else EXPECT_EQ(family, "sequence to sequence");
     EXPECT_NE(spec.make, nullptr);
   }
@@ -32,6 +33,7 @@ TEST(TaskRegistry, TheFamiliesOfTheKinds) {
   EXPECT_STREQ(training_task_spec(ModelKind::fc).family, "image classification");
   EXPECT_STREQ(training_task_spec(ModelKind::cnn).family, "image classification");
   EXPECT_STREQ(training_task_spec(ModelKind::image2seq).family, "image to sequence");
+  EXPECT_STREQ(training_task_spec(ModelKind::las).family, "speech to text");
 }
 
 }  // namespace

@@ -105,7 +105,7 @@ complete_line() {  # WORDS...: what the completion offers for the last word
     echo " ${COMPREPLY[*]} "
   )
 }
-[[ $(complete_line heed tra) == " train translate " ]] ||
+[[ $(complete_line heed tra) == " train translate transcribe " ]] ||
   fail "completion of 'heed tra' gave: $(complete_line heed tra)"
 [[ $(complete_line heed translate --be) == *" --beam "* ]] ||
   fail "completion of 'heed translate --be' gave: $(complete_line heed translate --be)"

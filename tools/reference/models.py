@@ -243,13 +243,17 @@ MODEL_KINDS["transformer"] = _transformer
 
 def build_model(kind, **kwargs):
     """A model by heed's `model.kind` name: bahdanau | luong | noattn, one of the image
-    kinds of images.py (fc | cnn | ram | image2seq), or memn2n (memory.py's MemN2N)."""
+    kinds of images.py (fc | cnn | ram | image2seq), memn2n (memory.py's MemN2N) or las
+    (speech.py's Las)."""
     from .images import IMAGE_KINDS
     if kind in IMAGE_KINDS:
         return IMAGE_KINDS[kind](**kwargs)
     if kind == "memn2n":
         from .memory import MemN2N
         return MemN2N(**kwargs)
+    if kind == "las":
+        from .speech import Las
+        return Las(**kwargs)
     return MODEL_KINDS[kind](**kwargs)
 
 

@@ -12,6 +12,7 @@
 #include "heed/cli/serve_command.h"
 #include "heed/cli/show_command.h"
 #include "heed/cli/train_command.h"
+#include "heed/cli/transcribe_command.h"
 #include "heed/cli/translate_command.h"
 
 namespace heed::cli {
@@ -24,6 +25,7 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   c.push_back(make_export_command());
   c.push_back(make_import_command());
   c.push_back(make_translate_command());
+  c.push_back(make_transcribe_command());
   c.push_back(make_eval_command());
   c.push_back(make_align_command());
   c.push_back(make_serve_command());

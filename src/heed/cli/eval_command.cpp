@@ -16,6 +16,7 @@
 #include "heed/base/error.h"
 #include "heed/cli/eval_image_sequences.h"
 #include "heed/cli/eval_questions.h"
+#include "heed/cli/eval_speech.h"
 #include "heed/cli/validators.h"
 #include "heed/data/image_classes.h"
 #include "heed/kernels/gemm.h"
@@ -56,7 +57,8 @@ class EvalCommand : public Command {
   std::string name() const override { return "eval"; }
   std::string description() const override {
     return "Test error of an image classifier (model.kind ram, fc, cnn) with a 95% bootstrap "
-           "interval, of an image2seq model, or of a memory network on bAbI (memn2n)";
+           "interval, of an image2seq model, of a memory network on bAbI (memn2n), or of a "
+           "speech model on a .tsv manifest (las)";
   }
 
   void setup(CLI::App& app) override {
@@ -73,13 +75,18 @@ class EvalCommand : public Command {
         ->check(int_range(1, 1000));
     app.add_option("--locations", locations_,
                    "write every image's glimpse locations as JSON lines to this file");
-    app.add_option("--beam", beam_, "image2seq: beam size (1 = greedy decoding)")
+    app.add_option("--beam", beam_, "image2seq, las: beam size (1 = greedy decoding)")
         ->check(int_range(1, 1000))->capture_default_str();
-    app.add_option("--max-len", max_len_, "image2seq: the most output words per image (EOS "
-                   "included)")->check(int_range(1, 100000))->capture_default_str();
+    max_len_option_ = app.add_option("--max-len", max_len_, "image2seq: the most output words "
+                   "per image (EOS included); las: symbols per utterance (default: 2 per "
+                   "annotation + 10)")->check(int_range(1, 100000))->capture_default_str();
     app.add_option("--attention", attention_,
                    "image2seq: write every image's output and grid attention as JSON lines to "
                    "this file; memn2n: every question's answer and hops");
+    app.add_option("--speech", speech_, "las: a .tsv manifest of WAV paths and transcripts "
+                   "(heed data digits' test.tsv)");
+    app.add_option("--output", output_, "las: write every utterance's reference and output as "
+                   "JSON lines to this file");
     app.add_option("--babi", babi_, "memn2n: the bAbI tasks' directory (default: the model's "
                    "data.babi.dir)");
     app.add_option("--split", split_, "memn2n: test, train, or dev (the share of the training "
@@ -99,7 +106,28 @@ class EvalCommand : public Command {
 
   int run() override {
     if (threads_ > 0) kernels::set_num_threads(static_cast<int>(threads_));
-    if (answers_questions(load_model_config(dir_).model.kind)) {
+    const ModelKind kind = load_model_config(dir_).model.kind;
+    if (transcribes_speech(kind)) {
+      check_usage(!speech_.empty(), "--speech is required for model.kind las: a .tsv manifest "
+                  "of WAV paths and transcripts");
+      check_usage(images_.empty() && targets_.empty() && locations_.empty() && paths_ == 0 &&
+                      attention_.empty() && babi_.empty() && tasks_.empty() && json_.empty() &&
+                      split_ == "test",
+                  "a las model transcribes speech: give --speech, --beam, --max-len, --output; "
+                  "the other options are for the image kinds and memn2n");
+      SpeechEval o;
+      o.model_dir = dir_;
+      o.weights = weights_;
+      o.manifest = speech_;
+      o.output = output_;
+      o.beam = beam_;
+      o.max_len = max_len_option_->count() > 0 ? max_len_ : 0;
+      o.samples = samples_;
+      o.seed = seed_;
+      return eval_speech(o);
+    }
+    check_usage(speech_.empty() && output_.empty(), "--speech and --output are for model.kind las");
+    if (answers_questions(kind)) {
       check_usage(images_.empty() && targets_.empty() && locations_.empty() && paths_ == 0 &&
                       beam_ == 1,
                   "a memn2n model answers bAbI questions: give --babi, --split, --tasks, --json, "
@@ -248,7 +276,8 @@ class EvalCommand : public Command {
                    : ": no such file (--images: gzipped IDX images, as heed data images writes)");
   }
 
-  std::string dir_, images_, targets_, weights_ = "best", locations_, attention_;
+  std::string dir_, images_, targets_, weights_ = "best", locations_, attention_, speech_, output_;
+  CLI::Option* max_len_option_ = nullptr;
   std::string babi_, split_ = "test", tasks_, json_;
   std::int64_t paths_ = 0, batch_ = 256, samples_ = 1000, threads_ = 0, beam_ = 1, max_len_ = 20;
   std::uint64_t seed_ = 1234;

@@ -93,6 +93,26 @@ class InfoCommand : public Command {
                         : std::string())
                 << ", dropout " << mc.dropout << "\n";
       std::cout << "target vocabulary: " << tgt.size() << " (the class names and 4 specials)\n";
+    } else if (transcribes_speech(mc.kind)) {  // las: transcript symbols, no source side
+      tgt = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
+      mc.tgt_vocab = static_cast<std::int64_t>(tgt.size());
+      if (mc.listener.feature_dim == 0)
+        mc.listener.feature_dim = config.data.audio.mels * config.data.audio.stack;
+      model = build_model(mc, rng, config.training.dtype);
+      std::cout << "  listener " << encoder_cell(mc) << " x" << mc.enc_layers
+                << (mc.bidirectional ? " bidirectional" : "") << " hidden " << mc.enc_hidden
+                << ", pyramid " << mc.listener.pyramid << " (frames per annotation), emb_dim "
+                << mc.emb_dim << ", decoder hidden " << mc.dec_hidden << ", dropout "
+                << mc.dropout << "\n";
+      std::cout << "features: " << config.data.audio.mels << " log-mel bins at "
+                << config.data.audio.rate << " Hz"
+                << (config.data.audio.normalize ? ", normalised per utterance" : "")
+                << (config.data.audio.stack > 1
+                        ? ", stacked " + std::to_string(config.data.audio.stack) + " at a time"
+                        : std::string())
+                << "\n";
+      std::cout << "target vocabulary: " << tgt.size() << " (" << config.data.target.tokenizer
+                << ", 4 specials included)\n";
     } else if (answers_questions(mc.kind)) {  // memn2n: one vocabulary, hops over a memory
       src = Vocabulary::load(path_in(dir_, model_files::kSrcVocab));
       tgt = Vocabulary::load(path_in(dir_, model_files::kTgtVocab));
@@ -165,7 +185,11 @@ class InfoCommand : public Command {
     const std::string best = path_in(dir_, model_files::kBest);
     if (fs::exists(best)) {
       const Metadata meta = load_model_weights(*model, best, dir_, mc.kind,
-                                               takes_images(mc.kind) ? nullptr : &src, tgt);
+                                               takes_images(mc.kind) ||
+                                                       transcribes_speech(mc.kind)
+                                                   ? nullptr
+                                                   : &src,
+                                               tgt);
       const auto step = meta.find("heed.step");
       std::cout << "best weights: " << model_files::kBest << " loads"
                 << (step != meta.end() ? ", step " + step->second : std::string()) << "\n";

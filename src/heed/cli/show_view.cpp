@@ -16,16 +16,24 @@ const ShowView* const kViews[] = {&kShowImageClassifier, &kShowImage2Seq, &kShow
                                   &kShowText};
 }  // namespace
 
-const ShowView& show_view(ModelKind kind) {
+namespace {
+const ShowView* find_show_view(ModelKind kind) {
   for (const ShowView* v : kViews)
-    if (v->draws(kind)) return *v;
-  throw Error(detail::concat("heed show: no view draws model.kind ", enum_name(kind)));
+    if (v->draws(kind)) return v;
+  return nullptr;
+}
+}  // namespace
+
+const ShowView& show_view(ModelKind kind) {
+  if (const ShowView* v = find_show_view(kind)) return *v;
+  throw Error(detail::concat("no view of heed show draws model.kind ", enum_name(kind), " yet"));
 }
 
 std::string kinds_shown_from(ShowInput input) {
   std::vector<std::string> kinds;
   for (const auto& [kind, name] : kModelKindNames)  // canonical names only, not aliases
-    if (name == enum_name(kind) && show_view(kind).input == input) kinds.emplace_back(name);
+    if (name == enum_name(kind) && find_show_view(kind) && find_show_view(kind)->input == input)
+      kinds.emplace_back(name);
   std::string s;
   for (std::size_t i = 0; i < kinds.size(); ++i)
     s += (i == 0 ? "" : i + 1 == kinds.size() ? " and " : ", ") + kinds[i];

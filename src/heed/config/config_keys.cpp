@@ -133,6 +133,18 @@ Ref<T> babi(T DataConfig::Babi::*m) {
   return [m](TrainConfig& c) -> T& { return c.data.babi.*m; };
 }
 template <typename T>
+Ref<T> audio(T DataConfig::Audio::*m) {
+  return [m](TrainConfig& c) -> T& { return c.data.audio.*m; };
+}
+template <typename T>
+Ref<T> listener(T ListenerConfig::*m) {
+  return [m](TrainConfig& c) -> T& { return c.model.listener.*m; };
+}
+template <typename T>
+Ref<T> spec_augment(T TrainingConfig::SpecAugment::*m) {
+  return [m](TrainConfig& c) -> T& { return c.training.spec_augment.*m; };
+}
+template <typename T>
 Ref<T> memory(T MemoryConfig::*m) {
   return [m](TrainConfig& c) -> T& { return c.model.memory.*m; };
 }
@@ -300,8 +312,13 @@ std::vector<ConfigKey> make_keys() {
   // its family's keys without a change here.
   using T = const ModelKindTraits&;
   const KindSet text_kinds = kinds_where([](T t) { return is_sequence_to_sequence(t.kind); });
-  const KindSet decoders =
-      kinds_where([](T t) { return is_sequence_to_sequence(t.kind) || is_image_to_sequence(t.kind); });
+  const KindSet decoders = kinds_where([](T t) {
+    return is_sequence_to_sequence(t.kind) || is_image_to_sequence(t.kind) ||
+           transcribes_speech(t.kind);
+  });
+  const KindSet speech_kinds = kinds_where([](T t) { return transcribes_speech(t.kind); });
+  // The recurrent encoder's keys: the text encoder's and the listener's.
+  const KindSet rnn_encoders = text_kinds | speech_kinds;
   const KindSet attends = kinds_where([](T t) { return t.attention_decoder; });
   const KindSet text_attends =
       kinds_where([](T t) { return is_sequence_to_sequence(t.kind) && t.attention_decoder; });
@@ -312,18 +329,19 @@ std::vector<ConfigKey> make_keys() {
   const KindSet ram_only = kinds({K::ram});
   const KindSet memory_kinds = kinds_where([](T t) { return answers_questions(t.kind); });
   const KindSet not_memory = ~memory_kinds;
+  const KindSet target_files = ~(memory_kinds | speech_kinds);  // read data.train_target
   std::vector<ConfigKey> k;
 
   // ---- data
   k.push_back(only(text_kinds, required(text("data.train_source", data(&DataConfig::train_source),
       "training source file: UTF-8, one sentence per line (docs/DATA.md); text kinds only"))));
-  k.push_back(only(not_memory, required(text("data.train_target", data(&DataConfig::train_target),
+  k.push_back(only(target_files, required(text("data.train_target", data(&DataConfig::train_target),
       "training target file, line *i* translates source line *i*; for the image kinds one class "
       "name (image2seq: a line of class names) per training image"))));
   k.push_back(only(text_kinds, text("data.dev_source", data(&DataConfig::dev_source),
       "development source file; give both dev files or neither. Without a dev set there is no "
       "validation and `best.safetensors` is the latest weights")));
-  k.push_back(only(not_memory, text("data.dev_target", data(&DataConfig::dev_target),
+  k.push_back(only(target_files, text("data.dev_target", data(&DataConfig::dev_target),
       "development target file (the references for BLEU/WER); a tab separates alternative "
       "references on a line (as `heed data g2p` writes them): the dev loss uses the first, "
       "`bleu` and `g2p` use all. Image kinds: the dev images' class names")));
@@ -367,11 +385,34 @@ std::vector<ConfigKey> make_keys() {
       "the share of each task's training questions held out for validation (0: no dev set)")));
   k.push_back(only(memory_kinds, seed("data.babi.split_seed", babi(&DataConfig::Babi::split_seed),
       "which questions are held out; `heed eval` draws the same ones from the model's config")));
+  k.push_back(only(speech_kinds, required(text("data.train_manifest",
+      data(&DataConfig::train_manifest),
+      "las: the training utterances, a `.tsv` file: per line a WAV file's path (relative to "
+      "the manifest's folder) TAB its transcript, as `heed data digits` writes `train.tsv` "
+      "([DATA.md](DATA.md#speech-manifests)); the transcripts are tokenised by "
+      "`data.target.tokenizer`"))));
+  k.push_back(only(speech_kinds, text("data.dev_manifest", data(&DataConfig::dev_manifest),
+      "las: the dev utterances, likewise (`dev.tsv`); `\"\"` = no dev set")));
+  k.push_back(only(speech_kinds, integer("data.audio.rate", audio(&DataConfig::Audio::rate),
+      {between(1000, false, 192000, false, "must be between 1000 and 192000 (Hz)")},
+      "las: the sample rate the features are computed at; every file is resampled to it "
+      "(libsoxr)")));
+  k.push_back(only(speech_kinds, integer("data.audio.mels", audio(&DataConfig::Audio::mels),
+      {between(1, false, 512, false, "must be between 1 and 512")},
+      "las: log-mel bins per frame (25 ms windows every 10 ms, torchaudio's definition; "
+      "[DATA.md](DATA.md#audio))")));
+  k.push_back(only(speech_kinds, flag("data.audio.normalize", audio(&DataConfig::Audio::normalize),
+      "las: shift and scale each bin to mean 0 and variance 1 over the utterance")));
+  k.push_back(only(speech_kinds, integer("data.audio.stack", audio(&DataConfig::Audio::stack),
+      {between(1, false, 16, false, "must be between 1 and 16")},
+      "las: join every k consecutive frames into one of k · `mels` values (after "
+      "normalisation; the last zero-padded), so the listener reads k times fewer, longer "
+      "frames (k · 10 ms); 1 = none")));
   k.push_back(integer("data.max_dev_sentences", data(&DataConfig::max_dev_sentences),
       {non_negative("must be 0 (all) or more")},
       "validate on the first N dev pairs (image kinds: images) only; 0 = all"));
   add_side(k, "data.source", &DataConfig::source, text_kinds);
-  add_side(k, "data.target", &DataConfig::target, not_memory);
+  add_side(k, "data.target", &DataConfig::target, not_memory);  // las: the transcripts
 
   // ---- model
   k.push_back(choice("model.kind", model(&ModelConfig::kind),
@@ -380,8 +421,9 @@ std::vector<ConfigKey> make_keys() {
       "classifies images), `fc` and `cnn` (a fully connected network and a small CNN over the "
       "whole image, ram's baselines) or `image2seq` (a CNN encoder's grid attended by the "
       "bahdanau decoder: images to class-name sequences) or `memn2n` (the end-to-end memory "
-      "network: answers a question about a story, bAbI) or `transformer` (encoder and decoder "
-      "stacks of multi-head attention)"));
+      "network: answers a question about a story, bAbI), `transformer` (encoder and decoder "
+      "stacks of multi-head attention) or `las` (listen, attend and spell: a pyramidal recurrent "
+      "listener over log-mel frames attended by the bahdanau decoder: speech to text)"));
   const KeyRange from_vocab = non_negative("must be 0 (from the vocabulary) or more");
   k.push_back(only(text_kinds | memory_kinds, integer("model.src_vocab", model(&ModelConfig::src_vocab),
       {from_vocab}, "set from the source vocabulary; leave 0 (a different non-zero value is an "
@@ -391,13 +433,14 @@ std::vector<ConfigKey> make_keys() {
   k.push_back(only((decoders & recurrent) | memory_kinds, integer("model.emb_dim", model(&ModelConfig::emb_dim),
       {positive_int()}, "embedding size (memn2n: d, the size of every memory and of the "
       "question's state)")));
-  k.push_back(only(text_kinds & recurrent, choice("model.encoder_cell", model(&ModelConfig::encoder_cell),
-      "`\"\"` = the model's default (GRU for bahdanau/noattn, LSTM for luong)")));
-  k.push_back(only(text_kinds & recurrent, integer("model.enc_hidden", model(&ModelConfig::enc_hidden),
+  k.push_back(only(rnn_encoders, choice("model.encoder_cell", model(&ModelConfig::encoder_cell),
+      "`\"\"` = the model's default (GRU for bahdanau/noattn, LSTM for luong and las)")));
+  k.push_back(only(rnn_encoders, integer("model.enc_hidden", model(&ModelConfig::enc_hidden),
       {positive_int()}, "encoder hidden size per direction")));
-  k.push_back(only(text_kinds, integer("model.enc_layers", model(&ModelConfig::enc_layers),
-      {positive_int()}, "encoder depth (transformer: encoder layers)")));
-  k.push_back(only(text_kinds & recurrent, flag("model.bidirectional", model(&ModelConfig::bidirectional),
+  k.push_back(only(text_kinds | speech_kinds, integer("model.enc_layers", model(&ModelConfig::enc_layers),
+      {positive_int()}, "encoder depth (transformer: encoder layers; las: the listener's layers, at "
+      "least 1 + log2 `pyramid`)")));
+  k.push_back(only(rnn_encoders, flag("model.bidirectional", model(&ModelConfig::bidirectional),
       "bidirectional encoder")));
   k.push_back(only(decoders & recurrent, integer("model.dec_hidden", model(&ModelConfig::dec_hidden),
       {positive_int()}, "decoder hidden size")));
@@ -427,12 +470,12 @@ std::vector<ConfigKey> make_keys() {
       "that layer's head (1 to `heads`) read as the attention; 0 = the heads averaged")));
   k.push_back(only(attends, integer("model.attn_dim", model(&ModelConfig::attn_dim),
       {non_negative()}, "additive / concat attention size; 0 = `dec_hidden`")));
-  k.push_back(only(kinds({K::bahdanau, K::noattn, K::image2seq}),
+  k.push_back(only(kinds({K::bahdanau, K::noattn, K::image2seq, K::las}),
       integer("model.out_dim", model(&ModelConfig::out_dim), {non_negative()},
               "deep-output size; 0 = `dec_hidden`")));
   // The score's names come from the attention layer's own table.
   k.push_back(only(attends, choice("model.score", model(&ModelConfig::score),
-      "luong: any (`additive` is another name of `mlp`); bahdanau and image2seq: `mlp`")));
+      "luong: any (`additive` is another name of `mlp`); bahdanau, image2seq and las: `mlp`")));
   k.push_back(only(kinds({K::luong}), flag("model.input_feed", model(&ModelConfig::input_feed),
       "input feeding")));
   k.push_back(only(decoders & recurrent, flag("model.local_p", model(&ModelConfig::local_p),
@@ -515,6 +558,16 @@ std::vector<ConfigKey> make_keys() {
   k.push_back(only(kinds({K::cnn, K::image2seq}), integer("model.conv_channels",
       image(&ImageEncoderConfig::conv_channels), {positive_int()},
       "channels of the first layer; each next layer has twice as many")));
+  k.push_back(only(speech_kinds, integer("model.pyramid", listener(&ListenerConfig::pyramid),
+      {between(1, false, 1024, false, "must be a power of two from 1 to 1024")},
+      "las: the listener's time reduction, a power of two: layers 1..log2(pyramid) each join "
+      "adjacent pairs of the layer below, so the speller attends over pyramid times fewer "
+      "annotations than frames ([MODELS.md](MODELS.md#listen-attend-and-spell))")));
+  k.push_back(only(speech_kinds, integer("model.feature_dim", listener(&ListenerConfig::feature_dim),
+      {non_negative("must be 0 (from data.audio.mels) or more")},
+      "las: the values of a frame the listener reads; set from `data.audio` (mels × stack), "
+      "leave 0 (a "
+      "different non-zero value is an error)")));
   k.push_back(only(memory_kinds, integer("model.hops", memory(&MemoryConfig::hops),
       {positive_int(), at_most(16, "must be at most 16")},
       "K: hops of attention over the memory, with adjacent weight tying (K + 1 embedding "
@@ -598,11 +651,13 @@ std::vector<ConfigKey> make_keys() {
       {positive_int()}, "validate on the dev set every N steps"));
   k.push_back(choice("training.metric", training(&TrainingConfig::metric),
       "what decides the best model, plateau and early stopping: `loss` (dev cross-entropy, "
-      "lower is better), `error` (model.kind ram, fc, cnn and image2seq only, and their only "
-      "other choice: the classifiers' dev classification error in %, image2seq's share of dev "
-      "images whose greedily decoded class names differ from the target, in %; lower), `bleu` "
+      "lower is better), `error` (model.kind ram, fc, cnn, image2seq and las only, and the "
+      "image kinds' only other choice: the classifiers' dev classification error in %, "
+      "image2seq's share of dev images whose greedily decoded class names differ from the "
+      "target, las's share of dev utterances whose greedy transcript differs from the "
+      "reference (the string error), in %; lower), `bleu` "
       "(sacreBLEU on greedy dev translations, higher), `wer` (word error rate of greedy dev "
-      "outputs against the first reference, lower), `g2p` (the G2P word error rate: share of "
+      "outputs against the first reference, lower; las: of the greedy transcripts), `g2p` (the G2P word error rate: share of "
       "dev words whose output matches none of their references, lower; PER is logged too)"));
   k.push_back(integer("training.max_output_factor", training(&TrainingConfig::max_output_factor),
       {positive_int()},
@@ -687,6 +742,24 @@ std::vector<ConfigKey> make_keys() {
       "memn2n: in training, up to this share of a story's length in empty memories is inserted "
       "at random between its statements' temporal indices (Sukhbaatar's random noise: 0.1); "
       "0 = off")));
+  k.push_back(only(speech_kinds, integer("training.spec_augment.freq_masks",
+      spec_augment(&TrainingConfig::SpecAugment::freq_masks), {non_negative()},
+      "las: SpecAugment (Park et al. 2019, no time warping) on each training utterance, drawn "
+      "anew at every step, never on the dev set: masks over the mel bins; 0 with `time_masks` "
+      "0 = off ([DATA.md](DATA.md#audio))")));
+  k.push_back(only(speech_kinds, integer("training.spec_augment.max_freq_width",
+      spec_augment(&TrainingConfig::SpecAugment::max_freq_width), {non_negative()},
+      "las: each frequency mask covers 0 to this many bins (uniform)")));
+  k.push_back(only(speech_kinds, integer("training.spec_augment.time_masks",
+      spec_augment(&TrainingConfig::SpecAugment::time_masks), {non_negative()},
+      "las: masks over the frames")));
+  k.push_back(only(speech_kinds, integer("training.spec_augment.max_time_width",
+      spec_augment(&TrainingConfig::SpecAugment::max_time_width), {non_negative()},
+      "las: each time mask covers 0 to this many frames (uniform)")));
+  k.push_back(only(speech_kinds, number("training.spec_augment.max_time_fraction",
+      spec_augment(&TrainingConfig::SpecAugment::max_time_fraction),
+      {between(0, false, 1, false, "must be in [0, 1]")},
+      "las: and at most this share of the utterance's frames")));
   k.push_back(choice("training.dtype", training(&TrainingConfig::dtype),
       "parameter type: `f32`, or `f64` (slow; for checks)"));
   k.push_back(choice("training.precision", training(&TrainingConfig::precision),

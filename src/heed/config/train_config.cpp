@@ -303,6 +303,23 @@ void check_data(Sections& s, const TrainConfig& config) {
                        "data.babi.dev_fraction of the training questions); remove it");
     return;
   }
+  if (transcribes_speech(kind)) {  // WAV files and transcripts listed in .tsv manifests
+    s.check("data.train_manifest", !c.train_manifest.empty(),
+            "required for " + reader + ": the training manifest (a .tsv of WAV paths and "
+            "transcripts, as heed data digits writes)");
+    for (const auto& [key, value] : {std::pair{"data.train_source", &c.train_source},
+                                     std::pair{"data.dev_source", &c.dev_source},
+                                     std::pair{"data.train_target", &c.train_target},
+                                     std::pair{"data.dev_target", &c.dev_target},
+                                     std::pair{"data.train_images", &c.train_images},
+                                     std::pair{"data.dev_images", &c.dev_images}})
+      s.check(key, value->empty(),
+              reader + " reads WAV files and their transcripts from data.train_manifest and "
+                       "data.dev_manifest; remove it");
+    s.check("data.target.tokenizer", c.target.tokenizer != TokenizerKind::sentencepiece,
+            reader + " spells characters (char) or words (whitespace), not sentencepiece");
+    return;
+  }
   if (c.generate.kind) {  // the training set drawn by heed: no training files
     for (const auto& [key, value] : {std::pair{"data.train_images", &c.train_images},
                                      std::pair{"data.train_target", &c.train_target}})
@@ -349,7 +366,13 @@ void check_training(Sections& s, const TrainConfig& config) {
           "linear decay needs training.max_steps (" + std::to_string(c.max_steps) +
               ") greater than training.warmup_steps (" + std::to_string(c.warmup_steps) +
               ") or training.max_seconds");
-  if (kind == ModelKind::image2seq)
+  if (transcribes_speech(kind))
+    s.check("training.metric", c.metric == DevMetric::loss || c.metric == DevMetric::error ||
+                                   c.metric == DevMetric::wer,
+            "model.kind " + std::string(enum_name(kind)) + " transcribes speech: use loss, wer "
+                "or error (the dev utterances whose transcript differs from the reference, in "
+                "%), got " + std::string(enum_name(c.metric)));
+  else if (kind == ModelKind::image2seq)
     s.check("training.metric", c.metric == DevMetric::loss || c.metric == DevMetric::error,
             "model.kind image2seq: use loss or error (the dev images whose decoded class names "
             "differ from the target, in %), got " + std::string(enum_name(c.metric)));

@@ -59,6 +59,16 @@ struct DataConfig {
     double dev_fraction = 0.1;
     std::uint64_t split_seed = 1;
   } babi;
+  // model.kind las (docs/DATA.md#speech-manifests): .tsv manifests, per line a WAV file's path
+  // (relative to the manifest's folder) TAB its transcript, and how the audio becomes log-mel
+  // frames (audio/log_mel.h: 25 ms windows every 10 ms at rate; per-utterance normalisation).
+  std::string train_manifest, dev_manifest;
+  struct Audio {
+    std::int64_t rate = 16000;  // Hz: every file is resampled to it
+    std::int64_t mels = 80;     // log-mel bins per frame
+    bool normalize = true;      // each bin to mean 0, variance 1 over the utterance
+    std::int64_t stack = 1;     // frames joined k at a time (mels * stack values a frame)
+  } audio;
   std::int64_t max_dev_sentences = 0;      // first N dev pairs; 0 = all
   SideConfig source, target;
 };
@@ -119,6 +129,15 @@ struct TrainingConfig {
   std::int64_t linear_start_epochs = 0;    // at most this many epochs; 0 = no limit
   double linear_start_lr = 0.0;            // > 0: lr meanwhile, the schedule restarts after it
   double random_empty_memories = 0.0;
+  // model.kind las: SpecAugment's masks on each training utterance's features, drawn anew at
+  // every step (audio/spec_augment.h); no masks (the default) = off. Never on the dev set.
+  struct SpecAugment {
+    std::int64_t freq_masks = 0;
+    std::int64_t max_freq_width = 27;
+    std::int64_t time_masks = 0;
+    std::int64_t max_time_width = 40;
+    double max_time_fraction = 0.2;
+  } spec_augment;
   std::int64_t threads = 0;           // 0 = the OpenMP default
   DType dtype = DType::f32;
   kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32;  // the step's products (f32 only)

@@ -29,6 +29,11 @@ TokenBatch row_block(const TokenBatch& src, std::int64_t r0, std::int64_t r1) {
                   part.copy_ids.begin() + b * part.len);
     part.extended = src.extended;
   }
+  if (src.frames.defined()) {  // the block's rows, up to its longest utterance's frames
+    part.frame_lengths.assign(src.frame_lengths.begin() + r0, src.frame_lengths.begin() + r1);
+    const std::int64_t T = *std::max_element(part.frame_lengths.begin(), part.frame_lengths.end());
+    part.frames = src.frames.slice(0, r0, r1).slice(1, 0, T).contiguous();
+  }
   return part;
 }
 

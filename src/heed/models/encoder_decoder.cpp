@@ -54,8 +54,9 @@ EncoderDecoder::EncoderDecoder(const ModelConfig& config, std::unique_ptr<Encode
 Encoded EncoderDecoder::encode(const TokenBatch& src) const { return encode(src, mode()); }
 
 Encoded EncoderDecoder::encode(const TokenBatch& src, const RunMode& m) const {
-  // An image source's placeholder ids are no tokens: the image encoder checks its images.
-  if (!src.images.defined()) check_token_batch(src, config_.src_vocab, (name_ + " source").c_str());
+  // An image or speech source's placeholder ids are no tokens: the encoder checks its input.
+  if (!src.images.defined() && !src.frames.defined())
+    check_token_batch(src, config_.src_vocab, (name_ + " source").c_str());
   if (!copy_gate_) return decoder_->prepare(encoder_->encode(src, m), m);
   check_copy_source(src, config_.tgt_vocab, name_.c_str());
   Encoded enc = decoder_->prepare(encoder_->encode(src, m), m);

@@ -22,9 +22,11 @@ namespace heed {
 // whole image (docs/MODELS.md#fully-connected-classifier), and cnn, a small convolutional
 // network (docs/MODELS.md#small-cnn); and image2seq, a CNN encoder whose grid cells a Bahdanau
 // decoder attends over (docs/MODELS.md#image-to-sequence); and memn2n, the end-to-end memory
-// network that answers a question about a story (docs/MODELS.md#memory-network); and
-// transformer, encoder and decoder stacks of multi-head attention (docs/MODELS.md#transformer).
-enum class ModelKind { bahdanau, luong, noattn, ram, fc, cnn, image2seq, memn2n, transformer };
+// network that answers a question about a story (docs/MODELS.md#memory-network);
+// transformer, encoder and decoder stacks of multi-head attention (docs/MODELS.md#transformer);
+// and las, listen, attend and spell: a pyramidal recurrent listener over log-mel frames that
+// the Bahdanau decoder attends over (docs/MODELS.md#listen-attend-and-spell).
+enum class ModelKind { bahdanau, luong, noattn, ram, fc, cnn, image2seq, memn2n, transformer, las };
 inline constexpr EnumName<ModelKind> kModelKindNames[] = {{ModelKind::bahdanau, "bahdanau"},
                                                           {ModelKind::luong, "luong"},
                                                           {ModelKind::noattn, "noattn"},
@@ -33,7 +35,8 @@ inline constexpr EnumName<ModelKind> kModelKindNames[] = {{ModelKind::bahdanau, 
                                                           {ModelKind::cnn, "cnn"},
                                                           {ModelKind::image2seq, "image2seq"},
                                                           {ModelKind::memn2n, "memn2n"},
-                                                          {ModelKind::transformer, "transformer"}};
+                                                          {ModelKind::transformer, "transformer"},
+                                                          {ModelKind::las, "las"}};
 constexpr std::span<const EnumName<ModelKind>> enum_names(ModelKind) { return kModelKindNames; }
 
 // What each kind reads and writes, its family: one training task (train/task_registry.cpp) and
@@ -46,6 +49,7 @@ enum class ModelFamily {
   image_classification,  // an image in, a class out: ram, fc, cnn
   image_to_sequence,     // an image in, text out: image2seq
   question_answering,    // a story and a question in, an answer word out: memn2n
+  speech_to_text,        // speech (log-mel frames) in, text out: las
 };
 struct ModelKindTraits {
   ModelKind kind;
@@ -64,7 +68,8 @@ inline constexpr ModelKindTraits kModelKindTraits[] = {
     {ModelKind::cnn, ModelFamily::image_classification, false, false},
     {ModelKind::image2seq, ModelFamily::image_to_sequence, true, true},
     {ModelKind::memn2n, ModelFamily::question_answering, false, false},
-    {ModelKind::transformer, ModelFamily::sequence_to_sequence, false, false}};
+    {ModelKind::transformer, ModelFamily::sequence_to_sequence, false, false},
+    {ModelKind::las, ModelFamily::speech_to_text, true, true}};
 static_assert(std::size(kModelKindTraits) == std::size(kModelKindNames),
               "every model kind needs its traits");
 constexpr const ModelKindTraits& model_kind_traits(ModelKind kind) {
@@ -97,6 +102,16 @@ constexpr bool takes_images(ModelKind kind) {
 // encoder–decoder (models/memory_network.h).
 constexpr bool answers_questions(ModelKind kind) {
   return model_family(kind) == ModelFamily::question_answering;
+}
+
+// las: an encoder–decoder whose source batches carry log-mel frames (TokenBatch::frames); no
+// source vocabulary; the data are WAV files listed in .tsv manifests.
+constexpr bool transcribes_speech(ModelKind kind) {
+  return model_family(kind) == ModelFamily::speech_to_text;
+}
+// No source tokens: the encoder reads images or speech (no src.vocab, no source tokeniser).
+constexpr bool reads_no_source_tokens(ModelKind kind) {
+  return is_image_to_sequence(kind) || transcribes_speech(kind);
 }
 
 // model.core of the recurrent attention model: a ReLU RNN cell or an LSTM cell.
@@ -180,6 +195,15 @@ struct TransformerConfig {
   std::int64_t alignment_head = 0;
 };
 
+// The listener of model.kind las (models/listener.h): model.enc_layers recurrent layers
+// (model.encoder_cell, model.enc_hidden, model.bidirectional) over feature_dim log-mel bins;
+// layers 1..log2(pyramid) each read adjacent pairs of the layer below joined, so the annotations
+// are pyramid times fewer than the frames.
+struct ListenerConfig {
+  std::int64_t pyramid = 8;       // the time reduction: 1, 2, 4, 8, ... (a power of two)
+  std::int64_t feature_dim = 0;   // filled from data.audio.mels
+};
+
 struct ModelConfig {
   ModelKind kind = ModelKind::bahdanau;
   std::int64_t src_vocab = 0;      // filled from the vocabularies
@@ -219,6 +243,7 @@ struct ModelConfig {
   ImageClassifierConfig classifier;  // kinds fc and cnn only (model.fc_*, model.image_*)
   MemoryConfig memory;             // kind memn2n only (model.hops, ...)
   TransformerConfig transformer;   // kind transformer only (model.d_model, ...)
+  ListenerConfig listener;         // kind las only (model.pyramid, model.feature_dim)
 
   std::int64_t resolved_out_dim() const { return out_dim > 0 ? out_dim : dec_hidden; }
   // The annotation size: enc_hidden per direction.

@@ -20,11 +20,13 @@ extern const ModelKindSpec kFcSpec;
 extern const ModelKindSpec kCnnSpec;
 extern const ModelKindSpec kMemoryNetworkSpec;
 extern const ModelKindSpec kTransformerSpec;
+extern const ModelKindSpec kListenAttendSpellSpec;
 
 namespace {
 const ModelKindSpec* const kSpecs[] = {&kBahdanauSpec, &kLuongSpec, &kNoAttentionSpec, &kRamSpec,
                                        &kFcSpec, &kCnnSpec, &kImageToSequenceSpec,
-                                       &kMemoryNetworkSpec, &kTransformerSpec};
+                                       &kMemoryNetworkSpec, &kTransformerSpec,
+                                       &kListenAttendSpellSpec};
 }  // namespace
 
 const ModelKindSpec& model_kind_spec(ModelKind kind) {
@@ -50,7 +52,7 @@ void validate_model_config(const ModelConfig& c) {
     model_kind_spec(c.kind).validate(c);
     return;
   }
-  HEED_CHECK((c.src_vocab >= 4 || is_image_to_sequence(c.kind)) && c.tgt_vocab >= 4, "model: "
+  HEED_CHECK((c.src_vocab >= 4 || reads_no_source_tokens(c.kind)) && c.tgt_vocab >= 4, "model: "
              "src_vocab and tgt_vocab must hold at least the 4 special tokens (pad, bos, eos, "
              "unk), got ", c.src_vocab, " and ", c.tgt_vocab);
   HEED_CHECK(c.attention_mode != AttentionMode::none || is_image_to_sequence(c.kind),

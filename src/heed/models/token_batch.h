@@ -1,7 +1,7 @@
 #pragma once
 // TokenBatch: a padded batch of token ids, what text encoders read and decoders emit, with the
 // ids every vocabulary reserves. An image model's source batch carries its images in it
-// (docs/ARCHITECTURE.md, "Images as sources").
+// (docs/ARCHITECTURE.md, "Images as sources"), a speech model's its log-mel frames.
 #include <cstdint>
 #include <vector>
 
@@ -28,6 +28,12 @@ struct TokenBatch {
   // Empty for a model without copy.
   std::vector<std::int32_t> copy_ids{};
   std::int64_t extended = 0;
+  // A speech model's source (model.kind las): log-mel frames (B, T, bins), zero after each
+  // row's frame_lengths; len and every length are then the listener's annotations (frames
+  // reduced by model.pyramid) and ids are kPad placeholders (models/listener.h,
+  // speech_source). Undefined for text and images.
+  Tensor frames{};
+  std::vector<std::int64_t> frame_lengths{};
 };
 
 // Throws heed::Error (prefixed by what) unless the batch is consistent: ids.size() = batch *

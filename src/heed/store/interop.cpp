@@ -100,8 +100,9 @@ AnyModel load_any_model_dir(const std::string& dir, const std::string& which) {
     LoadedMemoryModel m = load_memory_model_dir(dir, which);
     return {std::move(m.config), std::move(m.model), std::move(m.metadata)};
   }
-  LoadedModel m = is_image_to_sequence(kind) ? load_image_sequence_model_dir(dir, which)
-                                            : load_model_dir(dir, which);
+  LoadedModel m = is_image_to_sequence(kind)  ? load_image_sequence_model_dir(dir, which)
+                  : transcribes_speech(kind) ? load_speech_model_dir(dir, which)
+                                             : load_model_dir(dir, which);
   return {std::move(m.config), std::move(m.model), std::move(m.metadata)};
 }
 
@@ -193,10 +194,11 @@ void import_into(const ImportOptions& o, const std::string& stage, const std::st
     config = parse_train_config(it->second, config_source);
   }
   ModelConfig& mc = config.model;
-  // An image kind has no source side: no source vocabulary or tokeniser to take.
-  const bool images = takes_images(mc.kind);
+  // An image or speech kind has no source side: no source vocabulary or tokeniser to take.
+  const bool images = takes_images(mc.kind) || transcribes_speech(mc.kind);
   HEED_CHECK(!images || (o.src_vocab.empty() && o.src_spm.empty() && o.tgt_spm.empty()),
-             config_source, ": model.kind ", enum_name(mc.kind), " reads images and has no ",
+             config_source, ": model.kind ", enum_name(mc.kind), " reads ",
+             transcribes_speech(mc.kind) ? "speech" : "images", " and has no ",
              !o.src_vocab.empty() ? "source vocabulary; drop --src-vocab (and --vocab), give the "
                                     "classes with --tgt-vocab"
                                   : "SentencePiece model; drop --src-spm / --tgt-spm");
@@ -308,14 +310,14 @@ std::size_t export_model(const ExportOptions& o) {
       {interop_keys::kWeights, o.weights == "best" || o.weights == "last"
                                    ? o.weights
                                    : fs::path(o.weights).filename().string()}};
-  // An image kind has no source side, so no heed.src_vocab. A memory network's one
+  // An image or speech kind has no source side, so no heed.src_vocab. A memory network's one
   // vocabulary is src.vocab, the file it loads and checks: both keys hold it (its tgt.vocab
   // is the same words and is not read).
   const ModelKind kind = m.config.model.kind;
   const std::string tgt_vocab =
       answers_questions(kind) ? model_files::kSrcVocab : model_files::kTgtVocab;
   meta.emplace(interop_keys::kTgtVocab, read_text(path_in(o.dir, tgt_vocab)));
-  if (!takes_images(kind))
+  if (!takes_images(kind) && !transcribes_speech(kind))
     meta.emplace(interop_keys::kSrcVocab, read_text(path_in(o.dir, model_files::kSrcVocab)));
   if (auto it = m.metadata.find("heed.step"); it != m.metadata.end()) meta.insert(*it);
   // The checksums of the vocabularies exported (save_module would take them from the

@@ -27,7 +27,7 @@ std::string step_checkpoint_path(const std::string& dir, std::int64_t step) {
 }
 
 std::unique_ptr<Seq2Seq> build_model(const ModelConfig& config, Rng& rng, DType dtype) {
-  HEED_CHECK((config.src_vocab > 4 || is_image_to_sequence(config.kind)) && config.tgt_vocab > 4,
+  HEED_CHECK((config.src_vocab > 4 || reads_no_source_tokens(config.kind)) && config.tgt_vocab > 4,
              "build_model: the vocabulary sizes are not set (", config.src_vocab, ", ",
              config.tgt_vocab, ")");
   return make_model(config, rng, dtype);
@@ -94,6 +94,9 @@ LoadedModel load_model_dir(const std::string& dir, const std::string& which) {
   HEED_CHECK(!is_image_to_sequence(m.config.model.kind), dir, ": holds an ",
              enum_name(m.config.model.kind), " model, which reads images (heed eval --model ",
              dir, " --images FILE), not text");
+  HEED_CHECK(!transcribes_speech(m.config.model.kind), dir, ": holds a ",
+             enum_name(m.config.model.kind), " model, which transcribes speech (heed transcribe "
+             "--model ", dir, " FILE.wav...), not text");
   HEED_CHECK(!answers_questions(m.config.model.kind), dir, ": holds a ",
              enum_name(m.config.model.kind), " model, which answers questions about stories "
              "(heed eval --model ", dir, " --babi DIR), not a translation model");
@@ -144,11 +147,10 @@ LoadedImageModel load_image_model_dir(const std::string& dir, const std::string&
   return m;
 }
 
-LoadedModel load_image_sequence_model_dir(const std::string& dir, const std::string& which) {
-  LoadedModel m;
-  m.config = load_model_config(dir);
-  HEED_CHECK(is_image_to_sequence(m.config.model.kind), dir, ": holds a ",
-             enum_name(m.config.model.kind), " model; this reads model.kind image2seq");
+namespace {
+
+// A model without source tokens (image2seq, las): the target vocabulary and the weights.
+void load_target_side_model(LoadedModel& m, const std::string& dir, const std::string& which) {
   m.tgt_vocab = Vocabulary::load(path_in(dir, model_files::kTgtVocab));
   ModelConfig mc = m.config.model;
   HEED_CHECK(mc.tgt_vocab == static_cast<std::int64_t>(m.tgt_vocab.size()),
@@ -161,6 +163,26 @@ LoadedModel load_image_sequence_model_dir(const std::string& dir, const std::str
   m.model = build_model(mc, rng, m.config.training.dtype);
   m.metadata = load_model_weights(*m.model, m.weights_path, dir, mc.kind, nullptr, m.tgt_vocab);
   m.model->eval();
+}
+
+}  // namespace
+
+LoadedModel load_image_sequence_model_dir(const std::string& dir, const std::string& which) {
+  LoadedModel m;
+  m.config = load_model_config(dir);
+  HEED_CHECK(is_image_to_sequence(m.config.model.kind), dir, ": holds a ",
+             enum_name(m.config.model.kind), " model; this reads model.kind image2seq");
+  load_target_side_model(m, dir, which);
+  return m;
+}
+
+LoadedModel load_speech_model_dir(const std::string& dir, const std::string& which) {
+  LoadedModel m;
+  m.config = load_model_config(dir);
+  HEED_CHECK(transcribes_speech(m.config.model.kind), dir, ": holds a ",
+             enum_name(m.config.model.kind), " model, not a speech model (model.kind las)");
+  m.tgt_tokenizer = load_tokenizer(m.config.data.target, "");
+  load_target_side_model(m, dir, which);
   return m;
 }
 

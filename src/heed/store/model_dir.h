@@ -85,6 +85,12 @@ LoadedImageModel load_image_model_dir(const std::string& dir, const std::string&
 // stay empty. heed::Error for another kind's directory and for every missing file.
 LoadedModel load_image_sequence_model_dir(const std::string& dir, const std::string& which = "best");
 
+// A trained model.kind las (a speech model): its directory holds tgt.vocab (the transcripts'
+// symbols) and config.yaml names their tokeniser (data.target) and the features (data.audio);
+// no src.vocab. src_vocab and src_tokenizer stay empty. heed::Error for another kind's
+// directory and for every missing file.
+LoadedModel load_speech_model_dir(const std::string& dir, const std::string& which = "best");
+
 // A trained memory network (model.kind memn2n; models/memory_network.h): the config, its one
 // vocabulary (src.vocab; tgt.vocab is the same words) and the model in eval mode. heed::Error
 // for another kind's directory and for every missing file, naming it.

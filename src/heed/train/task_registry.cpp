@@ -10,10 +10,12 @@ extern const TrainingTaskSpec kSeq2SeqTask;
 extern const TrainingTaskSpec kImageClassificationTask;
 extern const TrainingTaskSpec kImageToSequenceTask;
 extern const TrainingTaskSpec kQuestionAnsweringTask;
+extern const TrainingTaskSpec kSpeechToTextTask;
 
 namespace {
 const TrainingTaskSpec* const kTasks[] = {&kSeq2SeqTask, &kImageClassificationTask,
-                                          &kImageToSequenceTask, &kQuestionAnsweringTask};
+                                          &kImageToSequenceTask, &kQuestionAnsweringTask,
+                                          &kSpeechToTextTask};
 }  // namespace
 
 const TrainingTaskSpec& training_task_spec(ModelKind kind) {

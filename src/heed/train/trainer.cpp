@@ -437,6 +437,9 @@ void check_before_training(const TrainConfig& config) {
   // The image size comes with the data: unset, the largest accepted stands in for it.
   if (mc.classifier.image_height == 0) mc.classifier.image_height = 4096;
   if (mc.classifier.image_width == 0) mc.classifier.image_width = 4096;
+  // A speech model's frames have data.audio.mels bins (the task sets it).
+  if (mc.listener.feature_dim == 0)
+    mc.listener.feature_dim = config.data.audio.mels * config.data.audio.stack;
   validate_model_config(mc);
 }
 

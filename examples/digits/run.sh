@@ -1,0 +1,17 @@
+#!/bin/sh
+# Listen, attend and spell on connected spoken digits, end to end, in the directory it is run
+# from: the utterances of heed data digits from the Free Spoken Digit Dataset (FSDD_DIR: its
+# folder, holding recordings/), a las model trained for 15 minutes (examples/digits/config.yaml),
+# then the string error and the digit error on the official test split (recordings 0-4 of
+# every speaker, 1000 utterances) with greedy decoding and with a beam of 8.
+# Usage: sh examples/digits/run.sh FSDD_DIR [HEED]   (HEED: the heed binary, default heed)
+set -eu
+fsdd=${1:?usage: run.sh FSDD_DIR [HEED]}
+heed=${2:-heed}
+config=$(dirname "$0")/config.yaml
+[ -f digits/test.tsv ] || "$heed" data digits --fsdd "$fsdd" --out digits
+[ -f digits-las/best.safetensors ] || "$heed" train "$config"
+echo "== greedy"
+"$heed" eval --model digits-las --speech digits/test.tsv --output digits-test.jsonl
+echo "== beam 8"
+"$heed" eval --model digits-las --speech digits/test.tsv --beam 8

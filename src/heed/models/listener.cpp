@@ -1,0 +1,131 @@
+#include "heed/models/listener.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "heed/autograd/concat_op.h"
+#include "heed/autograd/index.h"
+
+namespace heed {
+namespace {
+
+// The pyramid's layers: log2(pyramid).
+std::int64_t pyramid_layers(std::int64_t pyramid) {
+  HEED_CHECK(pyramid >= 1 && std::has_single_bit(static_cast<std::uint64_t>(pyramid)),
+             "model.pyramid: the listener's time reduction is a power of two (1, 2, 4, 8, ...), "
+             "got ", pyramid);
+  return std::countr_zero(static_cast<std::uint64_t>(pyramid));
+}
+
+// (B, T, D) -> (B, ceil(T / 2), 2D): adjacent steps joined, an odd T padded with a zero step.
+Var join_pairs(const Var& x) {
+  const std::int64_t B = x.dim(0), T = x.dim(1), D = x.dim(2);
+  Var even = x;
+  if (T % 2 == 1) even = concat({x, Var(Tensor::zeros({B, 1, D}, x.dtype()))}, 1);
+  return reshape(even, {B, (T + 1) / 2, 2 * D});
+}
+
+}  // namespace
+
+std::int64_t listener_length(std::int64_t frames, std::int64_t pyramid) {
+  for (std::int64_t p = pyramid_layers(pyramid); p > 0; --p) frames = (frames + 1) / 2;
+  return frames;
+}
+
+TokenBatch speech_source(Tensor frames, std::vector<std::int64_t> frame_lengths,
+                         std::int64_t pyramid) {
+  HEED_CHECK(frames.defined() && frames.ndim() == 3,
+             "speech source: expected (B, T, bins) log-mel frames");
+  const std::int64_t B = frames.dim(0), T = frames.dim(1);
+  HEED_CHECK(static_cast<std::int64_t>(frame_lengths.size()) == B, "speech source: ",
+             frame_lengths.size(), " frame lengths for ", B, " utterances");
+  TokenBatch src;
+  src.batch = B;
+  src.len = listener_length(T, pyramid);
+  for (std::int64_t n : frame_lengths) {
+    HEED_CHECK(n >= 1 && n <= T, "speech source: an utterance of ", n, " frames in a batch of ",
+               T, " (every utterance has at least one frame)");
+    src.lengths.push_back(listener_length(n, pyramid));
+  }
+  src.ids.assign(static_cast<std::size_t>(B * src.len), kPad);
+  src.frames = std::move(frames);
+  src.frame_lengths = std::move(frame_lengths);
+  return src;
+}
+
+TokenBatch speech_batch(const std::vector<Tensor>& utterances, std::int64_t pyramid,
+                        DType dtype) {
+  HEED_CHECK(!utterances.empty(), "speech batch: no utterance");
+  const std::int64_t bins = utterances[0].dim(1);
+  std::int64_t T = 0;
+  std::vector<std::int64_t> lengths;
+  for (const Tensor& u : utterances) {
+    HEED_CHECK(u.ndim() == 2 && u.dim(1) == bins, "speech batch: utterances of (frames, ", bins,
+               ") features expected");
+    lengths.push_back(u.dim(0));
+    T = std::max(T, u.dim(0));
+  }
+  Tensor frames = Tensor::zeros({static_cast<std::int64_t>(utterances.size()), T, bins}, dtype);
+  for (std::size_t b = 0; b < utterances.size(); ++b)
+    frames.select(0, static_cast<std::int64_t>(b))
+        .slice(0, 0, lengths[b])
+        .copy_from(utterances[b].dtype() == dtype ? utterances[b] : utterances[b].to(dtype));
+  return speech_source(std::move(frames), std::move(lengths), pyramid);
+}
+
+ListenerLayers::ListenerLayers(const ModelConfig& c, RnnCell cell, Rng& rng, DType dtype) {
+  const std::int64_t P = pyramid_layers(c.listener.pyramid);
+  const std::int64_t out = c.enc_hidden * (c.bidirectional ? 2 : 1);
+  for (std::int64_t l = 0; l < c.enc_layers; ++l) {
+    const std::int64_t in = l == 0 ? c.listener.feature_dim : l <= P ? 2 * out : out;
+    layers_.push_back(std::make_unique<RecurrentStack>(cell, in, c.enc_hidden, 1,
+                                                       c.bidirectional, rng, dtype));
+    register_module(std::to_string(l), *layers_.back());
+  }
+}
+
+PyramidalListener::PyramidalListener(const ModelConfig& config, RnnCell cell, Rng& rng,
+                                     DType dtype)
+    : feature_dim_(config.listener.feature_dim),
+      pyramid_layers_(pyramid_layers(config.listener.pyramid)),
+      layers_(config, cell, rng, dtype) {
+  HEED_CHECK(pyramid_layers_ < config.enc_layers, "model.pyramid: a reduction of ",
+             config.listener.pyramid, " needs ", pyramid_layers_ + 1,
+             " listener layers (model.enc_layers), got ", config.enc_layers);
+}
+
+EncoderOutput PyramidalListener::encode(const TokenBatch& src, const RunMode& mode) const {
+  HEED_CHECK(src.frames.defined() && src.frames.ndim() == 3 && src.frames.dim(2) == feature_dim_,
+             "las: the source batch holds no (B, T, ", feature_dim_,
+             ") log-mel frames (speech_source makes one)");
+  const std::int64_t B = src.frames.dim(0), T = src.frames.dim(1);
+  HEED_CHECK(src.batch == B && src.len == listener_length(T, std::int64_t{1} << pyramid_layers_) &&
+                 static_cast<std::int64_t>(src.frame_lengths.size()) == B,
+             "las: the source batch is ", src.batch, " x ", src.len, ", its frames (", B, ", ", T,
+             ") make ", B, " x ", listener_length(T, std::int64_t{1} << pyramid_layers_),
+             " annotations");
+  std::vector<std::int32_t> lengths(src.frame_lengths.begin(), src.frame_lengths.end());
+  Var x(src.frames);
+  RnnSequenceOutput r;
+  for (std::size_t l = 0; l < layers_.size(); ++l) {
+    if (l > 0) {
+      if (static_cast<std::int64_t>(l) <= pyramid_layers_) {
+        x = join_pairs(x);
+        for (std::int32_t& n : lengths) n = (n + 1) / 2;
+      }
+      x = maybe_dropout(x, mode);
+    }
+    r = layers_[l].forward(x, lengths, 0.0, mode.training, mode.rng, mode.precision);
+    x = r.output;
+  }
+  EncoderOutput out;
+  out.annotations = x;  // (B, len, dirs * d)
+  out.lengths = src.lengths;
+  out.h_n = r.h_n;  // the top layer's final states
+  out.c_n = r.c_n;
+  out.layers = 1;
+  out.directions = layers_[0].directions();
+  return out;
+}
+
+}  // namespace heed

@@ -1,0 +1,248 @@
+// model.kind las (docs/MODELS.md#listen-attend-and-spell): the pyramidal listener's lengths,
+// pairs and padding, gradients of the whole model in double precision, the kind's config
+// checks, and decoding: an utterance decodes alone as inside a batch, greedy and with a beam,
+// also when parallel decoding cuts the batch into row blocks.
+#include <gtest/gtest.h>
+
+#include "heed/autograd/cross_entropy_op.h"
+#include "heed/autograd/tape.h"
+#include "heed/kernels/gemm.h"
+#include "heed/models/listener.h"
+#include "heed/models/model_registry.h"
+#include "heed/translate/speech_decoding.h"
+#include "support/gradcheck.h"
+
+namespace heed {
+namespace {
+
+using testing::all_close;
+using testing::gradcheck;
+using testing::random_tensor;
+
+ModelConfig small_model(std::int64_t pyramid = 4, RnnCell cell = RnnCell::lstm) {
+  ModelConfig c;
+  c.kind = ModelKind::las;
+  c.tgt_vocab = 9;
+  c.emb_dim = 6;
+  c.enc_hidden = 5;
+  c.enc_layers = 3;
+  c.encoder_cell = cell;
+  c.dec_hidden = 7;
+  c.attn_dim = 5;
+  c.listener.pyramid = pyramid;
+  c.listener.feature_dim = 4;
+  return c;
+}
+
+// Utterances of the given frame counts, 4 bins each, uniform in [-1, 1).
+std::vector<Tensor> utterances(const std::vector<std::int64_t>& frames, std::uint64_t seed,
+                               DType dtype) {
+  std::vector<Tensor> out;
+  for (std::int64_t n : frames) out.push_back(random_tensor({n, 4}, seed++).to(dtype));
+  return out;
+}
+
+TEST(Listener, LengthsAreTheFramesHalvedOncePerPyramidLayerRoundedUp) {
+  EXPECT_EQ(listener_length(1, 1), 1);
+  EXPECT_EQ(listener_length(7, 1), 7);
+  EXPECT_EQ(listener_length(7, 2), 4);
+  EXPECT_EQ(listener_length(7, 4), 2);
+  EXPECT_EQ(listener_length(8, 8), 1);
+  EXPECT_EQ(listener_length(9, 8), 2);
+  EXPECT_EQ(listener_length(100, 8), 13);
+  EXPECT_THROW(listener_length(10, 3), Error);
+}
+
+TEST(Listener, ASpeechBatchPadsTheFramesAndCountsTheAnnotations) {
+  const std::vector<Tensor> u = utterances({5, 9, 1}, 1, DType::f32);
+  const TokenBatch src = speech_batch(u, 4, DType::f64);
+  EXPECT_EQ(src.batch, 3);
+  EXPECT_EQ(src.len, 3);
+  EXPECT_EQ(src.lengths, (std::vector<std::int64_t>{2, 3, 1}));
+  EXPECT_EQ(src.frame_lengths, (std::vector<std::int64_t>{5, 9, 1}));
+  EXPECT_EQ(src.ids, std::vector<std::int32_t>(9, kPad));
+  ASSERT_EQ(src.frames.shape(), Shape({3, 9, 4}));
+  EXPECT_EQ(src.frames.dtype(), DType::f64);
+  for (std::int64_t t = 0; t < 9; ++t)
+    for (std::int64_t k = 0; k < 4; ++k) {
+      EXPECT_EQ(src.frames.at({0, t, k}), t < 5 ? u[0].at({t, k}) : 0.0);
+      EXPECT_EQ(src.frames.at({1, t, k}), u[1].at({t, k}));
+      EXPECT_EQ(src.frames.at({2, t, k}), t < 1 ? u[2].at({t, k}) : 0.0);
+    }
+  EXPECT_THROW(speech_source(Tensor::zeros({2, 3, 4}), {3, 0}, 2), Error);  // an empty row
+  EXPECT_THROW(speech_source(Tensor::zeros({2, 3, 4}), {3}, 2), Error);     // a length short
+}
+
+// The listener's annotations by hand: each layer one RecurrentStack, the pairs joined by
+// concatenation (an odd row's last step with zeros).
+TEST(Listener, EachPyramidLayerReadsAdjacentPairsJoined) {
+  const ModelConfig c = small_model(4, RnnCell::gru);
+  Rng rng(2);
+  PyramidalListener listener(c, RnnCell::gru, rng, DType::f64);
+  Rng same(2);
+  ListenerLayers layers(c, RnnCell::gru, same, DType::f64);
+  NoGradGuard no_grad;
+  const std::vector<Tensor> u = utterances({7}, 3, DType::f64);
+  const TokenBatch src = speech_batch(u, 4, DType::f64);
+  const EncoderOutput out = listener.encode(src, RunMode{});
+  ASSERT_EQ(out.annotations.shape(), Shape({1, 2, 10}));
+  EXPECT_EQ(out.h_n.shape(), Shape({2, 1, 5}));
+  // By hand: 7 frames -> 7 states -> 4 pairs (the last with zeros) -> 2 pairs -> annotations.
+  auto run = [&](std::size_t l, const Tensor& x) {
+    return layers[l].forward(Var(x), {static_cast<std::int32_t>(x.dim(1))}, 0.0, false, nullptr,
+                             kernels::MatmulPrecision::f32);
+  };
+  auto pairs = [](const Tensor& h) {
+    const std::int64_t T = h.dim(1), D = h.dim(2), half = (T + 1) / 2;
+    Tensor p = Tensor::zeros({1, half, 2 * D}, DType::f64);
+    for (std::int64_t i = 0; i < T; ++i)
+      for (std::int64_t d = 0; d < D; ++d) p.set({0, i / 2, (i % 2) * D + d}, h.at({0, i, d}));
+    return p;
+  };
+  const Tensor h0 = run(0, src.frames).output.value();
+  const Tensor h1 = run(1, pairs(h0)).output.value();
+  const RnnSequenceOutput top = run(2, pairs(h1));
+  EXPECT_TRUE(all_close(out.annotations.value(), top.output.value(), 1e-12, 0));
+  EXPECT_TRUE(all_close(out.h_n.value(), top.h_n.value(), 1e-12, 0));
+  const auto names = listener.modules()[0].second->named_parameters();
+  EXPECT_EQ(names.front().first, "0.weight_ih_l0");
+  EXPECT_EQ(names.back().first, "2.bias_hh_l0_reverse");
+}
+
+// A row's annotations do not depend on its batch mates or its padding.
+TEST(Listener, AnUtteranceEncodesAloneAsInABatch) {
+  Rng rng(4);
+  const ModelConfig c = small_model(4);
+  PyramidalListener listener(c, RnnCell::lstm, rng, DType::f64);
+  NoGradGuard no_grad;
+  const std::vector<Tensor> u = utterances({5, 11, 2}, 5, DType::f64);
+  const EncoderOutput all = listener.encode(speech_batch(u, 4, DType::f64), RunMode{});
+  for (std::size_t b = 0; b < u.size(); ++b) {
+    const EncoderOutput one = listener.encode(speech_batch({u[b]}, 4, DType::f64), RunMode{});
+    const std::int64_t n = one.annotations.dim(1);
+    EXPECT_EQ(all.lengths[b], n);
+    EXPECT_TRUE(all_close(all.annotations.value()
+                              .select(0, static_cast<std::int64_t>(b))
+                              .slice(0, 0, n)
+                              .contiguous(),
+                          one.annotations.value().select(0, 0).contiguous(), 1e-12, 0))
+        << "utterance " << b;
+    for (std::int64_t d = 0; d < 2; ++d)
+      EXPECT_TRUE(all_close(all.h_n.value().select(0, d).select(0, static_cast<std::int64_t>(b)).contiguous(),
+                            one.h_n.value().select(0, d).select(0, 0).contiguous(), 1e-12, 0));
+  }
+}
+
+// The listener alone: every parameter, through the joined pairs and an odd row's zero step;
+// the LSTM over two joining layers, the GRU over one.
+TEST(Listener, GradientsOfEveryParameterInDoublePrecision) {
+  for (RnnCell cell : {RnnCell::lstm, RnnCell::gru}) {
+    const bool lstm = cell == RnnCell::lstm;
+    ModelConfig c = small_model(lstm ? 4 : 2, cell);
+    c.enc_hidden = 2;
+    c.enc_layers = lstm ? 3 : 2;
+    Rng rng(6);
+    PyramidalListener listener(c, cell, rng, DType::f64);
+    const TokenBatch src =
+        speech_batch(utterances({5, 3}, 7, DType::f64), c.listener.pyramid, DType::f64);
+    const std::vector<Var> params = listener.modules()[0].second->parameters();
+    EXPECT_EQ(params.size(), lstm ? 24u : 16u);
+    EXPECT_TRUE(gradcheck([&] { return listener.encode(src, RunMode{}).annotations; }, params))
+        << enum_name(cell);
+  }
+}
+
+// The whole model's loss: the gradient reaches the listener's first layer through the speller's
+// attention and initial state (the speller's own parameters are the Bahdanau decoder's, checked
+// with the text models).
+TEST(ListenAttendSpell, TheLossGradientReachesTheListenerInDoublePrecision) {
+  ModelConfig c = small_model(2);
+  c.enc_layers = 2;
+  c.enc_hidden = 2;
+  Rng rng(6);
+  auto model = make_model(c, rng, DType::f64);
+  const TokenBatch src = speech_batch(utterances({5, 3}, 7, DType::f64), 2, DType::f64);
+  TokenBatch tgt;
+  tgt.batch = 2;
+  tgt.len = 3;
+  tgt.ids = {kBos, 4, 5, kBos, 6, kPad};
+  tgt.lengths = {3, 2};
+  const std::vector<std::int32_t> out = {4, 5, kEos, 6, kEos, kPad};
+  std::vector<Var> params;
+  for (const auto& [name, p] : model->named_parameters())
+    if (name.rfind("listener.0.", 0) == 0 || name.rfind("W_init.", 0) == 0) params.push_back(p);
+  EXPECT_EQ(model->named_parameters().front().first, "listener.0.weight_ih_l0");
+  ASSERT_EQ(params.size(), 10u);  // 8 of the first layer, W_init's weight and bias
+  EXPECT_TRUE(gradcheck(
+      [&] { return cross_entropy(model->forward(src, tgt), out, kPad, 0.1); }, params));
+}
+
+void expect_refused(const ModelConfig& c, const std::string& key) {
+  try {
+    validate_model_config(c);
+    FAIL() << "accepted a config that should name " << key;
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+  }
+}
+
+TEST(ListenAttendSpell, ConfigValidation) {
+  ModelConfig c = small_model();
+  EXPECT_NO_THROW(validate_model_config(c));  // src_vocab 0: no source vocabulary
+  c.listener.pyramid = 3;
+  expect_refused(c, "model.pyramid");
+  c = small_model();
+  c.listener.pyramid = 8;  // 3 joining layers above the first: 4 layers
+  expect_refused(c, "model.enc_layers >= 4");
+  c.enc_layers = 4;
+  EXPECT_NO_THROW(validate_model_config(c));
+  c = small_model();
+  c.listener.feature_dim = 0;
+  expect_refused(c, "model.feature_dim");
+  c = small_model();
+  c.score = AttentionScore::dot;
+  expect_refused(c, "model.score");
+  c = small_model();
+  c.attention_mode = AttentionMode::none;
+  expect_refused(c, "model.attention.mode");
+  c = small_model();
+  c.dec_layers = 2;
+  expect_refused(c, "model.dec_layers");
+}
+
+// Each utterance decodes alone as among others, greedy and with a beam, and on two threads
+// (row blocks carry their frames).
+TEST(ListenAttendSpell, AnUtteranceDecodesAloneAsInABatch) {
+  Rng rng(8);
+  auto model = make_model(small_model(4), rng);
+  model->eval();
+  const Vocabulary vocab = Vocabulary::from_tokens({"a", "b", "c", "d", "e"});
+  const auto tok = make_tokenizer(TokenizerKind::whitespace);
+  std::vector<std::int64_t> frames;
+  for (std::int64_t i = 0; i < 16; ++i) frames.push_back(3 + (i * 7) % 13);
+  const std::vector<Tensor> u = utterances(frames, 9, DType::f32);
+  const int threads = kernels::num_threads();
+  for (std::int64_t beam : {1, 3}) {
+    DecodeOptions o;
+    o.beam = beam;
+    o.n_best = beam;
+    o.max_len = 6;
+    kernels::set_num_threads(2);
+    const auto together = transcribe(*model, *tok, vocab, u, o, 16);
+    kernels::set_num_threads(threads);
+    ASSERT_EQ(together.size(), 16u);
+    for (std::size_t b = 0; b < 16; b += 3) {
+      const auto alone = transcribe(*model, *tok, vocab, {u[b]}, o, 1);
+      ASSERT_EQ(alone[0].size(), static_cast<std::size_t>(beam));
+      ASSERT_EQ(together[b].size(), static_cast<std::size_t>(beam));
+      for (std::size_t k = 0; k < alone[0].size(); ++k) {
+        EXPECT_EQ(alone[0][k].tokens, together[b][k].tokens) << "utterance " << b << ", beam " << beam;
+        EXPECT_EQ(alone[0][k].text, together[b][k].text);
+        EXPECT_NEAR(alone[0][k].score, together[b][k].score, 1e-4);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace heed

@@ -1,0 +1,73 @@
+"""The speech model of docs/MODELS.md#listen-attend-and-spell (model.kind las).
+
+Las: the pyramidal listener (an nn.ModuleList of one-layer bidirectional nn.LSTM / nn.GRU;
+layers 1..log2(pyramid) read adjacent pairs of the layer below joined, an odd row's last step
+paired with zeros) and the Bahdanau decoder over its annotations (the speller), starting from
+s_0 = tanh(W_init <-h_1) of the top layer. Frames come as a padded batch (B, T, F) with each
+row's frame count; everything is batch-first.
+"""
+import torch
+import torch.nn as nn
+
+from .attention import AdditiveAttention
+from .common import PAD, length_mask, run_packed
+
+
+class Las(nn.Module):
+    def __init__(self, tgt_vocab, feature_dim, emb_dim=128, enc_hidden=256, enc_layers=4,
+                 pyramid=8, cell="lstm", dec_hidden=256, attn_dim=None, out_dim=None):
+        super().__init__()
+        P = pyramid.bit_length() - 1
+        if pyramid < 1 or 1 << P != pyramid or P >= enc_layers:
+            raise ValueError(f"pyramid {pyramid}: a power of two below 2^enc_layers")
+        if cell not in ("lstm", "gru"):
+            raise ValueError(f"cell must be lstm or gru, got {cell!r}")
+        self.joins = P
+        rnn = nn.LSTM if cell == "lstm" else nn.GRU
+        ctx = 2 * enc_hidden
+        out_dim = out_dim or dec_hidden
+        # Registration order = heed's parameter order: the listener, then the speller.
+        self.listener = nn.ModuleList(
+            rnn(feature_dim if l == 0 else 2 * ctx if l <= P else ctx, enc_hidden,
+                batch_first=True, bidirectional=True) for l in range(enc_layers))
+        self.tgt_emb = nn.Embedding(tgt_vocab, emb_dim, padding_idx=PAD)
+        self.W_init = nn.Linear(enc_hidden, dec_hidden)
+        self.attention = AdditiveAttention(dec_hidden, ctx, attn_dim or dec_hidden)
+        self.decoder = nn.GRUCell(emb_dim + ctx, dec_hidden)
+        self.W_o = nn.Linear(dec_hidden + ctx + emb_dim, out_dim)
+        self.W_out = nn.Linear(out_dim, tgt_vocab)
+
+    def listen(self, frames, lengths):
+        """(annotations (B, U, 2d), their lengths (B,), the top layer's final h_n (2, B, d))."""
+        x, n = frames, lengths
+        for l, rnn in enumerate(self.listener):
+            if 1 <= l <= self.joins:
+                if x.size(1) % 2:
+                    x = torch.cat([x, x.new_zeros(x.size(0), 1, x.size(2))], 1)
+                x = x.reshape(x.size(0), x.size(1) // 2, 2 * x.size(2))
+                n = (n + 1) // 2
+            x, final = run_packed(rnn, x, n)
+        h_n = final[0] if isinstance(final, tuple) else final
+        return x, n, h_n
+
+    def encode(self, frames, lengths):
+        H, n, h_n = self.listen(frames, lengths)
+        s0 = torch.tanh(self.W_init(h_n[1]))              # h_n[1] = <-h_1 of the top layer
+        return (H, self.attention.keys(H), length_mask(n, H.size(1))), (s0,)
+
+    def step(self, y_prev, state, enc):
+        """One speller step: (logits (B, V), (s_t,), alpha (B, U))."""
+        H, K, mask = enc
+        e = self.tgt_emb(y_prev)
+        c, alpha = self.attention(state[0], H, K, mask)
+        s = self.decoder(torch.cat([e, c], 1), state[0])
+        return self.W_out(torch.tanh(self.W_o(torch.cat([s, c, e], 1)))), (s,), alpha
+
+    def forward(self, frames, lengths, tgt_in):
+        """Teacher-forced logits (B, n, V) for decoder inputs tgt_in (B, n), BOS first."""
+        enc, state = self.encode(frames, lengths)
+        rows = []
+        for y in tgt_in.unbind(1):
+            logits, state, _ = self.step(y, state, enc)
+            rows.append(logits)
+        return torch.stack(rows, 1)
