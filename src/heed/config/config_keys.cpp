@@ -317,12 +317,12 @@ std::vector<ConfigKey> make_keys() {
            transcribes_speech(t.kind);
   });
   const KindSet speech_kinds = kinds_where([](T t) { return transcribes_speech(t.kind); });
-  // The recurrent encoder's keys: the text encoder's and the listener's.
-  const KindSet rnn_encoders = text_kinds | speech_kinds;
   const KindSet attends = kinds_where([](T t) { return t.attention_decoder; });
   const KindSet text_attends =
       kinds_where([](T t) { return is_sequence_to_sequence(t.kind) && t.attention_decoder; });
   const KindSet recurrent = kinds_where([](T t) { return t.recurrent; });
+  // The recurrent encoder's keys: the recurrent text encoders' and the listener's.
+  const KindSet rnn_encoders = (text_kinds & recurrent) | speech_kinds;
   const KindSet transformer = kinds({K::transformer});
   const KindSet classifiers = kinds_where([](T t) { return classifies_images(t.kind); });
   const KindSet image_kinds = kinds_where([](T t) { return takes_images(t.kind); });

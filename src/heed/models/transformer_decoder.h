@@ -46,6 +46,7 @@ class TransformerDecoder : public Decoder {
   bool has_attention() const override { return true; }
   std::size_t state_parts() const override { return stack_.layers.size(); }
   std::int64_t vocab() const override { return vocab_; }
+  std::int64_t feature_dim() const override { return d_; }
   NamedModules modules() override;
 
   // Positions [start, start + n) of E (B, n, d) through every layer: the features (B, n, d);
