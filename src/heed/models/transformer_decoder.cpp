@@ -10,7 +10,6 @@ namespace heed {
 TransformerDecoder::TransformerDecoder(std::unique_ptr<Embedding> tgt_emb, const ModelConfig& c,
                                        Rng& rng, DType dtype)
     : d_(c.transformer.d_model),
-      heads_(c.transformer.heads),
       vocab_(c.tgt_vocab),
       align_layer_(c.transformer.alignment_layer > 0 ? c.transformer.alignment_layer - 1
                                                      : c.dec_layers - 1),

@@ -59,7 +59,7 @@ class TransformerDecoder : public Decoder {
   // The attention output (B, n, m) from the alignment layer's weights (B, heads, n, m).
   Tensor alignment(const Tensor& weights) const;
 
-  std::int64_t d_, heads_, vocab_, align_layer_, align_head_;
+  std::int64_t d_, vocab_, align_layer_, align_head_;
   std::unique_ptr<Embedding> tgt_emb_;
   Positions positions_;
   TransformerStack<TransformerDecoderLayer> stack_;
