@@ -504,5 +504,12 @@ TEST(AttentionStepWindow, GradientCheck) {
   }
 }
 
+// The config reader's header-only has_tanh_form agrees with the score registry's kernel form.
+TEST(AttentionScores, TanhFormAgreesWithTheRegistry) {
+  for (const ScoreSpec& spec : attention_scores())
+    EXPECT_EQ(has_tanh_form(spec.score), spec.kind == kernels::ScoreKind::tanh)
+        << attention_score_name(spec.score);
+}
+
 }  // namespace
 }  // namespace heed

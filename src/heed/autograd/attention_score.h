@@ -32,6 +32,13 @@ inline AttentionScore attention_score_from_name(std::string_view name) {
 }
 inline std::string_view attention_score_name(AttentionScore score) { return enum_name(score); }
 
+// Whether a score has the tanh (additive) kernel form, the one the location features enter:
+// mlp and concat. Header-only for the config reader, which checks model.location_filters and
+// model.coverage without the score registry; a test holds it to the registry's `kind`.
+constexpr bool has_tanh_form(AttentionScore score) {
+  return score == AttentionScore::mlp || score == AttentionScore::concat;
+}
+
 // The sizes an attention is built from; a parameter's dimensions name them.
 enum class ScoreDim { one, query, key, attn, query_plus_key, max_src_len };
 struct ScoreSizes {

@@ -407,7 +407,7 @@ void check_training(Sections& s, const TrainConfig& config) {
   s.check(feature_key, !features || model.attention_mode != AttentionMode::none,
           "the location features enter the attention score, and model.attention.mode none does "
           "not attend");
-  s.check(feature_key, !features || score_spec(model.score).kind == kernels::ScoreKind::tanh,
+  s.check(feature_key, !features || has_tanh_form(model.score),
           "the location features enter the additive score's tanh (model.score mlp or concat), "
           "not '" + std::string(enum_name(model.score)) + "'");
   s.check("training.coverage_loss",
