@@ -140,6 +140,7 @@ check config-max-length-negative 2 "max_length;0 (no limit) or more" '$H train $
 check config-copy-without-attention 2 "model.copy;not used by model.kind noattn;bahdanau, luong" '$H train $F/c.yaml --set model.kind=noattn --set model.copy=true --set output=$T/m; rc=$?; [ ! -e $T/m ] && exit $rc'
 check config-copy-hard-attention 2 "model.copy;mode hard is not supported;use soft" '$H train $F/c.yaml --set model.copy=true --set model.attention.mode=hard --set output=$T/m; rc=$?; [ ! -e $T/m ] && exit $rc'
 check config-copy-tied-embeddings 2 "model.copy;not supported with model.tie_embeddings" '$H train $F/c.yaml --set model.copy=true --set model.tie_embeddings=true --set output=$T/m; rc=$?; [ ! -e $T/m ] && exit $rc'
+check config-spm-joint-char-side 2 "data.spm_joint;needs data.source.tokenizer and data.target.tokenizer sentencepiece" '$H train $F/c.yaml --set data.spm_joint=true --set data.source.tokenizer=sentencepiece --set output=$T/m; rc=$?; [ ! -e $T/m ] && exit $rc'
 check config-copy-label-smoothing 2 "training.label_smoothing;not supported with model.copy;set it to 0" '$H train $F/c.yaml --set model.copy=true --set training.label_smoothing=0.1 --set output=$T/m; rc=$?; [ ! -e $T/m ] && exit $rc'
 check translate-ensemble-with-copy 1 "model.copy cannot join an ensemble;alone" '$H train $F/c.yaml --set model.copy=true --set training.max_steps=2 --set output=$T/c > /dev/null || exit 9; $H translate -m $T/c -m $F/m < $F/in.txt'
 

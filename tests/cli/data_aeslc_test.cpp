@@ -81,6 +81,21 @@ TEST_F(DataAeslcCommand, WritesSourcesTargetsAndReferences) {
   EXPECT_EQ(r.output.substr(0, 6), "73.33 ") << r.output;
 }
 
+TEST_F(DataAeslcCommand, CutsBodiesToTheirFirstWords) {
+  auto r = run_heed("data aeslc --aeslc '" + dir_.path("unpacked") + "' --out '" + dir_.path("o") +
+                    "' --max-body-words 3");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(contains(r.output, "5 bodies cut to their first 3 words\n")) << r.output;
+  // Every body has more than three words.
+  EXPECT_EQ(read_lines(out("train.src")), (Lines{"Lunch is at", "Please send the"}));
+  EXPECT_EQ(read_lines(out("test.src")), (Lines{"Can we meet", "Budget numbers attached,"}));
+  EXPECT_EQ(read_lines(out("dev.src")), (Lines{"The server restarts"}));
+  EXPECT_EQ(read_lines(out("test.tgt")), (Lines{"Meeting", "Q3 budget"}));  // subjects whole
+  r = run_heed("data aeslc --aeslc '" + dir_.path("unpacked") + "' --out '" + dir_.path("o") +
+               "' --max-body-words -1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+}
+
 TEST_F(DataAeslcCommand, BadFilesAreRefusedAndNothingIsWritten) {
   // A test email missing @ann2: named with its line, and no output file written.
   write_file(root_ / "test" / "eve_inbox_3.subject",

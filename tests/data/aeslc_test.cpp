@@ -147,6 +147,25 @@ TEST(Aeslc, ReadsAndWritesAFolderSortedByFileName) {
   EXPECT_FALSE(std::filesystem::exists(out + "/test.ref4"));
 }
 
+TEST(Aeslc, FirstWordsKeepsAPrefixOfWholeWords) {
+  EXPECT_EQ(first_words("one two three four", 2), "one two");
+  EXPECT_EQ(first_words("one two three", 3), "one two three");
+  EXPECT_EQ(first_words("one two three", 7), "one two three");
+  EXPECT_EQ(first_words("one two three", 0), "one two three");  // 0: all
+  EXPECT_EQ(first_words("", 4), "");
+  EXPECT_EQ(first_words("a", 1), "a");
+  EXPECT_EQ(first_words("caf\xc3\xa9 au lait", 1), "caf\xc3\xa9");
+  AeslcCorpus c;
+  c.train = {{"a.subject", "one two three", "s", {}}, {"b.subject", "one", "t", {}}};
+  c.test = {{"c.subject", "x y z w", "u", {"r1", "r2", "r3"}}};
+  EXPECT_EQ(truncate_bodies(c, 2), 2u);
+  EXPECT_EQ(c.train[0].body, "one two");
+  EXPECT_EQ(c.train[1].body, "one");
+  EXPECT_EQ(c.test[0].body, "x y");
+  EXPECT_EQ(c.test[0].subject, "u");
+  EXPECT_EQ(truncate_bodies(c, 0), 0u);
+}
+
 TEST(Aeslc, RefusesAFolderWithoutTheThreeSplits) {
   testing::TempDir tmp;
   const std::filesystem::path root = tmp.file("c");

@@ -45,6 +45,11 @@ void DataAeslc::setup(CLI::App& data) {
                "the unpacked corpus: the folder holding enron_subject_line/ (or that folder)")
       ->required();
   a.add_option("--out,-o", out_, "output directory (created if missing)")->required();
+  a.add_option("--max-body-words", max_body_words_,
+               "keep the first N words of each body (summarisation models read a bounded "
+               "prefix); 0 = the whole body")
+      ->default_val(0)
+      ->check(CLI::NonNegativeNumber);
   a.footer(
       "Writes {train,dev,test}.src (each email's body on one line, whitespace collapsed) and\n"
       ".tgt (its subject line), and dev.ref1..3, test.ref1..3 (the three annotators' subjects),\n"
@@ -60,13 +65,16 @@ int DataAeslc::run() {
                "AESLC files into");
   }
   // Every file is read and checked before any is written: a bad one writes nothing.
-  const AeslcCorpus corpus = read_aeslc(aeslc_);
+  AeslcCorpus corpus = read_aeslc(aeslc_);
+  const std::size_t cut = truncate_bodies(corpus, max_body_words_);
   write_aeslc(corpus, out_);
   std::cerr << "read AESLC (" << corpus.root << "): " << corpus.train.size() << " training, "
             << corpus.dev.size() << " dev and " << corpus.test.size() << " test emails\n";
   print_split("train", corpus.train, out_);
   print_split("dev", corpus.dev, out_);
   print_split("test", corpus.test, out_);
+  if (max_body_words_ > 0)
+    std::cerr << cut << " bodies cut to their first " << max_body_words_ << " words\n";
   return 0;
 }
 

@@ -19,6 +19,7 @@ class DataAeslc {
  private:
   CLI::App* app_ = nullptr;
   std::string aeslc_, out_;
+  std::size_t max_body_words_ = 0;
 };
 
 }  // namespace heed::cli

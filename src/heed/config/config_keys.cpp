@@ -411,6 +411,12 @@ std::vector<ConfigKey> make_keys() {
   k.push_back(integer("data.max_dev_sentences", data(&DataConfig::max_dev_sentences),
       {non_negative("must be 0 (all) or more")},
       "validate on the first N dev pairs (image kinds: images) only; 0 = all"));
+  k.push_back(only(text_kinds, flag("data.spm_joint", data(&DataConfig::spm_joint),
+      "one SentencePiece model for both sides (both `tokenizer: sentencepiece`, the same "
+      "`lowercase`): `data.source.spm_model`, or one trained on the source and target training "
+      "lines together with `data.source`'s `spm_*` keys (`data.target`'s are not read), so a "
+      "word is cut into the same pieces on both sides, as copy attention wants (it copies "
+      "source pieces into the target) ([DATA.md](DATA.md#joint-sentencepiece))")));
   add_side(k, "data.source", &DataConfig::source, text_kinds);
   add_side(k, "data.target", &DataConfig::target, not_memory);  // las: the transcripts
 

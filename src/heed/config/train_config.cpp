@@ -282,6 +282,19 @@ void check_data(Sections& s, const TrainConfig& config) {
   const ModelKind kind = config.model.kind;
   const bool images = takes_images(kind);
   const std::string reader = "model.kind " + std::string(enum_name(kind));
+  const SideConfig& src = c.source;
+  const SideConfig& tgt = c.target;
+  s.check("data.spm_joint",
+          !c.spm_joint || (src.tokenizer == TokenizerKind::sentencepiece &&
+                           tgt.tokenizer == TokenizerKind::sentencepiece),
+          "one SentencePiece model for both sides needs data.source.tokenizer and "
+          "data.target.tokenizer sentencepiece");
+  s.check("data.spm_joint", !c.spm_joint || src.lowercase == tgt.lowercase,
+          "the shared SentencePiece model lowercases both sides or neither: set "
+          "data.source.lowercase and data.target.lowercase alike");
+  s.check("data.spm_joint", !c.spm_joint || tgt.spm_model.empty(),
+          "the shared model is data.source.spm_model (or one trained here); remove "
+          "data.target.spm_model");
   if (answers_questions(kind)) {  // stories and questions from bAbI's task files
     s.check("data.babi.dir", !c.babi.dir.empty(),
             "required for " + reader + ": the directory of bAbI's qa<N>_*_train.txt files");

@@ -70,6 +70,9 @@ struct DataConfig {
     std::int64_t stack = 1;     // frames joined k at a time (mels * stack values a frame)
   } audio;
   std::int64_t max_dev_sentences = 0;      // first N dev pairs; 0 = all
+  // One SentencePiece model for both sides (data.source's spm_* keys), trained on the source
+  // and target training lines together, so a word is cut alike on both sides.
+  bool spm_joint = false;
   SideConfig source, target;
 };
 

@@ -77,6 +77,30 @@ std::string collapse_whitespace(std::string_view text) {
   return out;
 }
 
+std::string first_words(std::string_view line, std::size_t max_words) {
+  if (max_words == 0) return std::string(line);
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (line[i] != ' ' && (i == 0 || line[i - 1] == ' ') && ++seen > max_words) {
+      std::size_t end = i;
+      while (end > 0 && line[end - 1] == ' ') --end;
+      return std::string(line.substr(0, end));
+    }
+  }
+  return std::string(line);
+}
+
+std::size_t truncate_bodies(AeslcCorpus& corpus, std::size_t max_words) {
+  std::size_t cut = 0;
+  for (auto* split : {&corpus.train, &corpus.dev, &corpus.test})
+    for (AeslcEmail& e : *split) {
+      std::string body = first_words(e.body, max_words);
+      if (body.size() != e.body.size()) ++cut;
+      e.body = std::move(body);
+    }
+  return cut;
+}
+
 AeslcEmail parse_aeslc_email(const std::vector<std::string>& lines, const std::string& path,
                              bool annotated) {
   std::vector<std::size_t> markers;  // indices of the marker lines

@@ -30,6 +30,14 @@ struct AeslcCorpus {
 // Runs of ASCII whitespace (space, TAB, CR, LF, VT, FF) become one space, none at either end.
 std::string collapse_whitespace(std::string_view text);
 
+// The first max_words space-separated words of a collapsed line (the whole line when it has
+// no more, or max_words is 0).
+std::string first_words(std::string_view line, std::size_t max_words);
+
+// Every body of the corpus cut to its first max_words words (0: left whole); returns how
+// many bodies were cut.
+std::size_t truncate_bodies(AeslcCorpus& corpus, std::size_t max_words);
+
 // One email from the lines of its file (path names it in errors, which give the file and
 // line: no @subject, an empty body or subject, a subject over two lines, a missing, empty or
 // misplaced annotation, annotations in a training email). annotated: a dev or test email.

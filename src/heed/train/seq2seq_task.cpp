@@ -36,9 +36,11 @@ class Seq2SeqTask final : public EncoderDecoderTask {
   void metric_of_decoded(const std::vector<std::vector<std::int32_t>>& decoded,
                          DevMetricResult& result) const override;
 
+  // The side's tokeniser, saved as `file` in the model directory on a fresh run: a copy of
+  // the SentencePiece model `existing`, or one trained on `lines` ("" = train).
   std::unique_ptr<Tokenizer> side_tokenizer(const SideConfig& side,
                                             const std::vector<std::string>& lines,
-                                            const char* file) const;
+                                            const char* file, const std::string& existing) const;
   Vocabulary side_vocabulary(const SideConfig& side, const Tokenizer& tok,
                              const std::vector<std::string>& lines, const char* file) const;
 
@@ -51,20 +53,20 @@ class Seq2SeqTask final : public EncoderDecoderTask {
 
 std::unique_ptr<Tokenizer> Seq2SeqTask::side_tokenizer(const SideConfig& side,
                                                        const std::vector<std::string>& lines,
-                                                       const char* file) const {
+                                                       const char* file,
+                                                       const std::string& existing) const {
   const std::string dst = path_in(context_.dir, file);
   if (side.tokenizer != TokenizerKind::sentencepiece) return make_tokenizer(side.tokenizer, side.lowercase);
   if (!context_.reuse_directory) {
-    if (!side.spm_model.empty()) {
-      HEED_CHECK(fs::is_regular_file(side.spm_model), side.spm_model,
-                 ": no such SentencePiece model file");
+    if (!existing.empty()) {
+      HEED_CHECK(fs::is_regular_file(existing), existing, ": no such SentencePiece model file");
       std::error_code ec;
-      fs::copy_file(side.spm_model, dst + ".tmp", fs::copy_options::overwrite_existing, ec);
+      fs::copy_file(existing, dst + ".tmp", fs::copy_options::overwrite_existing, ec);
       if (!ec) fs::rename(dst + ".tmp", dst, ec);
       if (ec) {
         std::error_code ignored;
         fs::remove(dst + ".tmp", ignored);
-        throw Error(dst + ": cannot copy the SentencePiece model " + side.spm_model + " (" +
+        throw Error(dst + ": cannot copy the SentencePiece model " + existing + " (" +
                     ec.message() + ")");
       }
     } else {
@@ -94,8 +96,21 @@ Vocabulary Seq2SeqTask::side_vocabulary(const SideConfig& side, const Tokenizer&
 void Seq2SeqTask::load_data() {
   const TrainConfig& c = context_.config;
   ParallelText text = read_parallel(c.data.train_source, c.data.train_target);
-  src_tok_ = side_tokenizer(c.data.source, text.source, model_files::kSrcSpm);
-  tgt_tok_ = side_tokenizer(c.data.target, text.target, model_files::kTgtSpm);
+  if (c.data.spm_joint) {
+    // One SentencePiece model for both sides (data.spm_joint): trained on the two sides'
+    // lines together with data.source's options (or data.source.spm_model), then the same
+    // file again as the target's.
+    std::vector<std::string> both = text.source;
+    both.insert(both.end(), text.target.begin(), text.target.end());
+    src_tok_ = side_tokenizer(c.data.source, both, model_files::kSrcSpm, c.data.source.spm_model);
+    tgt_tok_ = side_tokenizer(c.data.target, {}, model_files::kTgtSpm,
+                              path_in(context_.dir, model_files::kSrcSpm));
+  } else {
+    src_tok_ = side_tokenizer(c.data.source, text.source, model_files::kSrcSpm,
+                              c.data.source.spm_model);
+    tgt_tok_ = side_tokenizer(c.data.target, text.target, model_files::kTgtSpm,
+                              c.data.target.spm_model);
+  }
   src_vocab_ = side_vocabulary(c.data.source, *src_tok_, text.source, model_files::kSrcVocab);
   tgt_vocab_ = side_vocabulary(c.data.target, *tgt_tok_, text.target, model_files::kTgtVocab);
   CorpusOptions co;
