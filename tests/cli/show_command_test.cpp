@@ -124,6 +124,29 @@ TEST_F(ShowCli, StdinNbestMaxSentencesAndNoSaliency) {
   EXPECT_NE(html.find("saliency not computed"), std::string::npos);
 }
 
+// Whether a picture has the coverage strip: its light grey background, which nothing else
+// of a model without copy attention draws.
+bool has_strip(const std::string& svg) { return svg.find("fill:rgb(96%,96%,96%)") != std::string::npos; }
+
+TEST_F(ShowCli, CoverageStripForACoverageModelOrOnRequest) {
+  const std::string in = dir_->file("in-cov.txt", "abcd\n");
+  int runs = 0;
+  const auto svg = [&](const std::string& model, const std::string& extra) {
+    const std::string out = dir_->path("out-cov" + std::to_string(++runs));
+    const CommandResult r = run_heed("show -m " + model + " -i " + in + " -o " + out +
+                                     " --no-saliency" + extra);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return read_file(out + "/sentence-0001.svg");
+  };
+  EXPECT_FALSE(has_strip(svg(model("bahdanau"), "")));
+  EXPECT_TRUE(has_strip(svg(model("bahdanau"), " --coverage")));
+  const std::string covered = dir_->path("coverage-model");
+  const CommandResult r = run_heed("train " + config_ + " --set output=" + covered +
+                                   " --set model.coverage=true");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(has_strip(svg(covered, "")));  // drawn without asking
+}
+
 TEST_F(ShowCli, ModelWithoutAttentionShowsSaliency) {
   const std::string out = dir_->path("out-noattn");
   const CommandResult r = run_heed("show -m " + model("noattn") + " -i " +

@@ -137,6 +137,32 @@ TEST(AttentionPicture, CopyAttentionAddsAPGenColumnAndALegend) {
   EXPECT_THROW(picture_size(p), Error);
 }
 
+// The colour cairo's SVG surface writes for the coverage bars past 1 (kCopied, orange).
+bool has_orange(const std::string& svg) { return svg.find("fill:rgb(85%,37%,0%)") != std::string::npos; }
+
+TEST(AttentionPicture, CoverageStripUnderTheMapMarksTokensAttendedTwice) {
+  // "the" is attended by two output rows in full: its coverage is 2, past the line at 1.
+  AttentionPicture p = make_picture({"the", "cat", "</s>"}, {"the", "the", "</s>"});
+  p.attention = {1.0f, 0.0f, 0.0f,  //
+                 1.0f, 0.0f, 0.0f,  //
+                 0.0f, 0.0f, 1.0f};
+  const PictureSize plain = picture_size(p);
+  EXPECT_FALSE(has_orange(picture_svg(p)));
+  p.coverage = true;
+  const PictureSize covered = picture_size(p);
+  EXPECT_GE(covered.height, plain.height + 56);  // the strip (and the legend line)
+  const std::string svg = picture_svg(p);
+  ASSERT_TRUE(testing::check_xml(svg).ok());
+  EXPECT_TRUE(has_orange(svg));
+  expect_png(picture_png(p, 1.0), covered.width, covered.height);
+  // Every column at most once: no orange bar.
+  p.attention = {1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f};
+  EXPECT_FALSE(has_orange(picture_svg(p)));
+  // The strip sums the attention map: without one there is nothing to sum.
+  p.attention.clear();
+  EXPECT_THROW(picture_size(p), Error);
+}
+
 TEST(AttentionPicture, RefusesBadMaps) {
   AttentionPicture p = make_picture({"x", "</s>"}, {"x", "</s>"});
   p.attention.pop_back();

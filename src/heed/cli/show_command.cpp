@@ -76,6 +76,10 @@ class ShowCommand : public Command {
                        "text: only the first N lines of the input (0: all)")
             ->capture_default_str()
             ->check(int_range(0, 100000000)),
+        app.add_flag("--coverage", options_.coverage,
+                     "text: draw each source token's coverage (its attention summed over the "
+                     "output) under the attention map, for any model; a model with "
+                     "model.coverage has it drawn anyway"),
         app.add_option("--batch-size,-b", options_.batch_size, "text: sentences per batch")
             ->capture_default_str()
             ->check(int_range(1, 100000))};

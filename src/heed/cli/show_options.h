@@ -24,6 +24,7 @@ struct ShowOptions {
   // both
   double png_scale = 2.0;
   bool no_saliency = false;
+  bool coverage = false;  // text: the coverage strip for any model (a coverage model always)
 
   // --input as messages and the report name it.
   std::string input_name() const { return input == "-" ? "<stdin>" : input; }

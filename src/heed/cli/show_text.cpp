@@ -42,7 +42,7 @@ std::string score_text(double score) {
 
 // The picture of one sentence: the best hypothesis' attention beside its saliency.
 void draw(const ShowOptions& o, const fs::path& dir, const viz::ReportSentence& s,
-          const Translation& t) {
+          const Translation& t, bool coverage) {
   const TranslatedHypothesis& best = t.nbest.front();
   viz::AttentionPicture p;
   p.title = "Line " + std::to_string(s.line) + " \xC2\xB7 score " + score_text(best.score) +
@@ -54,6 +54,7 @@ void draw(const ShowOptions& o, const fs::path& dir, const viz::ReportSentence& 
   p.saliency = s.saliency;
   p.p_gen = best.p_gen;  // copy attention, else empty
   p.copied = best.copied;
+  p.coverage = coverage && !best.attention.empty();
   write_file_atomically((dir / (s.picture + ".svg")).string(), viz::picture_svg(p));
   write_file_atomically((dir / (s.picture + ".png")).string(), viz::picture_png(p, o.png_scale));
 }
@@ -79,7 +80,8 @@ void draw_heads(const ShowOptions& o, const fs::path& dir, const viz::ReportSent
   write_file_atomically((dir / (name + ".png")).string(), viz::heads_png(p, o.png_scale));
 }
 
-void show_text(const ShowOptions& o, const TrainConfig&, const std::vector<std::string>& lines) {
+void show_text(const ShowOptions& o, const TrainConfig& config,
+               const std::vector<std::string>& lines) {
   const std::int64_t nbest = o.nbest > 0 ? o.nbest : std::min<std::int64_t>(o.beam, 10);
   kernels::set_num_threads(1);  // parallel work is whole batches (TranslateOptions::threads)
   const LineTranslator translator = LineTranslator::load(o.model.specs());
@@ -136,7 +138,7 @@ void show_text(const ShowOptions& o, const TrainConfig&, const std::vector<std::
       s.note = "no saliency map (the source changes when its pieces are tokenised again)";
     } else {
       s.picture = picture_name(i + 1);
-      draw(o, dir, s, t);
+      draw(o, dir, s, t, o.coverage || config.model.coverage);
       if (!maps[i].heads.empty()) draw_heads(o, dir, s, t, maps[i]);
       ++pictures;
     }

@@ -26,6 +26,7 @@ struct Panel {
   const std::vector<float>* values = nullptr;
   double vmax = 1.0;
   bool p_gen = false;   // the p_gen column beside the grid (copy attention)
+  bool coverage = false;  // the coverage strip under the grid
   double x = 0.0;       // left edge (row labels start here)
   double top = 0.0;     // top edge (the caption's)
   double width = 0.0;   // row labels, grid, colour bar and ticks
@@ -35,6 +36,10 @@ struct Panel {
 // tokens' labels.
 constexpr double kPGenWidth = 44.0, kPGenGap = 8.0;
 constexpr double kCopied[3] = {0.85, 0.37, 0.0};
+// The coverage strip under the attention grid: its gap above and its height, and the colours
+// of a bar up to 1 and of one past it.
+constexpr double kCoverageGap = 10.0, kCoverageHeight = 56.0;
+constexpr double kCovered[3] = {0.23, 0.32, 0.55};
 
 struct Layout {
   std::string title, subtitle, note, legend;
@@ -46,6 +51,8 @@ struct Layout {
   const std::vector<float>* p_gen = nullptr;
   double col_label_h = 0;
   double row_label_w = 0, grid_w = 0, grid_h = 0, bar_h = 0;
+  std::vector<double> coverage;  // per column: the attention's column sum (when drawn)
+  double coverage_top = 2.0;     // the strip's full height stands for this much
   std::vector<Panel> panels;
   double width = 0, height = 0;
 };
@@ -74,6 +81,8 @@ Layout layout_of(const AttentionPicture& p) {
                " is not in [0, 1]");
   HEED_CHECK(!p.attention.empty() || !p.saliency.empty(),
              "picture: neither an attention nor a saliency map to draw");
+  HEED_CHECK(!p.coverage || !p.attention.empty(),
+             "picture: the coverage strip needs the attention map");
   // Measured on a scratch surface: the text's size does not depend on the target.
   const Measure m;
   Layout L;
@@ -87,6 +96,17 @@ Layout layout_of(const AttentionPicture& p) {
     L.legend = "copy attention: the bar beside each output word is p_gen, the probability of "
                "generating it (full) rather than copying it from the source; copied words in "
                "orange";
+  }
+  if (p.coverage) {
+    L.coverage.assign(p.source.size(), 0.0);
+    for (std::size_t i = 0; i < p.output.size(); ++i)
+      for (std::size_t j = 0; j < p.source.size(); ++j)
+        L.coverage[j] += static_cast<double>(p.attention[i * p.source.size() + j]);
+    for (double c : L.coverage) L.coverage_top = std::max(L.coverage_top, c);
+    const std::string line =
+        "coverage: the bars under the map sum each source token's attention over the output; "
+        "past the line at 1 (orange) it was attended more than once in all";
+    L.legend = L.legend.empty() ? line : L.legend + ". " + line;
   }
   L.copied = p.copied;
   L.cell = heatmap_cell_size(p.output.size(), p.source.size());
@@ -103,6 +123,7 @@ Layout layout_of(const AttentionPicture& p) {
   }
   L.upright = max_col > L.cell - 4.0;
   L.col_label_h = L.upright ? max_col + 10.0 : L.font + 8.0;
+  if (p.coverage) max_row = std::max(max_row, advance(m.get(), "coverage", L.font));
   L.row_label_w = max_row + 8.0;
   L.grid_w = L.cell * static_cast<double>(p.source.size());
   L.grid_h = L.cell * static_cast<double>(p.output.size());
@@ -133,7 +154,7 @@ Layout layout_of(const AttentionPicture& p) {
 
   if (!p.attention.empty())
     L.panels.push_back({"attention \xCE\xB1 (each row sums to 1)", &p.attention, 1.0,
-                        !p.p_gen.empty()});
+                        !p.p_gen.empty(), p.coverage});
   if (!p.saliency.empty()) {
     const float top = *std::max_element(p.saliency.begin(), p.saliency.end());
     L.panels.push_back({"saliency \xE2\x80\x96\xE2\x88\x82 log p(y) / \xE2\x88\x82 e(x)\xE2\x80\x96",
@@ -150,7 +171,9 @@ Layout layout_of(const AttentionPicture& p) {
   // Side by side, so that rows line up, unless that makes the picture too wide to read:
   // then one above the other, so that columns line up.
   const bool stacked = side_by_side > kMaxSideBySide;
-  const double panel_h = kPanelTitleFont + 10.0 + L.col_label_h + std::max(L.grid_h, L.bar_h) +
+  const double panel_h = kPanelTitleFont + 10.0 + L.col_label_h +
+                         std::max(L.grid_h + (p.coverage ? kCoverageGap + kCoverageHeight : 0.0),
+                                  L.bar_h) +
                          kTickFont * 0.5;
   double x = kMargin, right = 0, bottom = y;
   for (Panel& panel : L.panels) {
@@ -164,6 +187,34 @@ Layout layout_of(const AttentionPicture& p) {
   L.width = std::ceil(std::max(text_w + 2 * kMargin, right + kMargin));
   L.height = std::ceil(bottom + kMargin);
   return L;
+}
+
+// The coverage strip: one bar per source column from the strip's bottom, its full height
+// L.coverage_top (at least 2), a dashed line at 1 labelled on the left.
+void draw_coverage(cairo_t* cr, const Layout& L, double gx, double top, std::size_t cols) {
+  const double bottom = top + kCoverageHeight, f = L.font;
+  const auto y_of = [&](double c) { return bottom - kCoverageHeight * c / L.coverage_top; };
+  cairo_set_source_rgb(cr, 0.96, 0.96, 0.96);
+  cairo_rectangle(cr, gx, top, L.grid_w, kCoverageHeight);
+  cairo_fill(cr);
+  for (std::size_t j = 0; j < cols; ++j) {
+    const double c = L.coverage[j];
+    const double* rgb = c > 1.0 + 1e-3 ? kCopied : kCovered;
+    cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+    const double x = gx + static_cast<double>(j) * L.cell + L.cell * 0.15;
+    cairo_rectangle(cr, x, y_of(c), L.cell * 0.7, bottom - y_of(c));
+    cairo_fill(cr);
+  }
+  cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+  cairo_set_line_width(cr, 0.8);
+  const double dash[] = {3.0, 2.0};
+  cairo_set_dash(cr, dash, 2, 0.0);
+  cairo_move_to(cr, gx, y_of(1.0));
+  cairo_rel_line_to(cr, L.grid_w, 0);
+  cairo_stroke(cr);
+  cairo_set_dash(cr, nullptr, 0, 0.0);
+  text_at(cr, gx - 6.0 - advance(cr, "1", f), y_of(1.0) + f * 0.36, "1", f);
+  text_at(cr, gx - 6.0 - advance(cr, "coverage", f), bottom - 2.0, "coverage", f);
 }
 
 void draw_panel(cairo_t* cr, const Layout& L, const Panel& panel, std::size_t cols) {
@@ -232,6 +283,7 @@ void draw_panel(cairo_t* cr, const Layout& L, const Panel& panel, std::size_t co
     }
     bar_x += kPGenGap + kPGenWidth;
   }
+  if (panel.coverage) draw_coverage(cr, L, gx, gy + L.grid_h + kCoverageGap, cols);
   // Colour bar, the largest value at the top, with five ticks.
   colour_bar(cr, bar_x, gy, L.bar_h, panel.vmax);
 }

@@ -28,6 +28,10 @@ struct AttentionPicture {
   // other models.
   std::vector<float> p_gen;
   std::vector<std::uint8_t> copied;
+  // Coverage (See et al. 2017): under the attention map, each source token's attention
+  // summed over the output rows, as a bar with a line at 1; a bar past the line (in orange)
+  // was attended more than once in all, what coverage is there to prevent. Needs the map.
+  bool coverage = false;
 };
 
 struct PictureSize {
