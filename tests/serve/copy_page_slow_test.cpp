@@ -111,6 +111,26 @@ TEST(CopyPage, TheAttentionMapShowsPGenAndMarksTheCopiedWord) {
     EXPECT_NE(browser.script("return document.querySelector('.focus').textContent")
                   .get<std::string>().find("(generated, p_gen"),
               std::string::npos);
+    // The coverage row: off for a model without model.coverage (/health says so), and when
+    // ticked one bar per source token, the column sums of the API's attention, orange past 1.
+    EXPECT_EQ(browser.script("return document.querySelectorAll('table.attention tfoot td.cov').length"), 0);
+    EXPECT_EQ(json::parse(api.Get("/health")->body)["coverage"], false);
+    browser.script("document.getElementById('coverage').click(); return true;");
+    ASSERT_TRUE(browser.wait_for("return document.querySelectorAll('table.attention tfoot td.cov').length"));
+    const json sums = browser.script(
+        "return [...document.querySelectorAll('table.attention tfoot td.cov')].map(td => "
+        "[parseFloat(td.title.split('coverage ')[1]), td.classList.contains('over'), "
+        "td.querySelector('span').getBoundingClientRect().height / td.getBoundingClientRect().height])");
+    const json& alpha = hyp["attention"];
+    ASSERT_EQ(sums.size(), alpha[0].size());
+    for (std::size_t j = 0; j < sums.size(); ++j) {
+      double c = 0;
+      for (const json& row : alpha) c += row[j].get<double>();
+      EXPECT_NEAR(sums[j][0].get<double>(), c, 2e-3) << j;
+      EXPECT_EQ(sums[j][1].get<bool>(), c > 1.001) << j;
+      EXPECT_NEAR(sums[j][2].get<double>(), std::min(c, 2.0) / 2, 0.08) << j;
+    }
+    EXPECT_EQ(browser.script("return document.querySelectorAll('table.saliency tfoot').length"), 0);
     browser.script("document.querySelector('.maps').scrollIntoView(); return true;");
     const json shot = browser.session("GET", "/screenshot");
     if (const char* out = std::getenv("HEED_COPY_PAGE_SCREENSHOT"))

@@ -202,6 +202,7 @@ void Server::routes() {
     const nlohmann::json j = {{"status", "ok"},           {"model", model_},
                               {"kind", kind_},
                               {"attention", translator_->has_attention()},
+                              {"coverage", translator_->model(0).config.model.coverage},
                               {"queue", s.waiting},       {"decoding", s.decoding},
                               {"served", served_.load()},
                               {"refused", s.refused},     {"batches", s.calls},
