@@ -115,6 +115,8 @@ TEST_F(TransformerCli, AttentionAndAlignmentsComeFromTheEncoderDecoderAttention)
   EXPECT_TRUE(std::filesystem::exists(dir_->path("show/sentence-0001.svg")));
   EXPECT_TRUE(std::filesystem::exists(dir_->path("show/sentence-0001-heads.svg")));
   EXPECT_TRUE(std::filesystem::exists(dir_->path("show/sentence-0020-heads.png")));
+  EXPECT_TRUE(std::filesystem::exists(dir_->path("show/sentence-0001-encoder-heads.svg")));
+  EXPECT_TRUE(std::filesystem::exists(dir_->path("show/sentence-0001-decoder-heads.png")));
 }
 
 TEST_F(TransformerCli, InfoExportImportAndResume) {
