@@ -27,6 +27,22 @@ TEST(Linear, GradientCheck3D) {
   EXPECT_TRUE(gradcheck([&] { return linear(x, W, b); }, {x, W, b}));
 }
 
+// linear_rows: a block of W's rows (and b's), equal to linear with the sliced weight; its
+// gradient lands in that block of W's and b's gradients only (float64 finite differences).
+TEST(LinearRows, ForwardIsLinearOfTheBlockAndGradientsCheck) {
+  Var x = random_var({2, 3, 4}, 1), W = random_var({6, 4}, 2), b = random_var({6}, 3);
+  Var Wb(W.value().slice(0, 2, 5).contiguous()), bb(b.value().slice(0, 2, 5).contiguous());
+  const Tensor want = linear(x, Wb, bb).value();
+  const Tensor got = linear_rows(x, W, b, 2, 3).value();
+  ASSERT_EQ(got.shape(), Shape({2, 3, 3}));
+  for (std::int64_t i = 0; i < got.numel(); ++i)
+    EXPECT_EQ(got.data<double>()[i], want.data<double>()[i]) << i;
+  EXPECT_TRUE(gradcheck([&] { return linear_rows(x, W, b, 2, 3); }, {x, W, b}));
+  EXPECT_TRUE(gradcheck([&] { return linear_rows(x, W, Var(), 0, 6); }, {x, W}));
+  EXPECT_THROW(linear_rows(x, W, b, 4, 3), Error);  // past the last row
+  EXPECT_THROW(linear_rows(x, W, b, 0, 0), Error);
+}
+
 TEST(Linear, RejectsMismatchedShapes) {
   Var x = random_var({2, 3}, 1), W = random_var({5, 4}, 2);
   EXPECT_THROW(linear(x, W), Error);

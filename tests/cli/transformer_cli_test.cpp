@@ -96,6 +96,25 @@ TEST_F(TransformerCli, TrainsAndTranslatesTheReversal) {
   ASSERT_EQ(beam.exit_code, 0) << beam.output;
   EXPECT_EQ(lines_of(beam.output).size(), 2 * want.size());
   EXPECT_NE(beam.output.find("19 ||| "), std::string::npos) << beam.output;  // n-best lines
+  // bf16 decoding (every product on bfloat16 copies of the weights): the same words, greedy
+  // and with a beam, where the CPU has bf16 products.
+  const CommandResult bf16 =
+      run_heed("translate --precision bf16 --model " + model() + " -i " + dev("src"));
+  if (bf16.exit_code == 0) {
+    EXPECT_EQ(bf16.output, greedy.output);
+    const CommandResult bf16_beam = run_heed("translate --precision bf16 --model " + model() +
+                                             " --beam 4 --nbest 2 -i " + dev("src"));
+    ASSERT_EQ(bf16_beam.exit_code, 0) << bf16_beam.output;
+    // The n-best lines' words (their scores differ in the last digits).
+    const auto words = [](const std::string& text) {
+      std::string out;
+      for (const std::string& l : lines_of(text)) out += l.substr(0, l.rfind(" ||| ")) + "\n";
+      return out;
+    };
+    EXPECT_EQ(words(bf16_beam.output), words(beam.output));
+  } else {
+    EXPECT_NE(bf16.output.find("bf16"), std::string::npos) << bf16.output;  // refused: no kernel
+  }
 }
 
 TEST_F(TransformerCli, AttentionAndAlignmentsComeFromTheEncoderDecoderAttention) {
@@ -115,6 +134,8 @@ TEST_F(TransformerCli, AttentionAndAlignmentsComeFromTheEncoderDecoderAttention)
   EXPECT_TRUE(std::filesystem::exists(dir_->path("show/sentence-0001.svg")));
   EXPECT_TRUE(std::filesystem::exists(dir_->path("show/sentence-0001-heads.svg")));
   EXPECT_TRUE(std::filesystem::exists(dir_->path("show/sentence-0020-heads.png")));
+  EXPECT_TRUE(std::filesystem::exists(dir_->path("show/sentence-0001-encoder-heads.svg")));
+  EXPECT_TRUE(std::filesystem::exists(dir_->path("show/sentence-0001-decoder-heads.png")));
 }
 
 TEST_F(TransformerCli, InfoExportImportAndResume) {

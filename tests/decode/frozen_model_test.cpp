@@ -167,6 +167,43 @@ TEST_F(FrozenModelTest, DecodingStepsRunOnThePackedWeightsAndAgreeWithThePlainPa
   }
 }
 
+// The Transformer: every weight it multiplies by while decoding (each layer's attention
+// projections, the queries and the keys and values of the encoder-decoder attention among
+// them, which read blocks of the stacked in_proj_weight; the feed-forward layers; the output
+// layer) runs its products on the packed copy, at fp32 and at bf16.
+TEST_F(FrozenModelTest, EveryProductOfTheTransformerRunsOnItsPackedWeight) {
+  ModelConfig c;
+  c.kind = ModelKind::transformer;
+  c.src_vocab = 13;
+  c.tgt_vocab = 11;
+  c.transformer.d_model = 16;
+  c.transformer.heads = 2;
+  c.transformer.ff_dim = 32;
+  c.enc_layers = c.dec_layers = 2;
+  for (const auto precision : {kernels::MatmulPrecision::f32, kernels::MatmulPrecision::bf16}) {
+    if (precision == kernels::MatmulPrecision::bf16 && !kernels::bf16_products_available())
+      continue;
+    Rng rng(5);
+    auto model = make_model(c, rng, DType::f32);
+    model->eval();
+    model->set_compute_type({.decoding = precision});
+    DecodeOptions o;
+    o.max_len = 6;
+    FrozenModel frozen(*model);
+    greedy_decode(*model, make_batch(kSrc), o);
+    NoGradGuard no_grad;
+    std::size_t products = 0;
+    for (auto& [name, w] : model->named_parameters()) {
+      if (w.value().ndim() != 2 || name.find("_emb.") != std::string::npos) continue;
+      ASSERT_NE(w.packed(), nullptr) << name;
+      EXPECT_GT(w.packed()->products(), 0u) << name << " ran no product on its packed copy ("
+                                            << kernels::matmul_precision_name(precision) << ")";
+      products += w.packed()->products();
+    }
+    EXPECT_EQ(frozen.products(), products);
+  }
+}
+
 TEST_F(FrozenModelTest, GreedyDecodingGivesTheSameTokensFrozenOnceOrPerCall) {
   Rng rng(9);
   auto model = make_model(configs()[1], rng, DType::f32);

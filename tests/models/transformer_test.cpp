@@ -109,6 +109,53 @@ TEST(Transformer, TheAlignmentLayerAndHeadChooseTheAttention) {
   EXPECT_FALSE(all_close(layer1, averaged, 1e-6));
 }
 
+// attention_heads: every layer's heads of the three attentions, each row a distribution over
+// the keys it may read (the real source positions; the target positions up to its own), and
+// the last layer's encoder-decoder heads averaged are forward's attention output.
+TEST(Transformer, AttentionHeadsGiveEveryLayerOfTheThreeAttentions) {
+  ModelConfig c = tiny_config("transformer");
+  auto model = build(c);
+  NoGradGuard no_grad;
+  const AttentionHeads heads = model->attention_heads(kSrc, kTgt);
+  ASSERT_EQ(heads.cross.size(), static_cast<std::size_t>(c.dec_layers));
+  ASSERT_EQ(heads.decoder_self.size(), static_cast<std::size_t>(c.dec_layers));
+  ASSERT_EQ(heads.encoder_self.size(), static_cast<std::size_t>(c.enc_layers));
+  const std::int64_t H = c.transformer.heads, B = 3, n = kTgt.len, m = kSrc.len;
+  const auto check = [&](const Tensor& w, std::int64_t rows, std::int64_t cols, bool causal,
+                         const std::vector<std::int64_t>& key_lengths) {
+    ASSERT_EQ(w.shape(), Shape({B, H, rows, cols}));
+    for (std::int64_t b = 0; b < B; ++b)
+      for (std::int64_t h = 0; h < H; ++h)
+        for (std::int64_t i = 0; i < rows; ++i) {
+          double sum = 0;
+          for (std::int64_t j = 0; j < cols; ++j) {
+            const double a = w.at({b, h, i, j});
+            if (j >= key_lengths[static_cast<std::size_t>(b)] || (causal && j > i)) {
+              EXPECT_EQ(a, 0.0) << b << " " << h << " " << i << " " << j;
+            }
+            sum += a;
+          }
+          EXPECT_NEAR(sum, 1.0, 1e-12);
+        }
+  };
+  for (const Tensor& w : heads.cross) check(w, n, m, false, kSrc.lengths);
+  for (const Tensor& w : heads.encoder_self) check(w, m, m, false, kSrc.lengths);
+  for (const Tensor& w : heads.decoder_self) check(w, n, n, true, {n, n, n});
+  EXPECT_FALSE(all_close(heads.decoder_self[0], heads.decoder_self[1], 1e-6));
+  Tensor alphas;
+  model->forward(kSrc, kTgt, &alphas);
+  const Tensor& last = heads.cross.back();
+  for (std::int64_t b = 0; b < B; ++b)
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = 0; j < m; ++j) {
+        double mean = 0;
+        for (std::int64_t h = 0; h < H; ++h) mean += last.at({b, h, i, j}) / static_cast<double>(H);
+        EXPECT_NEAR(alphas.at({b, i, j}), mean, 1e-14);
+      }
+  // A model with one attention has no heads.
+  EXPECT_TRUE(build(tiny_config("bahdanau"))->attention_heads(kSrc, kTgt).empty());
+}
+
 TEST(Transformer, LearnedPositionsBoundTheSource) {
   ModelConfig c = tiny_config("transformer");
   EXPECT_EQ(max_source_length(c), 0);

@@ -49,6 +49,15 @@ class ServerTest : public ::testing::Test {
                               " --set model.kind=" + kind);
       ASSERT_EQ(r.exit_code, 0) << r.output;
     }
+    const std::string transformer = dir_->file(
+        "transformer.yaml", "data:\n  train_source: " + dir_->path("s.txt") +
+                                "\n  train_target: " + dir_->path("t.txt") +
+                                "\nmodel:\n  kind: transformer\n  d_model: 8\n  heads: 2\n"
+                                "  ff_dim: 16\n  enc_layers: 2\n  dec_layers: 3\ntraining:\n"
+                                "  max_tokens: 200\n  max_steps: 10\n  validate_every: 10\n"
+                                "  threads: 1\noutput: " + dir_->path("transformer") + "\n");
+    const auto r = run_heed("train " + transformer);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
   }
   static void TearDownTestSuite() {
     delete dir_;
@@ -254,6 +263,85 @@ TEST_F(ServerTest, SaliencyRowsOfTheBestOutput) {
       EXPECT_FALSE(t["nbest"][1].contains("saliency"));  // the best hypothesis only
     }
   }
+}
+
+// "heads": a Transformer's best output carries every head of its three attentions, each row
+// a distribution, the last layer's encoder-decoder heads averaged equal to its attention; the
+// rest of the answer is what it is without; other models answer exactly as without.
+TEST_F(ServerTest, EveryHeadOfATransformerBehindTheHeadsOption) {
+  const auto without_time = [](json j) {
+    j.erase("milliseconds");
+    return j;
+  };
+  const std::string plain = R"("sentences": ["abcd", "", "fe"], "beam": 2, "nbest": 2, )"
+                            R"("attention": true, "saliency": true)";
+  {
+    const auto r = start({}, "transformer");
+    int status = 0;
+    const json with = json::parse(post(*r, "{" + plain + R"(, "heads": true})", &status));
+    ASSERT_EQ(status, 200) << with;
+    json stripped = without_time(with);
+    for (auto& t : stripped["translations"])
+      for (auto& h : t["nbest"]) h.erase("heads");
+    EXPECT_EQ(stripped, without_time(json::parse(post(*r, "{" + plain + "}", &status))));
+    std::size_t seen = 0;
+    for (const auto& t : with["translations"]) {
+      if (t["nbest"].empty()) continue;
+      const auto& best = t["nbest"][0];
+      EXPECT_FALSE(t["nbest"][1].contains("heads"));  // the best hypothesis only
+      ASSERT_TRUE(best.contains("heads")) << best;
+      const json& h = best["heads"];
+      const std::size_t m = t["source"].size(), n = best["output"].size();
+      EXPECT_EQ(h["count"], 2);
+      EXPECT_EQ(h["rows"], n);
+      ASSERT_EQ(h["cross"].size(), 3u);
+      ASSERT_EQ(h["decoder"].size(), 3u);
+      ASSERT_EQ(h["encoder"].size(), 2u);
+      ASSERT_EQ(h["decoder_inputs"].size(), n);
+      EXPECT_EQ(h["decoder_inputs"][0], "<s>");
+      if (n > 1) {
+        EXPECT_EQ(h["decoder_inputs"][1], best["output"][0]);
+      }
+      const auto check = [](const json& layers, std::size_t rows, std::size_t cols, bool causal) {
+        for (const auto& layer : layers) {
+          ASSERT_EQ(layer.size(), 2u);
+          for (const auto& head : layer) {
+            ASSERT_EQ(head.size(), rows);
+            for (std::size_t i = 0; i < rows; ++i) {
+              ASSERT_EQ(head[i].size(), cols);
+              double sum = 0;
+              for (std::size_t j = 0; j < cols; ++j) {
+                if (causal && j > i) {
+                  EXPECT_EQ(head[i][j].get<double>(), 0.0);
+                }
+                sum += head[i][j].get<double>();
+              }
+              EXPECT_NEAR(sum, 1.0, 1e-5);
+            }
+          }
+        }
+      };
+      check(h["cross"], n, m, false);
+      check(h["encoder"], m, m, false);
+      check(h["decoder"], n, n, true);
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < m; ++j)
+          EXPECT_NEAR(best["attention"][i][j].get<double>(),
+                      (h["cross"][2][0][i][j].get<double>() + h["cross"][2][1][i][j].get<double>()) / 2,
+                      1e-5);
+      ++seen;
+    }
+    EXPECT_EQ(seen, 2u);
+  }
+  // A recurrent model: "heads" changes nothing.
+  const auto r = start({}, "bahdanau");
+  int status = 0;
+  const json with = json::parse(post(*r, "{" + plain + R"(, "heads": true})", &status));
+  ASSERT_EQ(status, 200) << with;
+  EXPECT_EQ(without_time(with), without_time(json::parse(post(*r, "{" + plain + "}", &status))));
+  // Not a boolean: refused.
+  post(*r, R"({"sentences": ["ab"], "heads": 1})", &status);
+  EXPECT_EQ(status, 400);
 }
 
 TEST_F(ServerTest, EveryRefusalIsJsonWithItsStatus) {

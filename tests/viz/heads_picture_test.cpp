@@ -46,6 +46,32 @@ TEST(HeadsPicture, SvgIsWellFormedAndNamesTheTokens) {
   EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
 }
 
+TEST(HeadsPicture, TheAverageMapIsTheMeanOfTheHeadsAndIsDrawn) {
+  HeadsPicture p = make_picture(2, 1, 2, 1);
+  p.layers[0] = {0.25f, 0.75f, 0.75f, 0.25f};  // head 1 then head 2, 1 x 2 each
+  EXPECT_EQ(heads_average(p, 0), (std::vector<float>{0.5f, 0.5f}));
+  EXPECT_THROW(heads_average(p, 1), Error);
+  p.axes = "rows: output \xC2\xB7 columns: source";
+  const auto check = testing::check_xml(heads_svg(p));
+  ASSERT_TRUE(check.ok()) << check.error;
+  // cairo draws the text as glyphs: the average shows as a third map's width. Two heads and
+  // their average are three maps, one head is one map: the picture is two maps narrower.
+  const auto width = [](const HeadsPicture& q) {
+    const std::string svg = heads_svg(q);
+    const std::size_t at = svg.find("width=\"") + 7;
+    return std::stod(svg.substr(at, svg.find('"', at) - at));
+  };
+  const double two = width(p);
+  p.heads = 3;
+  p.layers[0] = {0.25f, 0.75f, 0.75f, 0.25f, 0.5f, 0.5f};
+  const double three = width(p);
+  p.heads = 1;  // one head: no average beside it
+  p.layers[0] = {0.25f, 0.75f};
+  const double one = width(p);
+  EXPECT_GT(three, two);
+  EXPECT_NEAR(two - one, 2 * (three - two), 1.0);  // each slot rounded up to a pixel once
+}
+
 TEST(HeadsPicture, LongSentencesDrawWithoutLabels) {
   EXPECT_NO_THROW(heads_svg(make_picture(40, 30, 4, 2)));
 }

@@ -6,36 +6,57 @@
 
 namespace heed {
 
-Var linear(const Var& x, const Var& W, const Var& b, kernels::MatmulPrecision precision) {
+namespace {
+
+// linear over W's rows [first, first + out) and b's (out = W's rows when the whole of W).
+Var linear_block(const Var& x, const Var& W, const Var& b, std::int64_t first, std::int64_t out,
+                 kernels::MatmulPrecision precision, const char* name) {
   const Tensor& xv = x.value();
   const Tensor& Wv = W.value();
-  HEED_CHECK(Wv.ndim() == 2, "linear: weight must be 2-D, got ", Wv.shape().str());
-  HEED_CHECK(xv.ndim() >= 1 && xv.dim(-1) == Wv.dim(1), "linear: input ", xv.shape().str(),
+  HEED_CHECK(Wv.ndim() == 2, name, ": weight must be 2-D, got ", Wv.shape().str());
+  HEED_CHECK(xv.ndim() >= 1 && xv.dim(-1) == Wv.dim(1), name, ": input ", xv.shape().str(),
              " does not match weight ", Wv.shape().str());
-  HEED_CHECK(xv.is_contiguous() && Wv.is_contiguous(), "linear: inputs must be contiguous");
-  HEED_CHECK(xv.dtype() == Wv.dtype(), "linear: dtype mismatch");
-  const std::int64_t in = Wv.dim(1), out = Wv.dim(0), rows = xv.numel() / in;
-  if (b.defined()) check_shape(b.value(), Shape{out}, "linear bias");
+  HEED_CHECK(xv.is_contiguous() && Wv.is_contiguous(), name, ": inputs must be contiguous");
+  HEED_CHECK(xv.dtype() == Wv.dtype(), name, ": dtype mismatch");
+  HEED_CHECK(first >= 0 && out >= 1 && first + out <= Wv.dim(0), name, ": rows [", first, ", ",
+             first + out, ") of a weight with ", Wv.dim(0));
+  const std::int64_t in = Wv.dim(1), rows = xv.numel() / in;
+  if (b.defined()) check_shape(b.value(), Shape{Wv.dim(0)}, "linear bias");
   Shape ys = xv.shape();
   ys[ys.ndim() - 1] = out;
   Tensor y = Tensor::empty(ys, xv.dtype());
   dispatch(xv.dtype(), [&]<typename T>() {
-    kernels::affine_rows<T>({precision, W.packed()}, rows, out, in, xv.data<T>(), Wv.data<T>(),
-                            b.defined() ? b.value().data<T>() : nullptr, y.data<T>());
+    kernels::affine_rows<T>({precision, W.packed()}, rows, out, in, xv.data<T>(),
+                            Wv.data<T>() + first * in,
+                            b.defined() ? b.value().data<T>() + first : nullptr, y.data<T>());
   });
-  return record_op(y, {&x, &W, &b}, [x, W, b, rows, in, out, precision](Var& o) mutable {
+  return record_op(y, {&x, &W, &b}, [x, W, b, rows, in, out, first, precision](Var& o) mutable {
     const kernels::GemmOptions go{precision};
     dispatch(o.dtype(), [&]<typename T>() {
       const T* dy = o.grad().data<T>();
       if (x.requires_grad())
-        kernels::gemm<T>(go, false, false, rows, in, out, T(1), dy, out, W.value().data<T>(), in,
-                         T(1), x.grad_buffer().data<T>(), in);
+        kernels::gemm<T>(go, false, false, rows, in, out, T(1), dy, out,
+                         W.value().data<T>() + first * in, in, T(1), x.grad_buffer().data<T>(),
+                         in);
       if (W.requires_grad())
         kernels::gemm<T>(go, true, false, out, in, rows, T(1), dy, out, x.value().data<T>(), in,
-                         T(1), W.grad_buffer().data<T>(), in);
-      if (b.requires_grad()) kernels::sum_rows<T>(dy, b.grad_buffer().data<T>(), rows, out);
+                         T(1), W.grad_buffer().data<T>() + first * in, in);
+      if (b.requires_grad())
+        kernels::sum_rows<T>(dy, b.grad_buffer().data<T>() + first, rows, out);
     });
   });
+}
+
+}  // namespace
+
+Var linear(const Var& x, const Var& W, const Var& b, kernels::MatmulPrecision precision) {
+  HEED_CHECK(W.value().ndim() == 2, "linear: weight must be 2-D, got ", W.value().shape().str());
+  return linear_block(x, W, b, 0, W.value().dim(0), precision, "linear");
+}
+
+Var linear_rows(const Var& x, const Var& W, const Var& b, std::int64_t first, std::int64_t count,
+                kernels::MatmulPrecision precision) {
+  return linear_block(x, W, b, first, count, precision, "linear_rows");
 }
 
 Var matmul(const Var& a, const Var& b, bool ta, bool tb, kernels::MatmulPrecision precision) {

@@ -15,6 +15,13 @@ namespace heed {
 Var linear(const Var& x, const Var& W, const Var& b = Var(),
            kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32);
 
+// y = x W[first, first + count)^T + b[first, first + count): linear with a block of W's rows
+// (and of b), e.g. the query or the key and value rows of a stacked attention projection. The
+// block is read in place, so a frozen W's packed copy (W.packed()) serves its products as it
+// serves W's; a slice of W would be a new variable without one.
+Var linear_rows(const Var& x, const Var& W, const Var& b, std::int64_t first, std::int64_t count,
+                kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32);
+
 // op(a) op(b) for 2-D (M,K)x(K,N) or batched 3-D (B,M,K)x(B,K,N); op transposes the
 // last two dimensions when asked (no copies).
 Var matmul(const Var& a, const Var& b, bool trans_a = false, bool trans_b = false,

@@ -59,25 +59,47 @@ void draw(const ShowOptions& o, const fs::path& dir, const viz::ReportSentence& 
   write_file_atomically((dir / (s.picture + ".png")).string(), viz::picture_png(p, o.png_scale));
 }
 
-// Every layer's heads for one sentence (a model with several heads per layer).
+// Every layer's heads for one sentence (a model with several heads per layer), one picture per
+// attention: the encoder-decoder attention (sentence-NNNN-heads), the encoder's
+// self-attention (-encoder-heads) and the decoder's (-decoder-heads).
 void draw_heads(const ShowOptions& o, const fs::path& dir, const viz::ReportSentence& s,
                 const Translation& t, const BestHypothesisMaps& maps) {
   const TranslatedHypothesis& best = t.nbest.front();
-  viz::HeadsPicture p;
-  p.title = "Line " + std::to_string(s.line) + " \xC2\xB7 every head of the encoder\xE2\x80\x93"
-            "decoder attention \xC2\xB7 " + o.model.label();
-  p.subtitle = s.input + "  \xE2\x86\x92  " + best.text;
-  p.source = t.source;
-  p.output = std::vector<std::string>(
-      best.output.begin(),
-      best.output.begin() + static_cast<std::ptrdiff_t>(maps.heads.front().size() /
-                                                       static_cast<std::size_t>(maps.head_count) /
-                                                       t.source.size()));
-  p.heads = maps.head_count;
-  p.layers = maps.heads;
-  const std::string name = s.picture + "-heads";
-  write_file_atomically((dir / (name + ".svg")).string(), viz::heads_svg(p));
-  write_file_atomically((dir / (name + ".png")).string(), viz::heads_png(p, o.png_scale));
+  const std::size_t rows = maps.heads.front().size() / static_cast<std::size_t>(maps.head_count) /
+                           t.source.size();
+  const std::vector<std::string> output(best.output.begin(),
+                                        best.output.begin() + static_cast<std::ptrdiff_t>(rows));
+  // The decoder's inputs: <s>, then each output but the last.
+  std::vector<std::string> inputs{"<s>"};
+  inputs.insert(inputs.end(), output.begin(), output.end() - 1);
+  const auto one = [&](const std::string& what, const std::string& axes,
+                       const std::vector<std::string>& row_tokens,
+                       const std::vector<std::string>& col_tokens,
+                       const std::vector<std::vector<float>>& layers, const std::string& suffix) {
+    if (layers.empty()) return;
+    viz::HeadsPicture p;
+    p.title = "Line " + std::to_string(s.line) + " \xC2\xB7 " + what + " \xC2\xB7 every head "
+              "of every layer \xC2\xB7 " + o.model.label();
+    p.subtitle = s.input + "  \xE2\x86\x92  " + best.text;
+    p.axes = axes;
+    p.source = col_tokens;
+    p.output = row_tokens;
+    p.heads = maps.head_count;
+    p.layers = layers;
+    const std::string name = s.picture + suffix;
+    write_file_atomically((dir / (name + ".svg")).string(), viz::heads_svg(p));
+    write_file_atomically((dir / (name + ".png")).string(), viz::heads_png(p, o.png_scale));
+  };
+  one("encoder\xE2\x80\x93" "decoder attention",
+      "rows: the output token being written \xC2\xB7 columns: the source token it reads",
+      output, t.source, maps.heads, "-heads");
+  one("encoder self-attention",
+      "rows: each source token \xC2\xB7 columns: the source token it reads", t.source, t.source,
+      maps.encoder_heads, "-encoder-heads");
+  one("decoder self-attention (masked)",
+      "rows: the output token being written \xC2\xB7 columns: the decoder input it reads "
+      "(<s>, then the outputs so far)",
+      output, inputs, maps.decoder_heads, "-decoder-heads");
 }
 
 void show_text(const ShowOptions& o, const TrainConfig& config,

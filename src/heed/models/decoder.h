@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "heed/autograd/var.h"
+#include "heed/models/attention_heads.h"
 #include "heed/models/encoder.h"
 #include "heed/models/run_mode.h"
 #include "heed/tensor/shape.h"
@@ -78,11 +79,11 @@ class Decoder {
     return std::nullopt;
   }
 
-  // Every head of every layer's encoder-decoder attention under teacher forcing, for a decoder
-  // with several (the Transformer's): per layer (B, heads, n, m). Empty: one attention only,
-  // the one step() returns.
-  virtual std::vector<Tensor> attention_heads(const Var& E, const Encoded& enc,
-                                              const RunMode& mode) const {
+  // Every head of every layer's encoder-decoder attention and self-attention under teacher
+  // forcing, for a decoder with several (the Transformer's): the cross and decoder_self
+  // entries. Empty: one attention only, the one step() returns.
+  virtual AttentionHeads attention_heads(const Var& E, const Encoded& enc,
+                                         const RunMode& mode) const {
     (void)E, (void)enc, (void)mode;
     return {};
   }

@@ -38,6 +38,12 @@ class Encoder {
   virtual EncoderOutput encode(const TokenBatch& src, const RunMode& mode) const = 0;
   virtual std::int64_t output_dim() const = 0;  // dk
   virtual NamedModules modules() = 0;
+  // Every head of every self-attention layer, for an encoder with several (the
+  // Transformer's): per layer (B, heads, m, m). Empty for the others.
+  virtual std::vector<Tensor> attention_heads(const TokenBatch& src, const RunMode& mode) const {
+    (void)src, (void)mode;
+    return {};
+  }
 };
 
 }  // namespace heed

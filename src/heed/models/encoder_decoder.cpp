@@ -153,13 +153,15 @@ CopyOutputs EncoderDecoder::forward_copy(const TokenBatch& src, const TokenBatch
   return out;
 }
 
-std::vector<Tensor> EncoderDecoder::attention_heads(const TokenBatch& src,
-                                                    const TokenBatch& tgt_in) const {
+AttentionHeads EncoderDecoder::attention_heads(const TokenBatch& src,
+                                               const TokenBatch& tgt_in) const {
   const RunMode m = mode();
   Encoded enc = encode(src, m);
   check_target(tgt_in, src.batch, config_.tgt_vocab, name_.c_str());
-  return decoder_->attention_heads(decoder_->embed(tgt_in.ids, {tgt_in.batch, tgt_in.len}, m),
-                                   enc, m);
+  AttentionHeads heads = decoder_->attention_heads(
+      decoder_->embed(tgt_in.ids, {tgt_in.batch, tgt_in.len}, m), enc, m);
+  if (!heads.empty()) heads.encoder_self = encoder_->attention_heads(src, m);
+  return heads;
 }
 
 Saliency EncoderDecoder::saliency(const TokenBatch& src, const TokenBatch& tgt_in,

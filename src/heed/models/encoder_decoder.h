@@ -34,8 +34,8 @@ class EncoderDecoder : public Seq2Seq {
   CopyOutputs forward_copy(const TokenBatch& src, const TokenBatch& tgt_in) const override;
   Saliency saliency(const TokenBatch& src, const TokenBatch& tgt_in,
                     std::span<const std::int32_t> tgt_out) const override;
-  std::vector<Tensor> attention_heads(const TokenBatch& src,
-                                      const TokenBatch& tgt_in) const override;
+  AttentionHeads attention_heads(const TokenBatch& src,
+                                 const TokenBatch& tgt_in) const override;
   bool has_attention() const override { return decoder_->has_attention(); }
 
   // Off: teacher forcing always runs the step loop, never a fused op (the tests that prove

@@ -94,9 +94,10 @@ class Seq2Seq : public Module {
   virtual std::vector<Var> weights() const { return parameters(); }
 
   // Teacher forcing's attention per layer and head where the model has several (the
-  // Transformer: per decoder layer, (B, heads, n, m)); empty for a model with one attention
-  // (forward's alphas) or none. heed show draws them.
-  virtual std::vector<Tensor> attention_heads(const TokenBatch& src, const TokenBatch& tgt_in) const {
+  // Transformer: its encoder-decoder attention and both self-attentions,
+  // models/attention_heads.h); empty for a model with one attention (forward's alphas) or
+  // none. heed show draws them, heed serve sends them.
+  virtual AttentionHeads attention_heads(const TokenBatch& src, const TokenBatch& tgt_in) const {
     (void)src, (void)tgt_in;
     return {};
   }

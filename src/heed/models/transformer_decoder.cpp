@@ -49,13 +49,16 @@ Encoded TransformerDecoder::prepare(const EncoderOutput& enc, const RunMode& mod
 
 Var TransformerDecoder::run(const Var& E, std::int64_t start, DecoderState* state,
                             const Encoded& enc, const RunMode& mode,
-                            std::vector<Tensor>* weights) const {
+                            std::vector<Tensor>* weights,
+                            std::vector<Tensor>* self_weights) const {
   Var x = maybe_dropout(positions_.add_to(E, start), mode);
   if (weights) weights->assign(stack_.layers.size(), Tensor());
+  if (self_weights) self_weights->assign(stack_.layers.size(), Tensor());
   for (std::size_t l = 0; l < stack_.layers.size(); ++l)
     x = stack_.layers[l]->forward(x, state ? &state->parts[l] : nullptr, enc.keys,
                                   static_cast<std::int64_t>(l) * 2 * d_, enc.lengths, mode,
-                                  weights ? &(*weights)[l] : nullptr);
+                                  weights ? &(*weights)[l] : nullptr,
+                                  self_weights ? &(*self_weights)[l] : nullptr);
   return stack_.norm.forward(x);
 }
 
@@ -94,11 +97,11 @@ std::optional<Var> TransformerDecoder::accelerated(const Var& E, const Encoded& 
   return h;
 }
 
-std::vector<Tensor> TransformerDecoder::attention_heads(const Var& E, const Encoded& enc,
-                                                       const RunMode& mode) const {
-  std::vector<Tensor> weights;
-  run(E, 0, nullptr, enc, mode, &weights);
-  return weights;
+AttentionHeads TransformerDecoder::attention_heads(const Var& E, const Encoded& enc,
+                                                  const RunMode& mode) const {
+  AttentionHeads heads;
+  run(E, 0, nullptr, enc, mode, &heads.cross, &heads.decoder_self);
+  return heads;
 }
 
 Var TransformerDecoder::output(const Var& features, const RunMode& mode) const {

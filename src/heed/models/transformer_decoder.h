@@ -41,8 +41,8 @@ class TransformerDecoder : public Decoder {
   std::optional<Var> accelerated(const Var& E, const Encoded& enc, const RunMode& mode,
                                  Tensor* alphas) const override;
 
-  std::vector<Tensor> attention_heads(const Var& E, const Encoded& enc,
-                                      const RunMode& mode) const override;
+  AttentionHeads attention_heads(const Var& E, const Encoded& enc,
+                                 const RunMode& mode) const override;
   bool has_attention() const override { return true; }
   std::size_t state_parts() const override { return stack_.layers.size(); }
   std::int64_t vocab() const override { return vocab_; }
@@ -51,9 +51,11 @@ class TransformerDecoder : public Decoder {
 
   // Positions [start, start + n) of E (B, n, d) through every layer: the features (B, n, d);
   // state: the caches (incremental), or null (the whole target, causal). weights, if given,
-  // receives each layer's encoder-decoder weights (B, heads, n, m).
+  // receives each layer's encoder-decoder weights (B, heads, n, m), self_weights each layer's
+  // self-attention weights (B, heads, n, start + n).
   Var run(const Var& E, std::int64_t start, DecoderState* state, const Encoded& enc,
-          const RunMode& mode, std::vector<Tensor>* weights) const;
+          const RunMode& mode, std::vector<Tensor>* weights,
+          std::vector<Tensor>* self_weights = nullptr) const;
 
  private:
   // The attention output (B, n, m) from the alignment layer's weights (B, heads, n, m).

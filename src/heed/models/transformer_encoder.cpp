@@ -40,9 +40,23 @@ NamedModules TransformerEncoder::modules() {
 }
 
 EncoderOutput TransformerEncoder::encode(const TokenBatch& src, const RunMode& mode) const {
+  return run(src, mode, nullptr);
+}
+
+std::vector<Tensor> TransformerEncoder::attention_heads(const TokenBatch& src,
+                                                        const RunMode& mode) const {
+  std::vector<Tensor> weights;
+  run(src, mode, &weights);
+  return weights;
+}
+
+EncoderOutput TransformerEncoder::run(const TokenBatch& src, const RunMode& mode,
+                                      std::vector<Tensor>* weights) const {
   Var x = scaled_embedding(*emb_, src.ids, {src.batch, src.len}, mode.source_embeddings);
   x = maybe_dropout(positions_.add_to(x, 0), mode);
-  for (const auto& layer : stack_.layers) x = layer->forward(x, src.lengths, mode);
+  if (weights) weights->assign(stack_.layers.size(), Tensor());
+  for (std::size_t l = 0; l < stack_.layers.size(); ++l)
+    x = stack_.layers[l]->forward(x, src.lengths, mode, weights ? &(*weights)[l] : nullptr);
   EncoderOutput out;
   out.annotations = stack_.norm.forward(x);
   out.lengths = src.lengths;

@@ -42,8 +42,12 @@ class TransformerEncoder : public Encoder {
   EncoderOutput encode(const TokenBatch& src, const RunMode& mode) const override;
   std::int64_t output_dim() const override { return d_; }
   NamedModules modules() override;
+  std::vector<Tensor> attention_heads(const TokenBatch& src, const RunMode& mode) const override;
 
  private:
+  // The layers and the final norm; weights, if given, receives each layer's weights.
+  EncoderOutput run(const TokenBatch& src, const RunMode& mode, std::vector<Tensor>* weights) const;
+
   std::int64_t d_;
   std::unique_ptr<Embedding> emb_;
   Positions positions_;

@@ -52,10 +52,10 @@ TransformerEncoderLayer::TransformerEncoderLayer(const TransformerConfig& c, Rng
 }
 
 Var TransformerEncoderLayer::forward(const Var& x, const std::vector<std::int64_t>& key_lengths,
-                                     const RunMode& mode) const {
+                                     const RunMode& mode, Tensor* weights) const {
   MultiHeadOptions o = attention_options(heads_, mode);
   o.mask.key_lengths = key_lengths;
-  Var h = residual(x, norm1, mode, [&](const Var& in) { return self_attn.self_attention(in, o); });
+  Var h = residual(x, norm1, mode, [&](const Var& in) { return self_attn.self_attention(in, o, weights); });
   return residual(h, norm2, mode, [&](const Var& in) { return feed_forward(in, mode); });
 }
 
@@ -79,7 +79,8 @@ TransformerDecoderLayer::TransformerDecoderLayer(const TransformerConfig& c, Rng
 Var TransformerDecoderLayer::forward(const Var& x, Var* cache, const Var& memory,
                                      std::int64_t column,
                                      const std::vector<std::int64_t>& memory_lengths,
-                                     const RunMode& mode, Tensor* cross_weights) const {
+                                     const RunMode& mode, Tensor* cross_weights,
+                                     Tensor* self_weights) const {
   const MultiHeadOptions plain = attention_options(heads_, mode);
   // Masked self-attention: one projection gives Q, K, V of the new positions.
   const auto self = [&](const Var& in) {
@@ -88,7 +89,8 @@ Var TransformerDecoderLayer::forward(const Var& x, Var* cache, const Var& memory
     if (!cache) {  // the whole target: position i reads positions <= i
       o.mask.causal = true;
       return self_attn.out_proj.forward(
-          multi_head_attention({qkv, 0}, {qkv, d_}, {qkv, 2 * d_}, d_, o), mode.precision);
+          multi_head_attention({qkv, 0}, {qkv, d_}, {qkv, 2 * d_}, d_, o, self_weights),
+          mode.precision);
     }
     // Incremental: the new positions' keys and values join the earlier ones', and every
     // position in the cache precedes the queries.
@@ -97,7 +99,8 @@ Var TransformerDecoderLayer::forward(const Var& x, Var* cache, const Var& memory
     o.mask.causal = true;
     o.mask.causal_offset = cache->dim(1) - in.dim(1);
     return self_attn.out_proj.forward(
-        multi_head_attention({qkv, 0}, {*cache, 0}, {*cache, d_}, d_, o), mode.precision);
+        multi_head_attention({qkv, 0}, {*cache, 0}, {*cache, d_}, d_, o, self_weights),
+        mode.precision);
   };
   // Encoder-decoder attention over the memory's precomputed keys and values.
   const auto cross = [&](const Var& in) {

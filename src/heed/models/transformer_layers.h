@@ -43,9 +43,10 @@ class TransformerLayerBase : public Module {
 class TransformerEncoderLayer : public TransformerLayerBase {
  public:
   TransformerEncoderLayer(const TransformerConfig& config, Rng& rng, DType dtype);
-  // x (B, m, d) -> (B, m, d); keys j >= key_lengths[b] are padding.
-  Var forward(const Var& x, const std::vector<std::int64_t>& key_lengths,
-              const RunMode& mode) const;
+  // x (B, m, d) -> (B, m, d); keys j >= key_lengths[b] are padding. weights, if given,
+  // receives the self-attention weights (B, heads, m, m).
+  Var forward(const Var& x, const std::vector<std::int64_t>& key_lengths, const RunMode& mode,
+              Tensor* weights = nullptr) const;
 
   MultiHeadAttention self_attn;
   LayerNorm norm1, norm2;
@@ -61,10 +62,11 @@ class TransformerDecoderLayer : public TransformerLayerBase {
   //   positions' own are appended to (incremental decoding; then n = 1).
   // memory (B, m, *): the encoder-decoder keys and values at columns [column, column + 2 d)
   // (keys_values of the annotations, computed once per batch); memory_lengths the sources'.
-  // cross_weights, if given, receives the encoder-decoder weights (B, heads, n, m).
+  // cross_weights, if given, receives the encoder-decoder weights (B, heads, n, m), and
+  // self_weights the self-attention weights (B, heads, n, t0 + n).
   Var forward(const Var& x, Var* cache, const Var& memory, std::int64_t column,
               const std::vector<std::int64_t>& memory_lengths, const RunMode& mode,
-              Tensor* cross_weights) const;
+              Tensor* cross_weights, Tensor* self_weights = nullptr) const;
 
   MultiHeadAttention self_attn, multihead_attn;
   LayerNorm norm1, norm2, norm3;

@@ -23,12 +23,12 @@ MultiHeadAttention::MultiHeadAttention(std::int64_t dim, std::int64_t heads, Rng
 }
 
 Var MultiHeadAttention::queries(const Var& x, kernels::MatmulPrecision precision) const {
-  return linear(x, slice(in_proj_weight, 0, 0, dim_), slice(in_proj_bias, 0, 0, dim_), precision);
+  // Rows of the stacked projection in place (a frozen weight's packed copy serves them).
+  return linear_rows(x, in_proj_weight, in_proj_bias, 0, dim_, precision);
 }
 
 Var MultiHeadAttention::keys_values(const Var& x, kernels::MatmulPrecision precision) const {
-  return linear(x, slice(in_proj_weight, 0, dim_, 3 * dim_), slice(in_proj_bias, 0, dim_, 3 * dim_),
-                precision);
+  return linear_rows(x, in_proj_weight, in_proj_bias, dim_, 2 * dim_, precision);
 }
 
 Var MultiHeadAttention::attend(const Var& queries, const HeadsInput& k, const HeadsInput& v,
@@ -51,10 +51,8 @@ Var MultiHeadAttention::self_attention(const Var& x, const MultiHeadOptions& opt
 
 Var MultiHeadAttention::forward(const Var& query, const Var& key, const Var& value,
                                 const MultiHeadOptions& options, Tensor* weights) const {
-  const Var k = linear(key, slice(in_proj_weight, 0, dim_, 2 * dim_),
-                       slice(in_proj_bias, 0, dim_, 2 * dim_), options.precision);
-  const Var v = linear(value, slice(in_proj_weight, 0, 2 * dim_, 3 * dim_),
-                       slice(in_proj_bias, 0, 2 * dim_, 3 * dim_), options.precision);
+  const Var k = linear_rows(key, in_proj_weight, in_proj_bias, dim_, dim_, options.precision);
+  const Var v = linear_rows(value, in_proj_weight, in_proj_bias, 2 * dim_, dim_, options.precision);
   return attend(queries(query, options.precision), {k}, {v}, options, weights);
 }
 

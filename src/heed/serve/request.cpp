@@ -56,6 +56,9 @@ TranslateRequest parse_translate_request(std::string_view body, const RequestLim
     } else if (key == "saliency") {
       if (!v.is_boolean()) bad("\"saliency\" must be true or false");
       r.saliency = v.get<bool>();
+    } else if (key == "heads") {
+      if (!v.is_boolean()) bad("\"heads\" must be true or false");
+      r.heads = v.get<bool>();
     } else if (key == "alignment") {
       if (!v.is_string()) bad("\"alignment\" must be a string: hard, soft or a threshold");
       try {
@@ -65,7 +68,7 @@ TranslateRequest parse_translate_request(std::string_view body, const RequestLim
       }
     } else {
       bad("unknown key \"" + key + "\"; expected sentences, beam, nbest, attention, alignment, "
-          "saliency");
+          "saliency, heads");
     }
   }
   if (!has_sentences) bad("\"sentences\" is required (an array of strings)");

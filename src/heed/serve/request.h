@@ -6,7 +6,9 @@
 //    "beam": 5, "nbest": 1,                  optional integers, 1 <= nbest <= beam <= max_beam
 //    "attention": false,                     optional: return each hypothesis' attention rows
 //    "alignment": "hard",                    optional: hard | soft | a threshold in (0, 1]
-//    "saliency": false}                      optional: the best output's saliency rows
+//    "saliency": false,                      optional: the best output's saliency rows
+//    "heads": false}                         optional: the best output's every attention head
+//                                            (a Transformer; other models answer without)
 // Unknown keys are refused (a misspelt key would otherwise be ignored silently), and so is a
 // key given twice (JSON parsers disagree on which value wins).
 #include <cstddef>
@@ -45,10 +47,11 @@ struct TranslateRequest {
   bool attention = false;
   std::optional<AlignmentOptions> alignment;
   bool saliency = false;
+  bool heads = false;
   // Requests with the same key can be decoded in one batch (TranslationService).
   bool same_decoding(const TranslateRequest& o) const {
     return beam == o.beam && nbest == o.nbest && needs_attention() == o.needs_attention() &&
-           saliency == o.saliency;
+           saliency == o.saliency && heads == o.heads;
   }
   bool needs_attention() const { return attention || alignment.has_value(); }
 };

@@ -4,7 +4,9 @@
 //                      "nbest": [{"text": "...", "score": -1.2, "output": [pieces],
 //                                 "attention": [[row], ...],      only when asked
 //                                 "alignment": "0-0 1-2",         only when asked
-//                                 "saliency": [[row], ...]}]}],   best hypothesis, when asked
+//                                 "saliency": [[row], ...],       best hypothesis, when asked
+//                                 "heads": {...}}]}],             best hypothesis of a
+//                                                                 Transformer, when asked
 //    "model": "DIR", "milliseconds": 12.3}
 // A sentence longer than the server's limit is "skipped": true with an empty n-best list.
 #include <string>

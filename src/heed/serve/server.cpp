@@ -266,7 +266,12 @@ void Server::translate_route() {
     const auto start = std::chrono::steady_clock::now();
     try {
       const std::string body = read_body(req, res, read, options_.max_body_bytes);
-      const TranslateRequest r = parse_translate_request(body, options_.limits);
+      TranslateRequest r = parse_translate_request(body, options_.limits);
+      // Only a single Transformer has heads: for any other model "heads" changes nothing (and
+      // costs no forced pass).
+      if (translator_->size() > 1 ||
+          translator_->model(0).config.model.kind != ModelKind::transformer)
+        r.heads = false;
       if (r.needs_attention() && !translator_->has_attention())
         throw ApiError(400, "attention and alignment need a model with attention (" + model_ +
                                 " has none)");

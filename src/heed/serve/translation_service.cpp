@@ -150,15 +150,19 @@ void TranslationService::run(std::vector<Job>& jobs) {
   std::exception_ptr failure;
   try {
     std::vector<Translation> all = translator_.translate(lines, o);
-    std::vector<std::vector<float>> maps;
-    if (first.saliency) maps = saliency(all);
+    std::vector<BestHypothesisMaps> forced;  // saliency and heads: the forced pass
+    if (first.saliency || first.heads) forced = maps(all, first.saliency);
     std::size_t at = 0;
     for (std::size_t i = 0; i < jobs.size(); ++i) {
       const auto from = static_cast<std::ptrdiff_t>(at);
       const auto to = static_cast<std::ptrdiff_t>(at + jobs[i].request.sentences.size());
       results[i].translations.assign(std::make_move_iterator(all.begin() + from),
                                      std::make_move_iterator(all.begin() + to));
-      if (first.saliency) results[i].saliency.assign(maps.begin() + from, maps.begin() + to);
+      for (auto k = from; first.saliency && k < to; ++k)
+        results[i].saliency.push_back(std::move(forced[static_cast<std::size_t>(k)].saliency));
+      if (first.heads)
+        results[i].heads.assign(std::make_move_iterator(forced.begin() + from),
+                                std::make_move_iterator(forced.begin() + to));
       at = static_cast<std::size_t>(to);
     }
   } catch (...) {
@@ -181,10 +185,10 @@ void TranslationService::run(std::vector<Job>& jobs) {
   }
 }
 
-std::vector<std::vector<float>> TranslationService::saliency(
-    const std::vector<Translation>& translations) const {
+std::vector<BestHypothesisMaps> TranslationService::maps(
+    const std::vector<Translation>& translations, bool saliency) const {
   std::lock_guard lock(saliency_mutex_);
-  return best_hypothesis_saliency(translator_, translations, options_.batch_size);
+  return best_hypothesis_maps(translator_, translations, options_.batch_size, saliency);
 }
 
 }  // namespace heed::serve

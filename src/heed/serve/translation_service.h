@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "heed/serve/request.h"
+#include "heed/translate/best_saliency.h"
 #include "heed/translate/line_translator.h"
 
 namespace heed::serve {
@@ -57,10 +58,12 @@ std::size_t worker_count(const ServiceOptions& options);
 
 // What a request gets back: its translations, and with "saliency" each sentence's saliency
 // map of its best output (|output| x |source| row-major, EOS included on both sides; empty
-// for a sentence without output).
+// for a sentence without output), and with "heads" each sentence's heads of its best output
+// (BestHypothesisMaps without saliency; empty for a model with one attention).
 struct ServiceResult {
   std::vector<Translation> translations;
   std::vector<std::vector<float>> saliency;
+  std::vector<BestHypothesisMaps> heads;
 };
 
 struct ServiceStats {
@@ -100,7 +103,8 @@ class TranslationService {
   // wait for), at most clients_at_once. Under mutex_.
   std::size_t active_clients(std::chrono::steady_clock::time_point now);
   void run(std::vector<Job>& jobs);
-  std::vector<std::vector<float>> saliency(const std::vector<Translation>& translations) const;
+  std::vector<BestHypothesisMaps> maps(const std::vector<Translation>& translations,
+                                       bool saliency) const;
 
   const LineTranslator& translator_;
   ServiceOptions options_;

@@ -54,6 +54,18 @@ std::vector<BestHypothesisMaps> best_hypothesis_maps(
       }
       m.heads.push_back(std::move(heads));
     }
+    m.encoder_heads = f.encoder_heads;
+    const std::size_t n = f.target.size(), r = std::min(rows, n);
+    for (const std::vector<float>& layer : f.decoder_heads) {
+      std::vector<float> heads;  // each head's n x n block cut to its first r rows and columns
+      for (std::int64_t h = 0; h < f.head_count; ++h)
+        for (std::size_t t = 0; t < r; ++t) {
+          const auto row = layer.begin() + static_cast<std::ptrdiff_t>(
+                                               (static_cast<std::size_t>(h) * n + t) * n);
+          heads.insert(heads.end(), row, row + static_cast<std::ptrdiff_t>(r));
+        }
+      m.decoder_heads.push_back(std::move(heads));
+    }
   }
   return maps;
 }

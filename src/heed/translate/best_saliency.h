@@ -20,6 +20,10 @@ struct BestHypothesisMaps {
   std::vector<float> saliency;                 // with saliency only
   std::vector<std::vector<float>> heads;       // per layer, head_count maps one after another
   std::int64_t head_count = 0;                 // 0: the model has one attention (or none)
+  // The self-attentions, head_count maps per layer as above: per encoder layer |source| x
+  // |source|, per decoder layer |best output| x |best output|, row t the position that emits
+  // output t and column j the one that reads <s> (j = 0) or output j - 1.
+  std::vector<std::vector<float>> encoder_heads, decoder_heads;
 };
 
 // saliency: compute the saliency maps, which uses the parameters' gradient buffers: not

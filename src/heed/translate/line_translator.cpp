@@ -419,20 +419,34 @@ std::vector<ForcedAlignment> LineTranslator::align_pieces(
                  ", ", src.len, ")");
       const std::vector<float> all = attention_weights(alphas.contiguous());
       for (std::size_t k = start; k < end; ++k) cut(all, k, out[order[k]].attention);
-      // Every layer's heads, each (B, H, n, m): sentence k's block of head h is cut as above
-      // from that head's (B, n, m).
-      for (const Tensor& layer : decoder_->attention_heads(src, tgt_in)) {
-        const std::int64_t H = layer.dim(1);
-        for (std::int64_t h = 0; h < H; ++h) {
-          const std::vector<float> head = attention_weights(layer.select(1, h).contiguous());
-          for (std::size_t k = start; k < end; ++k) {
-            ForcedAlignment& f = out[order[k]];
-            if (h == 0) f.heads.emplace_back();
-            f.head_count = H;
-            cut(head, k, f.heads.back());
+      // Every layer's heads, each (B, H, rows, cols): sentence k's block of head h is cut
+      // from that head's (B, rows, cols), |target| or |source| rows and columns.
+      const AttentionHeads heads = decoder_->attention_heads(src, tgt_in);
+      const auto cut_heads = [&](const std::vector<Tensor>& layers, bool target_rows,
+                                 bool target_cols,
+                                 std::vector<std::vector<float>> ForcedAlignment::*into) {
+        for (const Tensor& layer : layers) {
+          const std::int64_t H = layer.dim(1), R = layer.dim(2), C = layer.dim(3);
+          for (std::int64_t h = 0; h < H; ++h) {
+            const std::vector<float> head = attention_weights(layer.select(1, h).contiguous());
+            for (std::size_t k = start; k < end; ++k) {
+              ForcedAlignment& f = out[order[k]];
+              if (h == 0) (f.*into).emplace_back();
+              f.head_count = H;
+              const std::size_t rows = target_rows ? f.target.size() : f.source.size();
+              const std::size_t cols = target_cols ? f.target.size() : f.source.size();
+              const auto base = (k - start) * static_cast<std::size_t>(R * C);
+              std::vector<float>& v = (f.*into).back();
+              for (std::size_t t = 0; t < rows; ++t)
+                for (std::size_t j = 0; j < cols; ++j)
+                  v.push_back(head[base + t * static_cast<std::size_t>(C) + j]);
+            }
           }
         }
-      }
+      };
+      cut_heads(heads.cross, true, false, &ForcedAlignment::heads);
+      cut_heads(heads.decoder_self, true, true, &ForcedAlignment::decoder_heads);
+      cut_heads(heads.encoder_self, false, false, &ForcedAlignment::encoder_heads);
     }
     if (saliency) {
       std::vector<std::int32_t> tgt_out(static_cast<std::size_t>(tgt_in.batch * tgt_in.len), kPad);

@@ -69,8 +69,10 @@ struct ForcedAlignment {
   // that gradient dotted with e(source[j]) (Seq2Seq::saliency).
   std::vector<float> saliency, grad_x_input;
   // A model with several attention heads per layer (the Transformer; Seq2Seq::attention_heads):
-  // per layer, heads x |target| x |source| row-major; empty otherwise.
-  std::vector<std::vector<float>> heads;
+  // per layer, heads x |target| x |source| row-major (the encoder-decoder attention); empty
+  // otherwise. Its self-attentions: per encoder layer heads x |source| x |source|, per decoder
+  // layer heads x |target| x |target| (row t reads the inputs BOS, target[0..t-1]).
+  std::vector<std::vector<float>> heads, encoder_heads, decoder_heads;
   std::int64_t head_count = 0;
 };
 
