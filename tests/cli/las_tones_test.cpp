@@ -7,7 +7,8 @@
 // transcribe at least 19 of the 20 held-out sequences exactly on every kernel path: one of them
 // ("do do mi") comes out with its last symbol twice on AVX2 and under the sanitizers (clang),
 // right on AVX-512, and still so after 2500 steps; heed eval must count exactly what
-// heed transcribe gets wrong.
+// heed transcribe gets wrong; heed show --audio draws each utterance's spectrogram and the
+// attention of each symbol under it.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -20,6 +21,7 @@
 #include "cli/cli_test_util.h"
 #include "heed/audio/wav_file.h"
 #include "heed/base/random.h"
+#include "viz/xml_check.h"
 
 namespace heed {
 namespace {
@@ -201,6 +203,73 @@ TEST_F(LasTones, EvalScoresATsv) {
   if (wrong == 0) {
     EXPECT_NE(r.output.find("word error 0.00% (0 edits in "), std::string::npos) << r.output;
   }
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::size_t count(const std::string& s, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST_F(LasTones, ShowDrawsEachUtterancesSpectrogramAndAttention) {
+  ASSERT_EQ(trained_->exit_code, 0) << trained_->output;
+  const std::string out = dir_->path("show");
+  // Two files, then the manifest of the held-out set (its first 20 lines) in its place.
+  const auto r = run_heed("show --model " + dir_->path("model") + " --beam 1 --png-scale 1 --out " +
+                          out + " --audio " + dir_->path("test/0.wav") + " " +
+                          dir_->path("test/1.wav") + " " + dir_->path("test.tsv"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto t = run_heed("transcribe --model " + dir_->path("model") + test_files(20));
+  ASSERT_EQ(t.exit_code, 0) << t.output;
+  const int wrong = wrong_transcripts(t.output, *test_);
+  EXPECT_NE(r.output.find("wrote 22 pictures (" + out + "/utterance-NNNN.svg, .png) and " + out +
+                          "/report.html; " + std::to_string(wrong) + " of 20 transcripts wrong"),
+            std::string::npos)
+      << r.output;
+  std::istringstream lines(t.output);
+  std::vector<std::string> got;
+  for (std::string l; std::getline(lines, l);) got.push_back(l);
+  ASSERT_EQ(got.size(), 20u);
+  const std::string page = read_file(out + "/report.html");
+  for (int i = 1; i <= 22; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "utterance-%04d", i);
+    const std::string svg = read_file(out + "/" + name + ".svg");
+    EXPECT_TRUE(testing::check_xml(svg).ok()) << name;
+    ASSERT_TRUE(std::filesystem::exists(out + "/" + name + ".png")) << name;
+    EXPECT_NE(page.find(std::string("src=\"") + name + ".png\""), std::string::npos) << name;
+    // The spectrogram and one row per symbol: the transcript's words and </s>.
+    const std::string& text = got[static_cast<std::size_t>(i <= 2 ? i - 1 : i - 3)];
+    EXPECT_EQ(count(svg, "<image "), 1 + count(text, " ") + 1 + 1) << name << ": " << text;
+    EXPECT_NE(svg.find("<desc>symbols: " + text + " &lt;/s&gt;</desc>"), std::string::npos)
+        << name << ": " << text;
+  }
+  EXPECT_NE(page.find(std::to_string(wrong) + " of 20 transcripts wrong"), std::string::npos);
+  EXPECT_NE(page.find("reference <span class=\"transcript\">" + (*test_)[5] + "</span>"),
+            std::string::npos);
+  // A speech model is drawn from --audio alone; a bad WAV file is named.
+  const auto text = run_heed("show --model " + dir_->path("model") + " --out " + out +
+                             " --input " + dir_->file("in.txt", "do re\n"));
+  EXPECT_EQ(text.exit_code, 2) << text.output;
+  EXPECT_NE(text.output.find("holds a speech model (model.kind las): give --audio FILE... (WAV "
+                             "files or speech manifests), not --input"),
+            std::string::npos)
+      << text.output;
+  const std::string bad = dir_->file("bad-show.wav", "RIFF, but not really");
+  const auto b = run_heed("show --model " + dir_->path("model") + " --out " + out + " --audio " +
+                          bad);
+  EXPECT_EQ(b.exit_code, 1) << b.output;
+  EXPECT_NE(b.output.find(bad), std::string::npos) << b.output;
+  const auto nbest = run_heed("show --model " + dir_->path("model") + " --out " + out +
+                              " --nbest 2 --audio " + dir_->path("test/0.wav"));
+  EXPECT_EQ(nbest.exit_code, 2) << nbest.output;
 }
 
 TEST_F(LasTones, BadAudioIsAnErrorNamingTheFile) {
