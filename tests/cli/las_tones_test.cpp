@@ -1,9 +1,9 @@
 // model.kind las learns to transcribe tone sequences in seconds, end to end through `heed train`,
 // `heed transcribe` and `heed eval --speech` (docs/MODELS.md#listen-attend-and-spell). The data
-// are made here: each of four symbols is a pure tone of its own frequency (0.1 to 0.15 s, with a
-// short fade in and out), 1 to 4 of them with random pauses between and around, over faint
-// white noise, at 8 kHz; the transcript is the symbols as words. A tiny listener (two layers,
-// pyramid 2) and speller, trained 1500 steps on 1500 sequences (about 15 s on one thread), must
+// are made here (support/tone_speech.h): each of four symbols is a pure tone of its own
+// frequency, 1 to 4 of them with random pauses, at 8 kHz; the transcript is the symbols as
+// words. A tiny listener (two layers, pyramid 2) and speller, trained 1500 steps on 1500
+// sequences (about 15 s on one thread), must
 // transcribe at least 19 of the 20 held-out sequences exactly on every kernel path: one of them
 // ("do do mi") comes out with its last symbol twice on AVX2 and under the sanitizers (clang),
 // right on AVX-512, and still so after 2500 steps; heed eval must count exactly what
@@ -21,6 +21,7 @@
 #include "cli/cli_test_util.h"
 #include "heed/audio/wav_file.h"
 #include "heed/base/random.h"
+#include "support/tone_speech.h"
 #include "viz/xml_check.h"
 
 namespace heed {
@@ -29,97 +30,16 @@ namespace {
 using testing::run_heed;
 using testing::ScratchDir;
 
-constexpr int kRate = 8000;
-constexpr const char* kSymbols[] = {"do", "re", "mi", "fa"};
-constexpr double kHz[] = {350.0, 700.0, 1400.0, 2800.0};
-
-// One utterance of 1 to 4 tones, and its transcript.
-std::pair<std::vector<float>, std::string> tone_sequence(Rng& rng) {
-  std::vector<float> s;
-  auto pause = [&](double lo, double hi) {
-    s.resize(s.size() + static_cast<std::size_t>(kRate * (lo + (hi - lo) * rng.uniform())), 0.0f);
-  };
-  std::string words;
-  const auto n = static_cast<int>(1 + rng.below(4));
-  pause(0.03, 0.12);
-  for (int k = 0; k < n; ++k) {
-    if (k > 0) pause(0.03, 0.1);
-    const auto sym = static_cast<std::size_t>(rng.below(4));
-    const auto len = static_cast<std::size_t>(kRate * (0.1 + 0.05 * rng.uniform()));
-    const double amp = 0.2 + 0.3 * rng.uniform(), fade = 0.01 * kRate;
-    for (std::size_t i = 0; i < len; ++i) {
-      const double env = std::min({1.0, static_cast<double>(i) / fade,
-                                   static_cast<double>(len - i) / fade});
-      s.push_back(static_cast<float>(amp * env * std::sin(2 * M_PI * kHz[sym] * i / kRate)));
-    }
-    words += (words.empty() ? "" : " ") + std::string(kSymbols[sym]);
-  }
-  pause(0.03, 0.12);
-  for (float& x : s) x += static_cast<float>(0.005 * (2 * rng.uniform() - 1));
-  return {s, words};
-}
-
-// n utterances as dir/<split>/<i>.wav and dir/<split>.tsv; the transcripts.
-std::vector<std::string> write_split(const ScratchDir& dir, const std::string& split, int n,
-                                     Rng& rng) {
-  std::filesystem::create_directories(dir.path(split));
-  std::ofstream tsv(dir.path(split + ".tsv"));
-  std::vector<std::string> transcripts;
-  for (int i = 0; i < n; ++i) {
-    const auto [samples, words] = tone_sequence(rng);
-    const std::string wav = split + "/" + std::to_string(i) + ".wav";
-    write_wav(dir.path(wav), samples, kRate);
-    tsv << wav << '\t' << words << '\n';
-    transcripts.push_back(words);
-  }
-  return transcripts;
-}
-
-std::string write_config(const ScratchDir& dir, const std::string& extra = "") {
-  return dir.file("las.yaml", "data:\n  train_manifest: " + dir.path("train.tsv") +
-                                  "\n  dev_manifest: " + dir.path("dev.tsv") + R"(
-  audio:
-    rate: 8000
-    mels: 16
-  target:
-    tokenizer: whitespace
-model:
-  kind: las
-  enc_layers: 2
-  enc_hidden: 24
-  pyramid: 2
-  emb_dim: 8
-  dec_hidden: 32
-  attn_dim: 16
-training:
-  lr: 0.005
-  schedule: warmup
-  warmup_steps: 100
-  decay: linear
-  max_sentences: 16
-  max_tokens: 100000
-  max_epochs: 0
-  max_steps: 1500
-  validate_every: 500
-  metric: loss
-  clip_norm: 5
-  threads: 1
-  spec_augment:
-    freq_masks: 1
-    max_freq_width: 2
-)" + extra + "output: " + dir.path("model") + "\n");
-}
-
 class LasTones : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new ScratchDir("heed_las_tones");
     Rng rng(5);
-    write_split(*dir_, "train", 1500, rng);
-    write_split(*dir_, "dev", 20, rng);
-    test_ = new std::vector<std::string>(write_split(*dir_, "test", 20, rng));
+    testing::write_tone_split(*dir_, "train", 1500, rng);
+    testing::write_tone_split(*dir_, "dev", 20, rng);
+    test_ = new std::vector<std::string>(testing::write_tone_split(*dir_, "test", 20, rng));
     const auto start = std::chrono::steady_clock::now();
-    trained_ = new testing::CommandResult(run_heed("train " + write_config(*dir_)));
+    trained_ = new testing::CommandResult(run_heed("train " + testing::tone_config(*dir_)));
     seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   static void TearDownTestSuite() {
