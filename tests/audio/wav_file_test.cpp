@@ -136,6 +136,27 @@ TEST(WavFile, WritesSixteenBitPcmThatReadsBack) {
   EXPECT_TRUE(read_wav(dir.file("empty.wav")).samples.empty());
 }
 
+TEST(WavFile, ReadsBytesHeldInMemoryAsAFile) {
+  TempDir dir;
+  std::string b = wav_header(1, 2, 8000, 16, 4);
+  testing::put16(b, 16384);
+  testing::put16(b, 0);  // frame 0: (0.5 + 0) / 2
+  const std::string path = dir.write("stereo.wav", b);
+  const Audio upload = wav_of_bytes(b, "the request body");
+  EXPECT_EQ(upload.samples, read_wav(path).samples);
+  EXPECT_EQ(upload.samples, (std::vector<float>{0.25f}));
+  EXPECT_EQ(upload.sample_rate, 8000);
+  EXPECT_EQ(wav_contents_of_bytes(b, "x").channels, 2);
+  // Its errors name it as the caller says.
+  try {
+    wav_of_bytes("hello, world\n", "the request body");
+    ADD_FAILURE() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "the request body: not a WAV file: it starts with 'hell', expected 'RIFF'");
+  }
+}
+
 TEST(WavFile, ReadsAStreamedDataChunkOfUnknownSizeToTheEnd) {
   TempDir dir;
   std::string b = wav_header(1, 1, 8000, 16, 0xFFFFFFFF);

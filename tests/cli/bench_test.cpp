@@ -330,6 +330,48 @@ TEST(BenchCommand, Memn2nPrintsInfoTrainAndInferLines) {
                                             "questions_per_s", "peak_rss_mb"}));
 }
 
+// --config las: listen, attend and spell in utterances per second (measure/las_bench.h), in the
+// lines tools/torch_las.py prints too and bench/compare reads.
+TEST(BenchCommand, LasPrintsInfoTrainAndInferLines) {
+  const std::string text = run_bench_command(
+      "--config las --steps 2 --warmup 1 --threads 1 --batch 4 --decode-sents 8 "
+      "--decode-steps 3 --tag l1");
+  const auto lines = json_lines(text);
+  const auto keys = keys_in_order(text);
+  ASSERT_EQ(lines.size(), 3u);
+  const Json& info = lines[0];
+  EXPECT_EQ(info.at("config"), "las");
+  EXPECT_EQ(info.at("model"), "las");
+  EXPECT_EQ(info.at("tag"), "l1");
+  // examples/digits' model, as tools/torch_las.py counts it (and heed serve's /info of it).
+  EXPECT_EQ(info.at("params"), 897230);
+  EXPECT_EQ(info.at("config_detail").at("pyramid"), 4);
+  const Json& train = lines[1];
+  EXPECT_EQ(train.at("measure"), "train");
+  EXPECT_EQ(train.at("utterances"), 8);
+  EXPECT_EQ(keys[1], (std::vector<std::string>{
+                      "config", "threads", "heed", "tag", "measure", "precision", "steps",
+                      "batch", "utterances", "seconds", "utterances_per_s", "audio_s_per_s",
+                      "ms_per_step_mean", "ms_per_step_median", "loss_last", "forward_ms_median",
+                      "backward_ms_median", "update_ms_median", "peak_rss_mb"}));
+  // 4 utterances of 1..7 words: 4 x 17..150 stacked frames of 30 ms a step.
+  const double audio_per_step = train.at("audio_s_per_s").get<double>() *
+                                train.at("seconds").get<double>() / 2;
+  EXPECT_GE(audio_per_step, 4 * 17 * 0.03 - 0.1);
+  EXPECT_LE(audio_per_step, 4 * 150 * 0.03 + 0.1);
+  // Untrained: close to the uniform guess over 14 symbols.
+  EXPECT_NEAR(train.at("loss_last").get<double>(), std::log(14.0), 0.5);
+  const Json& infer = lines[2];
+  EXPECT_EQ(infer.at("measure"), "infer");
+  EXPECT_EQ(infer.at("utterances"), 8);  // 2 batches of 4
+  EXPECT_EQ(infer.at("decode_steps"), 3);
+  EXPECT_GT(infer.at("utterances_per_s").get<double>(), 0.0);
+  EXPECT_EQ(keys[2], (std::vector<std::string>{"config", "threads", "heed", "tag", "measure",
+                                            "precision", "utterances", "batch", "decode_steps",
+                                            "seconds", "utterances_per_s", "audio_s_per_s",
+                                            "peak_rss_mb"}));
+}
+
 TEST(BenchCommand, Memn2nTakesSgdOrAdamAndNothingElse) {
   const auto adam = json_lines(run_bench_command(
       "--config memn2n --only train --optimizer adam --steps 1 --warmup 0 --threads 1 --batch 2"));

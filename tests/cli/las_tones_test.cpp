@@ -1,13 +1,14 @@
 // model.kind las learns to transcribe tone sequences in seconds, end to end through `heed train`,
 // `heed transcribe` and `heed eval --speech` (docs/MODELS.md#listen-attend-and-spell). The data
-// are made here: each of four symbols is a pure tone of its own frequency (0.1 to 0.15 s, with a
-// short fade in and out), 1 to 4 of them with random pauses between and around, over faint
-// white noise, at 8 kHz; the transcript is the symbols as words. A tiny listener (two layers,
-// pyramid 2) and speller, trained 1500 steps on 1500 sequences (about 15 s on one thread), must
+// are made here (support/tone_speech.h): each of four symbols is a pure tone of its own
+// frequency, 1 to 4 of them with random pauses, at 8 kHz; the transcript is the symbols as
+// words. A tiny listener (two layers, pyramid 2) and speller, trained 1500 steps on 1500
+// sequences (about 15 s on one thread), must
 // transcribe at least 19 of the 20 held-out sequences exactly on every kernel path: one of them
 // ("do do mi") comes out with its last symbol twice on AVX2 and under the sanitizers (clang),
 // right on AVX-512, and still so after 2500 steps; heed eval must count exactly what
-// heed transcribe gets wrong.
+// heed transcribe gets wrong; heed show --audio draws each utterance's spectrogram and the
+// attention of each symbol under it.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -20,6 +21,8 @@
 #include "cli/cli_test_util.h"
 #include "heed/audio/wav_file.h"
 #include "heed/base/random.h"
+#include "support/tone_speech.h"
+#include "viz/xml_check.h"
 
 namespace heed {
 namespace {
@@ -27,97 +30,16 @@ namespace {
 using testing::run_heed;
 using testing::ScratchDir;
 
-constexpr int kRate = 8000;
-constexpr const char* kSymbols[] = {"do", "re", "mi", "fa"};
-constexpr double kHz[] = {350.0, 700.0, 1400.0, 2800.0};
-
-// One utterance of 1 to 4 tones, and its transcript.
-std::pair<std::vector<float>, std::string> tone_sequence(Rng& rng) {
-  std::vector<float> s;
-  auto pause = [&](double lo, double hi) {
-    s.resize(s.size() + static_cast<std::size_t>(kRate * (lo + (hi - lo) * rng.uniform())), 0.0f);
-  };
-  std::string words;
-  const auto n = static_cast<int>(1 + rng.below(4));
-  pause(0.03, 0.12);
-  for (int k = 0; k < n; ++k) {
-    if (k > 0) pause(0.03, 0.1);
-    const auto sym = static_cast<std::size_t>(rng.below(4));
-    const auto len = static_cast<std::size_t>(kRate * (0.1 + 0.05 * rng.uniform()));
-    const double amp = 0.2 + 0.3 * rng.uniform(), fade = 0.01 * kRate;
-    for (std::size_t i = 0; i < len; ++i) {
-      const double env = std::min({1.0, static_cast<double>(i) / fade,
-                                   static_cast<double>(len - i) / fade});
-      s.push_back(static_cast<float>(amp * env * std::sin(2 * M_PI * kHz[sym] * i / kRate)));
-    }
-    words += (words.empty() ? "" : " ") + std::string(kSymbols[sym]);
-  }
-  pause(0.03, 0.12);
-  for (float& x : s) x += static_cast<float>(0.005 * (2 * rng.uniform() - 1));
-  return {s, words};
-}
-
-// n utterances as dir/<split>/<i>.wav and dir/<split>.tsv; the transcripts.
-std::vector<std::string> write_split(const ScratchDir& dir, const std::string& split, int n,
-                                     Rng& rng) {
-  std::filesystem::create_directories(dir.path(split));
-  std::ofstream tsv(dir.path(split + ".tsv"));
-  std::vector<std::string> transcripts;
-  for (int i = 0; i < n; ++i) {
-    const auto [samples, words] = tone_sequence(rng);
-    const std::string wav = split + "/" + std::to_string(i) + ".wav";
-    write_wav(dir.path(wav), samples, kRate);
-    tsv << wav << '\t' << words << '\n';
-    transcripts.push_back(words);
-  }
-  return transcripts;
-}
-
-std::string write_config(const ScratchDir& dir, const std::string& extra = "") {
-  return dir.file("las.yaml", "data:\n  train_manifest: " + dir.path("train.tsv") +
-                                  "\n  dev_manifest: " + dir.path("dev.tsv") + R"(
-  audio:
-    rate: 8000
-    mels: 16
-  target:
-    tokenizer: whitespace
-model:
-  kind: las
-  enc_layers: 2
-  enc_hidden: 24
-  pyramid: 2
-  emb_dim: 8
-  dec_hidden: 32
-  attn_dim: 16
-training:
-  lr: 0.005
-  schedule: warmup
-  warmup_steps: 100
-  decay: linear
-  max_sentences: 16
-  max_tokens: 100000
-  max_epochs: 0
-  max_steps: 1500
-  validate_every: 500
-  metric: loss
-  clip_norm: 5
-  threads: 1
-  spec_augment:
-    freq_masks: 1
-    max_freq_width: 2
-)" + extra + "output: " + dir.path("model") + "\n");
-}
-
 class LasTones : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new ScratchDir("heed_las_tones");
     Rng rng(5);
-    write_split(*dir_, "train", 1500, rng);
-    write_split(*dir_, "dev", 20, rng);
-    test_ = new std::vector<std::string>(write_split(*dir_, "test", 20, rng));
+    testing::write_tone_split(*dir_, "train", 1500, rng);
+    testing::write_tone_split(*dir_, "dev", 20, rng);
+    test_ = new std::vector<std::string>(testing::write_tone_split(*dir_, "test", 20, rng));
     const auto start = std::chrono::steady_clock::now();
-    trained_ = new testing::CommandResult(run_heed("train " + write_config(*dir_)));
+    trained_ = new testing::CommandResult(run_heed("train " + testing::tone_config(*dir_)));
     seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   static void TearDownTestSuite() {
@@ -201,6 +123,73 @@ TEST_F(LasTones, EvalScoresATsv) {
   if (wrong == 0) {
     EXPECT_NE(r.output.find("word error 0.00% (0 edits in "), std::string::npos) << r.output;
   }
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::size_t count(const std::string& s, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST_F(LasTones, ShowDrawsEachUtterancesSpectrogramAndAttention) {
+  ASSERT_EQ(trained_->exit_code, 0) << trained_->output;
+  const std::string out = dir_->path("show");
+  // Two files, then the manifest of the held-out set (its first 20 lines) in its place.
+  const auto r = run_heed("show --model " + dir_->path("model") + " --beam 1 --png-scale 1 --out " +
+                          out + " --audio " + dir_->path("test/0.wav") + " " +
+                          dir_->path("test/1.wav") + " " + dir_->path("test.tsv"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto t = run_heed("transcribe --model " + dir_->path("model") + test_files(20));
+  ASSERT_EQ(t.exit_code, 0) << t.output;
+  const int wrong = wrong_transcripts(t.output, *test_);
+  EXPECT_NE(r.output.find("wrote 22 pictures (" + out + "/utterance-NNNN.svg, .png) and " + out +
+                          "/report.html; " + std::to_string(wrong) + " of 20 transcripts wrong"),
+            std::string::npos)
+      << r.output;
+  std::istringstream lines(t.output);
+  std::vector<std::string> got;
+  for (std::string l; std::getline(lines, l);) got.push_back(l);
+  ASSERT_EQ(got.size(), 20u);
+  const std::string page = read_file(out + "/report.html");
+  for (int i = 1; i <= 22; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "utterance-%04d", i);
+    const std::string svg = read_file(out + "/" + name + ".svg");
+    EXPECT_TRUE(testing::check_xml(svg).ok()) << name;
+    ASSERT_TRUE(std::filesystem::exists(out + "/" + name + ".png")) << name;
+    EXPECT_NE(page.find(std::string("src=\"") + name + ".png\""), std::string::npos) << name;
+    // The spectrogram and one row per symbol: the transcript's words and </s>.
+    const std::string& text = got[static_cast<std::size_t>(i <= 2 ? i - 1 : i - 3)];
+    EXPECT_EQ(count(svg, "<image "), 1 + count(text, " ") + 1 + 1) << name << ": " << text;
+    EXPECT_NE(svg.find("<desc>symbols: " + text + " &lt;/s&gt;</desc>"), std::string::npos)
+        << name << ": " << text;
+  }
+  EXPECT_NE(page.find(std::to_string(wrong) + " of 20 transcripts wrong"), std::string::npos);
+  EXPECT_NE(page.find("reference <span class=\"transcript\">" + (*test_)[5] + "</span>"),
+            std::string::npos);
+  // A speech model is drawn from --audio alone; a bad WAV file is named.
+  const auto text = run_heed("show --model " + dir_->path("model") + " --out " + out +
+                             " --input " + dir_->file("in.txt", "do re\n"));
+  EXPECT_EQ(text.exit_code, 2) << text.output;
+  EXPECT_NE(text.output.find("holds a speech model (model.kind las): give --audio FILE... (WAV "
+                             "files or speech manifests), not --input"),
+            std::string::npos)
+      << text.output;
+  const std::string bad = dir_->file("bad-show.wav", "RIFF, but not really");
+  const auto b = run_heed("show --model " + dir_->path("model") + " --out " + out + " --audio " +
+                          bad);
+  EXPECT_EQ(b.exit_code, 1) << b.output;
+  EXPECT_NE(b.output.find(bad), std::string::npos) << b.output;
+  const auto nbest = run_heed("show --model " + dir_->path("model") + " --out " + out +
+                              " --nbest 2 --audio " + dir_->path("test/0.wav"));
+  EXPECT_EQ(nbest.exit_code, 2) << nbest.output;
 }
 
 TEST_F(LasTones, BadAudioIsAnErrorNamingTheFile) {

@@ -190,6 +190,19 @@ TEST_F(ShowCli, BadInputsAreNamed) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("--nbest 3 is larger than --beam 2"), std::string::npos) << r.output;
 
+  // --audio draws speech models only, and names the form this one reads.
+  r = run_heed("show -m " + m + " --audio " + in + " -o " + dir_->path("o3"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("holds a text model (model.kind bahdanau): give --input FILE, not "
+                          "--audio (heed show --audio draws the speech models: las)"),
+            std::string::npos)
+      << r.output;
+  r = run_heed("show -m " + m + " --audio " + dir_->path("missing.wav") + " -o " + dir_->path("o3"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--audio " + dir_->path("missing.wav") + ": no such file"),
+            std::string::npos)
+      << r.output;
+
   r = run_heed("show -m " + m + " -i " + dir_->file("bad.txt", "ab\n\xFF\n") + " -o " + dir_->path("o4"));
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("bad.txt:2:1: invalid UTF-8"), std::string::npos) << r.output;

@@ -26,7 +26,8 @@ inline constexpr const char* kDriver = "/usr/bin/chromedriver";
 // A chromedriver process on a free port, and one WebDriver session in it.
 class Browser {
  public:
-  explicit Browser(const std::string& profile) {
+  // extra_args: more Chromium flags (the fake microphone's, for one).
+  explicit Browser(const std::string& profile, const std::vector<std::string>& extra_args = {}) {
     port_ = 9515 + static_cast<int>(::getpid() % 1000);
     pid_ = ::fork();
     if (pid_ == 0) {
@@ -38,15 +39,17 @@ class Browser {
     client_->set_read_timeout(60, 0);
     for (int i = 0; i < 100 && !client_->Get("/status"); ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    json args = {"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", "--user-data-dir=" + profile};
+    for (const std::string& a : extra_args) args.push_back(a);
     const json caps = {
         {"capabilities",
          {{"alwaysMatch",
            {{"goog:chromeOptions",
              {{"binary", kChromium},
-              {"args", {"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                        "--no-first-run", "--disable-background-networking",
-                        "--disable-component-update", "--disable-sync",
-                        "--disable-dev-shm-usage", "--user-data-dir=" + profile}}}}}}}}};
+              {"args", args}}}}}}}};
     const json r = call("POST", "/session", caps);
     session_ = r["value"]["sessionId"].get<std::string>();
   }

@@ -1,4 +1,4 @@
-// Viridis table, interpolation, clamping, the luminance used for text contrast, and the
+// Viridis and magma tables, interpolation, clamping, the luminance used for text contrast, and the
 // categorical palette for chart lines.
 #include <gtest/gtest.h>
 
@@ -26,6 +26,21 @@ TEST(Colormap, ClampsOutOfRangeAndNaN) {
   EXPECT_EQ(viridis(-3.0), viridis(0.0));
   EXPECT_EQ(viridis(7.0), viridis(1.0));
   EXPECT_EQ(viridis(std::numeric_limits<double>::quiet_NaN()), viridis(0.0));
+}
+
+TEST(Colormap, MagmaEndsMiddleClampsAndRisesInLuminance) {
+  EXPECT_EQ(hex(magma(0.0)), "#000004");
+  EXPECT_EQ(hex(magma(0.5)), "#b73779");
+  EXPECT_EQ(hex(magma(1.0)), "#fcfdbf");
+  EXPECT_EQ(magma(0.05), (Rgb{0x0a, 0x07, 0x1d}));  // halfway between #000004 and #140e36
+  EXPECT_EQ(magma(-1.0), magma(0.0));
+  EXPECT_EQ(magma(std::numeric_limits<double>::quiet_NaN()), magma(0.0));
+  double previous = -1.0;
+  for (int k = 0; k <= 40; ++k) {
+    const double l = luminance(magma(k / 40.0));
+    EXPECT_GT(l, previous) << "t = " << k / 40.0;
+    previous = l;
+  }
 }
 
 TEST(Colormap, LuminanceRisesMonotonically) {

@@ -12,6 +12,7 @@
 #include <iterator>
 #include <memory>
 #include <string_view>
+#include <utility>
 
 #include "heed/base/atomic_file.h"
 #include "heed/base/error.h"
@@ -224,7 +225,11 @@ std::string read_bytes(const std::string& path) {
 }  // namespace
 
 WavContents read_wav_contents(const std::string& path) {
-  MemoryFile file{read_bytes(path)};
+  return wav_contents_of_bytes(read_bytes(path), path);
+}
+
+WavContents wav_contents_of_bytes(std::string bytes, const std::string& path) {
+  MemoryFile file{std::move(bytes)};
   const Layout layout = check_layout(path, file.bytes);
   // libsndfile reads the header again; a data chunk longer than the file's bytes was refused
   // above, so every frame it announces is there.
@@ -274,6 +279,10 @@ Audio mix_to_mono(const WavContents& wav) {
 }
 
 Audio read_wav(const std::string& path) { return mix_to_mono(read_wav_contents(path)); }
+
+Audio wav_of_bytes(std::string bytes, const std::string& what) {
+  return mix_to_mono(wav_contents_of_bytes(std::move(bytes), what));
+}
 
 void write_wav(const std::string& path, std::span<const float> samples, int sample_rate) {
   HEED_CHECK(sample_rate > 0, path, ": sample rate ", sample_rate, ", expected a positive rate");

@@ -38,12 +38,16 @@ struct WavContents {
 // Reads every frame of a WAV file, channels kept. Throws heed::Error naming the path and
 // what was expected for a missing, empty, truncated, non-RIFF/WAVE or non-PCM/float file.
 WavContents read_wav_contents(const std::string& path);
+// The same of a WAV file's bytes held in memory (an upload); the messages name it `what`.
+WavContents wav_contents_of_bytes(std::string bytes, const std::string& what);
 
 // The mean of the channels of each frame (a mono file's samples unchanged).
 Audio mix_to_mono(const WavContents& wav);
 
 // read_wav_contents, mixed down to one channel.
 Audio read_wav(const std::string& path);
+// wav_contents_of_bytes, mixed down to one channel.
+Audio wav_of_bytes(std::string bytes, const std::string& what);
 
 // Writes samples as a mono 16-bit PCM WAV file, atomically: each sample is clamped to
 // [-1, 1] and stored as round(x * 32768) limited to [-32768, 32767], so a sample that is a

@@ -44,7 +44,8 @@ class BenchCommand : public Command {
 
   void setup(CLI::App& app) override {
     app.add_option("--config", config_,
-                   "g2p | mt | luong | noattn | transformer | ram | memn2n | all (= g2p,mt,luong); comma list ok")
+                   "g2p | mt | luong | noattn | transformer | ram | memn2n | las | all (= g2p,mt,luong); "
+                   "comma list ok")
         ->capture_default_str();
     app.add_option("--threads", opt_.threads, "threads for BLAS and heed's loops")
         ->capture_default_str();
@@ -52,17 +53,18 @@ class BenchCommand : public Command {
         ->capture_default_str();
     app.add_option("--warmup", opt_.warmup, "untimed training steps first")->capture_default_str();
     app.add_option("--only", only_,
-                   "comma list of train, greedy, beam (text configs), infer (ram, memn2n)")
+                   "comma list of train, greedy, beam (text configs), infer (ram, memn2n, las)")
         ->capture_default_str();
     app.add_option("--tag", opt_.tag, "free text copied into every line (e.g. a run id)");
     // The protocol's fixed sizes, as the reference's options (for quick runs and tests).
-    app.add_option("--batch", opt_.batch, "sentences (ram: images, memn2n: questions) per batch")
+    app.add_option("--batch", opt_.batch,
+                   "sentences (ram: images, memn2n: questions, las: utterances) per batch")
         ->capture_default_str();
     app.add_option("--decode-sents", opt_.decode_sents,
-                   "greedy: timed sentences; infer: images (ram), questions (memn2n)")
+                   "greedy: timed sentences; infer: images (ram), questions (memn2n), utterances (las)")
         ->capture_default_str();
     app.add_option("--beam-sents", opt_.beam_sents, "beam: timed sentences")->capture_default_str();
-    app.add_option("--decode-steps", opt_.decode_steps, "decoder steps per sentence (forced)")
+    app.add_option("--decode-steps", opt_.decode_steps, "decoder steps per sentence (forced; las: symbols per utterance)")
         ->capture_default_str();
     app.add_option("--beam", opt_.beam, "beam width")->capture_default_str();
     app.add_option("--seed", opt_.seed, "data and initialisation seed")->capture_default_str();
@@ -86,7 +88,8 @@ class BenchCommand : public Command {
         "measurement: train (tgt_tok_per_s, src_tgt_tok_per_s, ms_per_step_median, loss_last,\n"
         "achieved_gflop_per_s, ...), greedy and beam (sent_per_s, ...), each with peak_rss_mb;\n"
         "config ram: train and infer (images_per_s, ...); config memn2n: train and infer\n"
-        "(questions_per_s, ...).");
+        "(questions_per_s, ...); config las: train and infer (utterances_per_s, audio_s_per_s,\n"
+        "...).");
   }
 
   int run() override {

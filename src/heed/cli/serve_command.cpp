@@ -36,8 +36,9 @@ class ServeCommand : public Command {
   std::string name() const override { return "serve"; }
   std::string description() const override {
     return "Serve a model over HTTP: POST /translate (JSON; POST /answer for a memory "
-           "network), GET /health, GET /info, and a live page at / that draws each output's "
-           "attention (a memory network's hops)";
+           "network, POST /transcribe with a WAV file for a speech model), GET /health, GET "
+           "/info, and a live page at / that draws each output's attention (a memory network's "
+           "hops, a speech model's attention over the spectrogram)";
   }
 
   void setup(CLI::App& app) override {
@@ -81,6 +82,10 @@ class ServeCommand : public Command {
                    "sentences in one request; more get 413")
         ->capture_default_str()
         ->check(int_range(1, 100000));
+    app.add_option("--max-audio-seconds", options_.limits.max_audio_seconds,
+                   "a speech model: the longest audio POST /transcribe takes; longer gets 413")
+        ->capture_default_str()
+        ->check(real_range(0.1, 3600.0));
     app.add_option("--cors", options_.cors_origin,
                    "let pages of this origin (scheme://host[:port], or * for any) call the API: "
                    "Access-Control-Allow-Origin on every answer, OPTIONS answered")
@@ -116,8 +121,9 @@ class ServeCommand : public Command {
     if (!watch_.empty()) return run_watch();
     const std::vector<ModelSpec> specs = model_.specs();
     for (const ModelSpec& s : specs) options_.model_dirs.push_back(s.dir);
-    if (answers_questions(load_model_config(specs.front().dir).model.kind))
-      return run_memory(specs);
+    const ModelKind kind = load_model_config(specs.front().dir).model.kind;
+    if (answers_questions(kind)) return run_memory(specs);
+    if (transcribes_speech(kind)) return run_speech(specs);
     const LineTranslator translator = LineTranslator::load(specs);
     options_.service.batch_wait =
         std::chrono::microseconds(static_cast<std::int64_t>(std::lround(batch_wait_ms_ * 1000.0)));
@@ -136,6 +142,16 @@ class ServeCommand : public Command {
     const LoadedMemoryModel memory = load_memory_model_dir(specs[0].dir, specs[0].weights);
     serve::Server server(memory, model_.label(), options_);
     return serve_until_stopped(server, "a memory network: POST /answer");
+  }
+
+  // A speech model (model.kind las) answers POST /transcribe, alone: no ensemble.
+  int run_speech(const std::vector<ModelSpec>& specs) {
+    HEED_CHECK(specs.size() == 1, "serve: ", specs.front().dir,
+               " holds a las model (a speech model), which is served alone: give one --model "
+               "and at most one --weights, not an ensemble");
+    const LoadedModel speech = load_speech_model_dir(specs[0].dir, specs[0].weights);
+    serve::Server server(speech, model_.label(), options_);
+    return serve_until_stopped(server, "a speech model: POST /transcribe with a WAV file");
   }
 
   int serve_until_stopped(serve::Server& server, const std::string& what) {

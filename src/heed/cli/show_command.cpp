@@ -22,20 +22,31 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The option that gives a form's items.
+const char* option_of(ShowInput input) {
+  return input == ShowInput::images ? "--images" : input == ShowInput::audio ? "--audio" : "--input";
+}
+
 // A model drawn from the other form's items than those given: the message says which. A
 // memory network reads --input too, as bAbI text: it is no text model, and is named as such.
-UsageError other_input(const std::string& dir, ModelKind kind, ShowInput wanted) {
+UsageError other_input(const std::string& dir, ModelKind kind, ShowInput wanted,
+                       ShowInput given) {
   const bool stories = answers_questions(kind);
   const std::string holds = dir + " holds " +
-                            (wanted == ShowInput::images ? "an image model"
-                             : stories                   ? "a memory network"
-                                                         : "a text model") +
+                            (wanted == ShowInput::images  ? "an image model"
+                             : wanted == ShowInput::audio ? "a speech model"
+                             : stories                    ? "a memory network"
+                                                          : "a text model") +
                             " (model.kind " + std::string(enum_name(kind)) + "): give ";
-  if (wanted == ShowInput::images) return UsageError(holds + "--images FILE, not --input");
+  const std::string not_given = std::string(", not ") + option_of(given);
+  if (wanted == ShowInput::images) return UsageError(holds + "--images FILE" + not_given);
+  if (wanted == ShowInput::audio)
+    return UsageError(holds + "--audio FILE... (WAV files or speech manifests)" + not_given);
   return UsageError(holds + "--input FILE" +
-                    (stories ? " (bAbI stories with their questions)" : "") +
-                    ", not --images (heed show --images draws the image models: " +
-                    kinds_shown_from(ShowInput::images) + ")");
+                    (stories ? " (bAbI stories with their questions)" : "") + not_given + " (heed show " +
+                    option_of(given) + " draws the " +
+                    (given == ShowInput::images ? "image models: " : "speech models: ") +
+                    kinds_shown_from(given) + ")");
 }
 
 // Parses the options, reads the model directory's config and hands over to the view of the
@@ -47,7 +58,8 @@ class ShowCommand : public Command {
     return "Show what a model attends to: for a text model, sentence by sentence, attention and "
            "saliency maps side by side (SVG and PNG) and an HTML report with the n-best lists; "
            "for an image model (ram), where each glimpse looked, image by image (SVG and PNG), "
-           "and a gallery page";
+           "and a gallery page; for a speech model (las), each WAV file's spectrogram with "
+           "each symbol's attention beneath it, and a report page";
   }
 
   void setup(CLI::App& app) override {
@@ -58,14 +70,20 @@ class ShowCommand : public Command {
                                   "image model (model.kind ram, fc, cnn, image2seq): gzipped "
                                   "IDX images (heed data images); draws the first "
                                   "--max-images of them");
+    auto* audio = app.add_option("--audio", options_.audio,
+                                 "speech model (model.kind las): WAV files (any rate, mixed down "
+                                 "to mono) or speech manifests (.tsv: path TAB transcript)");
     input->excludes(images);
+    audio->excludes(input);
+    audio->excludes(images);
     app.add_option("--out,-o", options_.out,
-                   "directory for the pictures and report.html (text) or gallery.html (images); "
-                   "created if missing")
+                   "directory for the pictures and report.html (text, audio) or gallery.html "
+                   "(images); created if missing")
         ->required();
     // The text form.
     const std::vector<CLI::Option*> text = {
-        app.add_option("--beam,-k", options_.beam, "text: beam width; 1 = greedy decoding")
+        app.add_option("--beam,-k", options_.beam,
+                       "text and audio: beam width; 1 = greedy decoding")
             ->capture_default_str()
             ->check(int_range(1, 1000)),
         app.add_option("--nbest,-n", options_.nbest,
@@ -80,7 +98,8 @@ class ShowCommand : public Command {
                      "text: draw each source token's coverage (its attention summed over the "
                      "output) under the attention map, for any model; a model with "
                      "model.coverage has it drawn anyway"),
-        app.add_option("--batch-size,-b", options_.batch_size, "text: sentences per batch")
+        app.add_option("--batch-size,-b", options_.batch_size,
+                       "text and audio: sentences (utterances) per batch")
             ->capture_default_str()
             ->check(int_range(1, 100000))};
     // The image form, named as in heed eval.
@@ -103,6 +122,8 @@ class ShowCommand : public Command {
                  "pixel saliency of a recurrent attention model beside its glimpses)");
     for (CLI::Option* o : text) o->excludes(images);
     for (CLI::Option* o : image) o->excludes(input);
+    for (CLI::Option* o : image) o->excludes(audio);
+    for (std::size_t i = 1; i + 1 < text.size(); ++i) text[i]->excludes(audio);  // --nbest, --max-sentences
     app.add_option("--png-scale", options_.png_scale, "PNG pixels per SVG pixel")
         ->capture_default_str()
         ->check(real_range(0.25, 8));
@@ -118,30 +139,40 @@ class ShowCommand : public Command {
         "model.kind fc and cnn the saliency picture is image-NNNN itself; image2seq: each word's\n"
         "attention over the grid. OUT/gallery.html: every picture with its label and prediction\n"
         "and the error over them.\n"
+        "Audio (--audio, model.kind las): writes OUT/utterance-NNNN.svg and .png for utterance\n"
+        "NNNN (1-based, in the order given, a manifest's lines in its place): the log-mel\n"
+        "spectrogram and beneath it, on the same time axis, each emitted symbol's attention\n"
+        "over the listener's annotations, each drawn over the frames it covers; and\n"
+        "OUT/report.html with every transcript (and a manifest's reference beside it).\n"
         "Exit codes: 0 done, 1 runtime error, 2 bad command line.");
   }
 
   int run() override {
     const ShowOptions& o = options_;
-    if (o.input.empty() && o.images.empty())
+    if (o.input.empty() && o.images.empty() && o.audio.empty())
       throw UsageError(
-          "give --input FILE (a text model's sentences, a memory network's bAbI stories) or "
-          "--images FILE (an image model's images)");
+          "give --input FILE (a text model's sentences, a memory network's bAbI stories), "
+          "--images FILE (an image model's images) or --audio FILE... (a speech model's WAV "
+          "files)");
     if (fs::exists(o.out) && !fs::is_directory(o.out))
       throw UsageError("--out " + o.out + ": is a file; --out names a directory to write into");
-    const ShowInput given = o.images.empty() ? ShowInput::sentences : ShowInput::images;
+    const ShowInput given = !o.images.empty()  ? ShowInput::images
+                            : !o.audio.empty() ? ShowInput::audio
+                                               : ShowInput::sentences;
     std::vector<std::string> sentences;
     if (given == ShowInput::sentences) {
       check_sentence_options();
       sentences = read_sentences();
-    } else {
+    } else if (given == ShowInput::images) {
       check_image_options();
+    } else {
+      check_audio_options();
     }
     const std::string& dir = o.model.dirs.front();
     const TrainConfig config = load_model_config(dir);
     const ModelKind kind = config.model.kind;
     const ShowView& view = show_view(kind);
-    if (view.input != given) throw other_input(dir, kind, view.input);
+    if (view.input != given) throw other_input(dir, kind, view.input, given);
     view.show(o, config, sentences);
     return 0;
   }
@@ -185,6 +216,17 @@ class ShowCommand : public Command {
       throw UsageError("--targets " + o.targets + ": no such file");
     if (o.model.dirs.size() != 1 || o.model.weights.size() > 1)
       throw UsageError("--images draws one model: give one --model (and at most one --weights)");
+  }
+
+  void check_audio_options() const {
+    const ShowOptions& o = options_;
+    for (const std::string& a : o.audio) {
+      if (!fs::exists(a)) throw UsageError("--audio " + a + ": no such file");
+      if (fs::is_directory(a))
+        throw UsageError("--audio " + a + ": is a directory, expected a WAV file or a manifest");
+    }
+    if (o.model.dirs.size() != 1 || o.model.weights.size() > 1)
+      throw UsageError("--audio draws one model: give one --model (and at most one --weights)");
   }
 
   ShowOptions options_;

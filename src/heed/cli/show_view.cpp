@@ -9,11 +9,12 @@ extern const ShowView kShowText;             // show_text.cpp
 extern const ShowView kShowImageClassifier;  // show_image_classifier.cpp
 extern const ShowView kShowImage2Seq;        // show_image2seq.cpp
 extern const ShowView kShowMemory;           // show_memory.cpp
+extern const ShowView kShowSpeech;           // show_speech.cpp
 
 namespace {
 // The first that draws a kind is its view: a family that refines another comes before it.
 const ShowView* const kViews[] = {&kShowImageClassifier, &kShowImage2Seq, &kShowMemory,
-                                  &kShowText};
+                                  &kShowSpeech, &kShowText};
 }  // namespace
 
 namespace {

@@ -12,8 +12,9 @@
 
 namespace heed::cli {
 
-// What the user gives a view to draw: --input's sentences or --images' images.
-enum class ShowInput { sentences, images };
+// What the user gives a view to draw: --input's sentences, --images' images or --audio's
+// WAV files.
+enum class ShowInput { sentences, images, audio };
 
 struct ShowView {
   ShowInput input;
@@ -31,7 +32,7 @@ struct ShowView {
 const ShowView& show_view(ModelKind kind);
 
 // The kinds whose view reads `input`, in model.kind's order, as a sentence lists them:
-// "ram, fc, cnn and image2seq".
+// "ram, fc, cnn and image2seq"; "las" for audio.
 std::string kinds_shown_from(ShowInput input);
 
 }  // namespace heed::cli

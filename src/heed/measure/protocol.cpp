@@ -11,6 +11,7 @@
 #include "heed/autograd/tape.h"
 #include "heed/base/error.h"
 #include "heed/base/random.h"
+#include "heed/measure/las_bench.h"
 #include "heed/measure/memn2n_bench.h"
 #include "heed/measure/ram_bench.h"
 #include "heed/measure/record.h"
@@ -459,7 +460,7 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
     if (c == "all") {
       for (auto& d : default_bench_configs()) names.push_back(d);
     } else {
-      if (c != "ram" && c != "memn2n") bench_config(c);  // validates the name before anything runs
+      if (c != "ram" && c != "memn2n" && c != "las") bench_config(c);  // validates the name before anything runs
       names.push_back(c);
     }
   }
@@ -474,6 +475,10 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
     }
     if (name == "memn2n") {  // stories and questions: its own protocol
       run_memn2n_bench(opt, out);
+      continue;
+    }
+    if (name == "las") {  // speech: its own protocol
+      run_las_bench(opt, out);
       continue;
     }
     const BenchConfig& cfg = bench_config(name);

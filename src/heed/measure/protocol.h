@@ -45,7 +45,8 @@ struct BenchConfig {
 
 // "g2p" | "mt" | "luong" | "noattn" | "transformer"; anything else throws heed::Error (run_bench also knows
 // "ram", the recurrent attention model, measure/ram_bench.h, and "memn2n", the end-to-end
-// memory network, measure/memn2n_bench.h).
+// memory network, measure/memn2n_bench.h, and "las", listen attend and spell,
+// measure/las_bench.h).
 const BenchConfig& bench_config(std::string_view name);
 // The configurations "all" stands for (the reference's DEFAULT_SET): g2p, mt, luong.
 std::vector<std::string> default_bench_configs();
@@ -92,7 +93,7 @@ struct BenchOptions {
   // weights, gradients and optimiser).
   kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32;
   bool train = true, greedy = true, beam_search = true;
-  bool infer = true;  // configs ram and memn2n only: inference (measure/ram_bench.h)
+  bool infer = true;  // configs ram, memn2n and las only: inference (measure/ram_bench.h)
   // Config memn2n only (measure/memn2n_bench.h): sgd when unset, or adam. The other configs
   // train with Adam, as their references do, and refuse it.
   std::optional<OptimizerKind> optimizer;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "heed/audio/log_mel.h"
 #include "heed/base/enum_names.h"
 #include "heed/data/babi.h"
 #include "heed/models/model_registry.h"
@@ -110,6 +111,46 @@ std::string memory_model_info(const LoadedMemoryModel& memory, const std::string
                      {"limits", {{"max_line_bytes", limits.max_sentence_bytes}}},
                      {"members", json::array({member})},
                      {"example", memory_example(memory.vocab)}};
+  return info.dump();
+}
+
+std::string speech_model_info(const LoadedModel& speech, const std::string& model,
+                              const std::string& dir, const RequestLimits& limits,
+                              std::size_t max_body_bytes) {
+  const ModelConfig& mc = speech.config.model;
+  const DataConfig::Audio& a = speech.config.data.audio;
+  const json member = {
+      {"dir", dir},
+      {"weights", speech.weights_path},
+      {"step", saved_step(speech.metadata)},
+      {"kind", enum_name(mc.kind)},
+      {"attention", enum_name(mc.attention_mode)},
+      {"parameters", speech.model->num_parameters()},
+      {"sizes", sizes(mc)},
+      {"vocabularies",
+       {{"target",
+         {{"size", speech.tgt_vocab.size()},
+          {"tokenizer", enum_name(speech.config.data.target.tokenizer)}}}}},
+      {"training", training(dir, speech.config)}};
+  const json info = {
+      {"model", model},
+      {"kind", enum_name(mc.kind)},
+      {"attention", true},
+      {"limits",
+       {{"max_beam", limits.max_beam},
+        {"max_audio_seconds", limits.max_audio_seconds},
+        {"max_body_bytes", max_body_bytes}}},
+      {"audio",
+       {{"sample_rate", a.rate},
+        {"mels", a.mels},
+        {"stack", a.stack},
+        {"normalize", a.normalize},
+        {"pyramid", mc.listener.pyramid},
+        {"frames_per_annotation", mc.listener.pyramid * a.stack},
+        {"seconds_per_frame",
+         static_cast<double>(LogMelOptions::for_rate(static_cast<int>(a.rate)).hop_length) /
+             static_cast<double>(a.rate)}}},
+      {"members", json::array({member})}};
   return info.dump();
 }
 

@@ -43,6 +43,20 @@ std::string model_info(const LineTranslator& translator, const std::string& mode
                        const std::vector<std::string>& dirs, const RequestLimits& limits,
                        std::size_t max_input_tokens);
 
+// A speech model (model.kind las): the same keys where they apply, its features and the limits
+// of POST /transcribe:
+//   {"model": "runs/digits", "kind": "las", "attention": true,
+//    "limits": {"max_beam": 64, "max_audio_seconds": 60, "max_body_bytes": 1048576},
+//    "audio": {"sample_rate": 8000, "mels": 40, "stack": 3, "normalize": true,
+//              "pyramid": 4, "frames_per_annotation": 12, "seconds_per_frame": 0.01},
+//    "members": [{"dir", "weights", "step", "kind": "las", "attention": "soft",
+//                 "parameters": 123456, "sizes": {...},
+//                 "vocabularies": {"target": {"size": 14, "tokenizer": "whitespace"}},
+//                 "training": {...} or null}]}
+std::string speech_model_info(const LoadedModel& speech, const std::string& model,
+                              const std::string& dir, const RequestLimits& limits,
+                              std::size_t max_body_bytes);
+
 // dir: the model's directory ("" when not known: "training": null).
 std::string memory_model_info(const LoadedMemoryModel& memory, const std::string& model,
                               const std::string& dir, const RequestLimits& limits);

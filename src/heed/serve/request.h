@@ -38,6 +38,7 @@ struct RequestLimits {
   std::size_t max_sentences = 64;        // sentences in one request
   std::size_t max_sentence_bytes = 4096; // bytes in one sentence (UTF-8)
   std::int64_t max_beam = 64;
+  double max_audio_seconds = 60.0;       // POST /transcribe: the longest audio
 };
 
 struct TranslateRequest {

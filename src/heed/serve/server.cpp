@@ -14,6 +14,7 @@
 #include "heed/serve/live_page.h"
 #include "heed/serve/model_info.h"
 #include "heed/serve/response.h"
+#include "heed/serve/transcribe_response.h"
 #include "heed/store/model_dir.h"
 #include "heed/translate/question_answering.h"
 
@@ -118,18 +119,23 @@ std::string cors_origin_problem(const std::string& origin) {
 }
 
 Server::Server(const LineTranslator& translator, std::string model, const ServerOptions& options)
-    : Server(&translator, nullptr, std::move(model), options) {}
+    : Server(&translator, nullptr, nullptr, std::move(model), options) {}
 
 Server::Server(const LoadedMemoryModel& memory, std::string model, const ServerOptions& options)
-    : Server(nullptr, &memory, std::move(model), options) {}
+    : Server(nullptr, &memory, nullptr, std::move(model), options) {}
+
+Server::Server(const LoadedModel& speech, std::string model, const ServerOptions& options)
+    : Server(nullptr, nullptr, &speech, std::move(model), options) {}
 
 Server::Server(const LineTranslator* translator, const LoadedMemoryModel* memory,
-               std::string model, const ServerOptions& options)
+               const LoadedModel* speech, std::string model, const ServerOptions& options)
     : translator_(translator),
       memory_(memory),
+      speech_(speech),
       model_(std::move(model)),
-      kind_(enum_name(memory ? memory->config.model.kind
-                             : translator->model(0).config.model.kind)),
+      kind_(enum_name(memory   ? memory->config.model.kind
+                      : speech ? speech->config.model.kind
+                               : translator->model(0).config.model.kind)),
       options_(options),
       http_(std::make_unique<httplib::Server>()) {
   const std::size_t threads = options_.connection_threads;
@@ -148,11 +154,12 @@ Server::Server(const LineTranslator* translator, const LoadedMemoryModel* memory
   http_->set_tcp_nodelay(true);
   http_->set_keep_alive_max_count(kKeepAliveRequests);
   http_->set_read_timeout(kReadTimeoutSeconds, 0);
-  info_ = memory_ ? memory_model_info(*memory_, model_,
-                                      options_.model_dirs.empty() ? "" : options_.model_dirs[0],
-                                      options_.limits)
-                  : model_info(*translator_, model_, options_.model_dirs, options_.limits,
-                               options_.service.max_input_tokens);
+  const std::string dir = options_.model_dirs.empty() ? "" : options_.model_dirs[0];
+  info_ = memory_   ? memory_model_info(*memory_, model_, dir, options_.limits)
+          : speech_ ? speech_model_info(*speech_, model_, dir, options_.limits,
+                                        options_.max_body_bytes)
+                    : model_info(*translator_, model_, options_.model_dirs, options_.limits,
+                                 options_.service.max_input_tokens);
   routes();
 }
 
@@ -192,7 +199,7 @@ void Server::routes() {
     res.set_content(std::string(kLivePage), "text/html; charset=utf-8");
   });
   http_->Get("/health", [this](const httplib::Request&, httplib::Response& res) {
-    if (memory_) {
+    if (memory_ || speech_) {
       const nlohmann::json j = {{"status", "ok"}, {"model", model_}, {"kind", kind_},
                                 {"attention", true}, {"served", served_.load()}};
       res.set_content(j.dump(), kJson);
@@ -209,27 +216,35 @@ void Server::routes() {
                               {"batch_waits", s.waits},   {"sentences", s.sentences}};
     res.set_content(j.dump(), kJson);
   });
-  // The endpoint of the other kind of model is a 404 that says which one this server has.
-  const char* served = memory_ ? "/answer" : "/translate";
-  const char* other = memory_ ? "/translate" : "/answer";
-  const std::string not_here =
-      memory_ ? "POST /translate translates with a text model; " + model_ +
-                    " is a memory network (model.kind memn2n): POST /answer"
-              : "POST /answer answers questions with a memory network (model.kind memn2n); " +
-                    model_ + " translates: POST /translate";
-  http_->Post(other, [not_here](const httplib::Request&, httplib::Response& res,
-                                const httplib::ContentReader& read) {
-    read([](const char*, std::size_t) { return true; });
-    send_error(res, 404, not_here);
-  });
+  // The endpoints of the other kinds of model are 404s that say which one this server has.
+  const char* served = memory_ ? "/answer" : speech_ ? "/transcribe" : "/translate";
+  const std::string what = memory_   ? " is a memory network (model.kind memn2n): POST /answer"
+                           : speech_ ? " transcribes speech (model.kind las): POST /transcribe"
+                                     : " translates: POST /translate";
+  const std::pair<const char*, const char*> endpoints[] = {
+      {"/translate", "POST /translate translates with a text model; "},
+      {"/answer", "POST /answer answers questions with a memory network (model.kind memn2n); "},
+      {"/transcribe", "POST /transcribe transcribes speech with a speech model (model.kind las); "}};
+  for (const auto& [path, does] : endpoints) {
+    if (std::string(path) == served) continue;
+    const std::string not_here = does + model_ + what;
+    http_->Post(path, [not_here](const httplib::Request&, httplib::Response& res,
+                                 const httplib::ContentReader& read) {
+      read([](const char*, std::size_t) { return true; });
+      send_error(res, 404, not_here);
+    });
+  }
   if (memory_) {
     answer_route();
+  } else if (speech_) {
+    transcribe_route();
   } else {
     translate_route();
   }
-  for (const char* path : {"/translate", "/answer", "/health", "/"}) {
+  for (const char* path : {"/translate", "/answer", "/transcribe", "/health", "/"}) {
     const std::string p = path;
-    const std::string allowed = p == "/translate" || p == "/answer" ? "POST" : "GET";
+    const std::string allowed =
+        p == "/translate" || p == "/answer" || p == "/transcribe" ? "POST" : "GET";
     auto wrong_method = [allowed](const httplib::Request& req, httplib::Response& res) {
       res.set_header("Allow", allowed);
       send_error(res, 405, req.method + " " + req.path + " is not served; use " + allowed);
@@ -307,6 +322,37 @@ void Server::answer_route() {
       send_error(res, e.status(), e.what());
     } catch (const std::exception& e) {
       send_error(res, 500, std::string("answering failed: ") + e.what());
+    }
+  });
+}
+
+void Server::transcribe_route() {
+  http_->Post("/transcribe", [this](const httplib::Request& req, httplib::Response& res,
+                                    const httplib::ContentReader& read) {
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      if (req.is_multipart_form_data()) {
+        read([](const httplib::MultipartFormData&) { return true; },
+             [](const char*, std::size_t) { return true; });
+        throw ApiError(415, "the body is multipart/form-data; send the WAV file itself (curl "
+                            "--data-binary @speech.wav -H 'Content-Type: audio/wav', not -F)");
+      }
+      std::string body;
+      if (!read([&](const char* data, std::size_t n) {
+            body.append(data, n);
+            return true;
+          }))
+        throw ApiError(res.status == 413 || res.status == 415 ? res.status : 400,
+                       body_problem(req, res.status, body.size(), options_.max_body_bytes));
+      const TranscribeRequest r =
+          parse_transcribe_request(std::move(body), req.get_header_value("Content-Type"),
+                                   req.get_param_value("beam"), options_.limits);
+      res.set_content(transcribe_response(*speech_, r, model_, decoding_, start), kJson);
+      ++served_;
+    } catch (const ApiError& e) {
+      send_error(res, e.status(), e.what());
+    } catch (const std::exception& e) {
+      send_error(res, 500, std::string("transcribing failed: ") + e.what());
     }
   });
 }

@@ -1,6 +1,6 @@
 #pragma once
 // Server: `heed serve` (docs/cli/serve.md) on Debian's cpp-httplib, for a text model (or an
-// ensemble) or a memory network (model.kind memn2n).
+// ensemble), a memory network (model.kind memn2n) or a speech model (model.kind las).
 //   GET  /           the live page (type a sentence, see its translation, heat map, alignment;
 //                    or type a story and a question, see the answer and the hops)
 //   GET  /health     {"status": "ok", "model": ..., "kind": ..., "queue": waiting jobs,
@@ -10,6 +10,9 @@
 //   POST /translate  a text model: serve/request.h in, serve/response.h out
 //   POST /answer     a memory network: serve/answer_request.h in, serve/answer_response.h out
 //                    (answered on the connection's thread: one question is a few GEMVs)
+//   POST /transcribe a speech model: a WAV file in (serve/transcribe_request.h), its transcript,
+//                    attention and spectrogram out (serve/transcribe_response.h); decoded on
+//                    the connection's thread, one request at a time
 // Every error is JSON {"error": "..."}: 400 malformed, 404 unknown path, 405 wrong method,
 // 413 too large, 503 overloaded or stopping, 500 a failure inside heed. Connections are
 // served by a fixed pool of threads; translation runs on the TranslationService's workers.
@@ -18,6 +21,7 @@
 #include <atomic>
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -31,6 +35,7 @@ class Server;
 
 namespace heed {
 struct LoadedMemoryModel;  // store/model_dir.h
+struct LoadedModel;
 }
 
 namespace heed::serve {
@@ -56,6 +61,8 @@ class Server {
   // A memory network: POST /answer instead of POST /translate. options.model_dirs[0], when
   // given, is its directory (GET /info reads its training state).
   Server(const LoadedMemoryModel& memory, std::string model, const ServerOptions& options);
+  // A speech model (model.kind las): POST /transcribe. options.model_dirs[0] as for memory.
+  Server(const LoadedModel& speech, std::string model, const ServerOptions& options);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
@@ -69,14 +76,17 @@ class Server {
   void stop();
 
  private:
-  Server(const LineTranslator* translator, const LoadedMemoryModel* memory, std::string model,
-         const ServerOptions& options);
+  Server(const LineTranslator* translator, const LoadedMemoryModel* memory,
+         const LoadedModel* speech, std::string model, const ServerOptions& options);
   void routes();
   void translate_route();
   void answer_route();
+  void transcribe_route();
   void info_and_cors_routes();
   const LineTranslator* translator_;  // a text model, or
-  const LoadedMemoryModel* memory_;   // a memory network
+  const LoadedMemoryModel* memory_;   // a memory network, or
+  const LoadedModel* speech_;         // a speech model
+  std::mutex decoding_;               // held while speech_ decodes
   std::string model_;
   std::string kind_;  // model.kind (the first member's, for an ensemble)
   ServerOptions options_;

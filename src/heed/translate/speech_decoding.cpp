@@ -11,6 +11,20 @@
 #include "heed/tensor/arena.h"
 
 namespace heed {
+namespace {
+
+Transcript transcript_of(const Hypothesis& h, const Tokenizer& tokenizer, const Vocabulary& vocab) {
+  Transcript t{tokenizer.decode(vocab.decode(h.tokens)), h.tokens, h.score, {}, {}};
+  t.symbols = vocab.decode(h.tokens, /*strip_specials=*/false, /*stop_at_eos=*/false);
+  if (!h.attention.defined()) return t;
+  const Tensor a = h.attention.to(DType::f32).contiguous();  // (length, annotations)
+  const std::int64_t n = a.dim(1);
+  const float* p = a.data<float>();
+  for (std::int64_t k = 0; k < a.dim(0); ++k) t.attention.emplace_back(p + k * n, p + (k + 1) * n);
+  return t;
+}
+
+}  // namespace
 
 SpeechFeatureOptions speech_feature_options(const TrainConfig& config) {
   const DataConfig::Audio& a = config.data.audio;
@@ -44,7 +58,7 @@ std::vector<std::vector<Transcript>> transcribe(const Seq2Seq& model, const Toke
                                               : greedy_decode(model, src, options);
       for (std::size_t i = start; i < end; ++i)
         for (const Hypothesis& h : r.nbest[i - start])
-          out[order[i]].push_back({tokenizer.decode(vocab.decode(h.tokens)), h.tokens, h.score});
+          out[order[i]].push_back(transcript_of(h, tokenizer, vocab));
     }
     arena.reset();
   }

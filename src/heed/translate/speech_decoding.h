@@ -21,6 +21,11 @@ struct Transcript {
   std::string text;                  // the output symbols detokenised
   std::vector<std::int32_t> tokens;  // their ids, EOS included when it was emitted
   double score = 0.0;                // the hypothesis' (length-normalised) log-probability
+  // One per token: its vocabulary entry as emitted (EOS as </s>), for pictures of attention.
+  std::vector<std::string> symbols;
+  // Per token (tokens.size() rows), its attention over the utterance's listener annotations
+  // (listener_length of its frames; pyramid x data.audio.stack log-mel frames each).
+  std::vector<std::vector<float>> attention;
 };
 
 // Decodes utterances' features (frames, bins) in batches of at most batch utterances (sorted by
