@@ -6,8 +6,9 @@
 # holding the unpacked enron_subject_line/. It is CC BY-NC-SA 4.0: research use only; nothing
 # derived from it leaves WORKDIR. WORKDIR (default runs/aeslc) receives data/ (bodies cut to
 # their first 100 words), one model per variant, the test outputs, show-<variant>/ (the first
-# test emails drawn: attention, p_gen, coverage) and results.md (ROUGE-1/2/L F1 with 95%
-# bootstrap intervals, with and without stemming, and the share of repeated words).
+# test emails drawn: attention, p_gen, coverage) and results.md (ROUGE-1/2/L F1 against the
+# three references at once, with 95% bootstrap intervals; the mean of the three single-reference
+# scores; stemmed; and the share of repeated words).
 # --minutes: each variant's training time (default 50). Without --parallel the variants train
 # one after the other on 2 threads each; with it, all three at once on 1 thread each (for a
 # machine with 3 or more cores; on fewer they share them, equally). --set goes to heed train.
@@ -83,25 +84,35 @@ head -n 4 "$work/data/test.src" >"$work/show.src"
   echo
   echo "Each variant trained $minutes minutes ($([ $parallel = 1 ] && echo 'all three at once, 1 thread each' || echo 'one after the other, 2 threads each')); beam 4; the best checkpoint by dev loss."
   echo
-  echo "| variant | ROUGE-1 | ROUGE-2 | ROUGE-L | stemmed R-1 / R-2 / R-L | repeated words | steps |"
-  echo "|---|---|---|---|---|---|---|"
+  echo "Three references at once: each email scored against its closest reference (heed score,"
+  echo "as rouge-score's multi-reference scoring). Single-reference mean: the mean of the scores"
+  echo "against @ann0, @ann1 and @ann2 taken one at a time."
+  echo
+  echo "| variant | ROUGE-1 | ROUGE-2 | ROUGE-L | single-reference mean R-1 / R-2 / R-L | stemmed R-1 / R-2 / R-L | repeated words | steps |"
+  echo "|---|---|---|---|---|---|---|---|"
 } >"$work/results.md"
 for v in "${variants[@]}"; do
   out=$work/$v.test.txt
   [ -f "$out" ] || "$heed" translate --model "$work/$v" --beam 4 --input "$work/data/test.src" --output "$out"
   plain=$("$heed" score -m rouge "${refs[@]}" --hyp "$out" --bootstrap 1000)
   stem=$("$heed" score -m rouge --stem -b "${refs[@]}" --hyp "$out")
+  single=$(for r in 1 2 3; do "$heed" score -m rouge -b -r "$work/data/test.ref$r" --hyp "$out"; done |
+           awk '{ a += $1; b += $2; c += $3 } END { printf "%.2f %.2f %.2f", a / 3, b / 3, c / 3 }')
   echo "$v: $plain"
   steps=$(sed -n 's/^stopped at step \([0-9]*\).*/\1/p' "$work/$v/train.log" | tail -n 1)
-  python3 - "$v" "$plain" "$stem" "$(repeats "$out")" "$steps" >>"$work/results.md" <<'EOF'
+  python3 - "$v" "$plain" "$single" "$stem" "$(repeats "$out")" "$steps" >>"$work/results.md" <<'EOF'
 import re, sys
-v, plain, stem, rep, steps = sys.argv[1:]
+v, plain, single, stem, rep, steps = sys.argv[1:]
 f1 = re.findall(r"ROUGE-[12L] = ([0-9.]+)", plain)
 ci = re.findall(r"\[([0-9.]+), ([0-9.]+)\]", plain)
 cell = [f"{f} [{a}, {b}]" for f, (a, b) in zip(f1, ci)] if len(ci) >= 3 else f1
-print(f"| {v} | {' | '.join(cell)} | {' / '.join(stem.split())} | {rep} | {steps} |")
+print(f"| {v} | {' | '.join(cell)} | {' / '.join(single.split())} | {' / '.join(stem.split())} | {rep} | {steps} |")
 EOF
   "$heed" show --model "$work/$v" --input "$work/show.src" --out "$work/show-$v" --beam 4 >/dev/null
 done
-echo "| Zhang & Tetreault 2019, best model (AESLC test) | 23.67 | 10.29 | 23.44 | | | |" >>"$work/results.md"
+orig=$("$heed" score -m rouge -b "${refs[@]}" --hyp "$work/data/test.tgt")
+orig_single=$(for r in 1 2 3; do "$heed" score -m rouge -b -r "$work/data/test.ref$r" --hyp "$work/data/test.tgt"; done |
+              awk '{ a += $1; b += $2; c += $3 } END { printf "%.2f / %.2f / %.2f", a / 3, b / 3, c / 3 }')
+echo "| the emails' own subject lines | $(echo "$orig" | sed 's/ / | /g') | $orig_single | | $(repeats "$work/data/test.tgt") | |" >>"$work/results.md"
+echo "| Zhang & Tetreault 2019, best model (published) | 23.67 | 10.29 | 23.44 | | | | |" >>"$work/results.md"
 cat "$work/results.md"
