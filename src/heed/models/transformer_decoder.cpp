@@ -101,8 +101,9 @@ std::vector<Tensor> TransformerDecoder::attention_heads(const Var& E, const Enco
   return weights;
 }
 
-Var TransformerDecoder::output(const Var& features, const RunMode& mode) const {
-  return W_s_.forward(features, mode.precision);
+Var TransformerDecoder::pre_output(const Var& features, const RunMode& mode) const {
+  (void)mode;
+  return features;
 }
 
 }  // namespace heed
