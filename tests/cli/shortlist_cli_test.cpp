@@ -72,8 +72,8 @@ class ShortlistCli : public ::testing::Test {
     return out;
   }
   static std::string translate(const std::string& options) {
-    const CommandResult r =
-        run_heed("translate -m " + dir_->path("m") + " -i " + input_ + " --max-len-b 12 " + options);
+    const CommandResult r = run_heed("translate -m " + dir_->path("m") + " -i " + input_ +
+                                     " --max-len-b 12 " + options);
     EXPECT_EQ(r.exit_code, 0) << r.output;
     return r.output;
   }
@@ -91,15 +91,16 @@ TEST_F(ShortlistCli, WholeVocabularyTranslatesAsWithout) {
         shortlist(std::string("all-") + from, std::string("--frequent 100000 --from ") + from);
     for (const char* decode : {"--beam 1", "--beam 4 --nbest 3", "--beam 3 --batch-size 2"}) {
       const std::string full = translate(decode);
-      EXPECT_EQ(translate(std::string(decode) + " --shortlist " + s), full) << from << " " << decode;
+      EXPECT_EQ(translate(std::string(decode) + " --shortlist " + s), full)
+          << from << " " << decode;
     }
   }
 }
 
 TEST_F(ShortlistCli, SmallShortlistEmitsOnlyTheUnionOfItsSourcesLists) {
   for (const char* from : {"attention", "cooccurrence"}) {
-    const std::string s =
-        shortlist(std::string("small-") + from, std::string("--top-k 2 --frequent 1 --from ") + from);
+    const std::string s = shortlist(std::string("small-") + from,
+                                    std::string("--top-k 2 --frequent 1 --from ") + from);
     std::ifstream in(s);
     std::string line;
     std::getline(in, line);
@@ -132,8 +133,8 @@ TEST_F(ShortlistCli, SmallShortlistEmitsOnlyTheUnionOfItsSourcesLists) {
       std::string text = out[i];  // <unk> is always allowed (a special)
       for (std::size_t at; (at = text.find("<unk>")) != std::string::npos;) text.erase(at, 5);
       for (char c : text)
-        EXPECT_TRUE(allowed.count(std::string(1, c))) << from << ": '" << c << "' in '" << out[i]
-                                                      << "' for '" << in_lines[i] << "'";
+        EXPECT_TRUE(allowed.count(std::string(1, c)))
+            << from << ": '" << c << "' in '" << out[i] << "' for '" << in_lines[i] << "'";
     }
   }
 }

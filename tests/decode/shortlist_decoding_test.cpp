@@ -1,4 +1,5 @@
-// Decoding with a vocabulary shortlist (models/output_shortlist.h, docs/DECODING.md#shortlist):
+// Decoding with a vocabulary shortlist (models/output_shortlist.h,
+// docs/DECODING.md#vocabulary-shortlists):
 // a shortlist holding the whole vocabulary decodes exactly as no shortlist (greedy, beam with
 // n-best, an ensemble, copy attention; every decoder kind), a small one only ever emits its
 // tokens with finite scores (the -inf logits pass beam search's normalisation, the ensemble's
@@ -10,13 +11,13 @@
 #include <gtest/gtest.h>
 
 #include "decode/fake_model.h"
-#include "support/tiny_models.h"
 #include "heed/autograd/tape.h"
 #include "heed/base/error.h"
 #include "heed/decode/beam_search.h"
 #include "heed/decode/ensemble.h"
 #include "heed/decode/greedy.h"
 #include "heed/models/model_registry.h"
+#include "support/tiny_models.h"
 
 namespace heed::testing {
 namespace {
@@ -77,7 +78,8 @@ void expect_within(const DecodeResult& r, const std::vector<std::int32_t>& allow
         bool copied = false;
         if (copy_src)
           for (std::int64_t j = 0; j < copy_src->len; ++j)
-            copied |= copy_src->copy_ids[static_cast<std::size_t>(static_cast<std::int64_t>(s) * copy_src->len + j)] == t;
+            copied |= copy_src->copy_ids[static_cast<std::size_t>(
+                          static_cast<std::int64_t>(s) * copy_src->len + j)] == t;
         EXPECT_TRUE(copied || std::binary_search(allowed.begin(), allowed.end(), t))
             << what << ": token " << t << " is outside the shortlist";
       }
@@ -156,9 +158,9 @@ TEST(ShortlistDecoding, CopyAttentionMixesTheShortlistWithCopying) {
   c.copy = true;
   const auto model = build(c);
   TokenBatch src = make_batch({{4, 5, 6}, {7, 4, 5, 8, 4}, {6, 7}});
-  src.copy_ids = {4, 9, 5, 0, 0,  //
+  src.copy_ids = {4, 9, 5, 0,  0,  //
                   7, 4, 9, 10, 4,  //
-                  6, 9, 0, 0, 0};
+                  6, 9, 0, 0,  0};
   src.extended = 2;
   const DecodeResult greedy = decode(*model, src, false), beam = decode(*model, src, true);
   src.shortlist = all_ids(model->tgt_vocab());

@@ -64,10 +64,13 @@ TEST(ShortlistFile, BadFilesNameTheFileAndLine) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"", "the file is empty; expected the header line"},
       {"a\tb\n", "line 1: expected the header 'heed-shortlist<TAB>1"},
-      {"heed-shortlist\t2\ttop-k=2\tfrequent=1\tfrom=attention\n", "line 1: version '2' is not supported"},
+      {"heed-shortlist\t2\ttop-k=2\tfrequent=1\tfrom=attention\n",
+       "line 1: version '2' is not supported"},
       {"heed-shortlist\t1\ttop-k=2\n", "line 1: expected 5 TAB-separated fields, got 3"},
-      {"heed-shortlist\t1\ttop-k=x\tfrequent=1\tfrom=attention\n", "line 1: expected 'top-k=<count>', got 'top-k=x'"},
-      {"heed-shortlist\t1\ttop-k=2\tfrequent=1\tfrom=magic\n", "line 1: expected 'from=' attention | cooccurrence"},
+      {"heed-shortlist\t1\ttop-k=x\tfrequent=1\tfrom=attention\n",
+       "line 1: expected 'top-k=<count>', got 'top-k=x'"},
+      {"heed-shortlist\t1\ttop-k=2\tfrequent=1\tfrom=magic\n",
+       "line 1: expected 'from=' attention | cooccurrence"},
       {h, "line 2: missing; expected the 1 frequent target pieces"},
       {h + "the\ta\n", "line 2: 2 frequent target pieces, the header says 1"},
       {h + "the\nle\tthe\n\tx\n", "line 4: expected a source piece"},
@@ -120,13 +123,14 @@ TEST(ShortlistBuilder, CooccurrenceRanksByDice) {
   // chat: c=2; cat 2*2/(2+2) = 1, the 2*1/(2+2) = 0.5, a 2*1/(2+1) = 0.67.
   EXPECT_EQ(s.lists[0], (std::pair<std::string, Pieces>{"chat", {"cat", "a"}}));
   // le: c=2; the 2*2/4 = 1, cat 2/4, dog 2/(2+1).
-  const auto le = std::find_if(s.lists.begin(), s.lists.end(), [](const auto& l) { return l.first == "le"; });
+  const auto le =
+      std::find_if(s.lists.begin(), s.lists.end(), [](const auto& l) { return l.first == "le"; });
   ASSERT_NE(le, s.lists.end());
   EXPECT_EQ(le->second, (Pieces{"the", "dog"}));
 }
 
 TEST(ShortlistIndex, UnionPerBatchAndSkippedPieces) {
-  const Vocabulary src = Vocabulary::from_tokens({"le", "chat", "noir"});     // 4 5 6
+  const Vocabulary src = Vocabulary::from_tokens({"le", "chat", "noir"});        // 4 5 6
   const Vocabulary tgt = Vocabulary::from_tokens({"the", "cat", "black", "a"});  // 4 5 6 7
   Shortlist s;
   s.top_k = 2;
@@ -136,7 +140,8 @@ TEST(ShortlistIndex, UnionPerBatchAndSkippedPieces) {
   EXPECT_EQ(index.skipped_sources(), 1u);  // hund
   EXPECT_EQ(index.skipped_targets(), 2u);  // zebra, kitten
   EXPECT_EQ(index.target_vocab(), 8u);
-  EXPECT_EQ(index.batch_ids(std::vector<std::int32_t>{}), (std::vector<std::int32_t>{0, 1, 2, 3, 7}));
+  EXPECT_EQ(index.batch_ids(std::vector<std::int32_t>{}),
+            (std::vector<std::int32_t>{0, 1, 2, 3, 7}));
   EXPECT_EQ(index.batch_ids(std::vector<std::int32_t>{5, 6, 2, 0}),
             (std::vector<std::int32_t>{0, 1, 2, 3, 5, 7}));
   EXPECT_EQ(index.batch_ids(std::vector<std::int32_t>{4, 5, 2}),

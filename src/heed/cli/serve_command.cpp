@@ -95,7 +95,7 @@ class ServeCommand : public Command {
         ->check(int_range(1, 100000000));
     app.add_option("--shortlist", shortlist_,
                    "a vocabulary shortlist (made by heed shortlist) every translation decodes "
-                   "with (docs/DECODING.md#shortlist)")
+                   "with (docs/DECODING.md#vocabulary-shortlists)")
         ->check(CLI::ExistingFile);
     app.add_option("--watch", watch_,
                    "instead of a model: serve the training curves of this heed train output "

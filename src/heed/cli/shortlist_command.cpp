@@ -54,8 +54,7 @@ class ShortlistCommand : public Command {
     app.add_option("--top-k", top_k_, "target pieces kept per source piece")
         ->capture_default_str()
         ->check(int_range(1, 100000));
-    app.add_option("--frequent", frequent_,
-                   "most frequent target pieces always in the shortlist")
+    app.add_option("--frequent", frequent_, "most frequent target pieces always in the shortlist")
         ->capture_default_str()
         ->check(int_range(0, 10000000));
     add_enum_option(app, "--from", from_,
@@ -79,8 +78,10 @@ class ShortlistCommand : public Command {
     ShortlistBuilder builder;
     std::size_t links = 0;
     if (from_ == ShortlistSource::attention) {
-      HEED_CHECK(translator.has_attention(), "shortlist --from attention needs a model with "
-                 "attention (", model_.label(), " has none); use --from cooccurrence");
+      HEED_CHECK(translator.has_attention(),
+                 "shortlist --from attention needs a model with "
+                 "attention (",
+                 model_.label(), " has none); use --from cooccurrence");
       Progress progress;
       const std::vector<ForcedAlignment> forced = translator.align(
           text.source, text.target, batch_size_, false,
@@ -105,17 +106,22 @@ class ShortlistCommand : public Command {
         builder.add_pair(m.src_tokenizer->encode(text.source[i]),
                          m.tgt_tokenizer->encode(text.target[i]));
     }
-    const Shortlist s = builder.build(from_, static_cast<std::size_t>(top_k_),
-                                      static_cast<std::size_t>(frequent_));
+    const Shortlist s =
+        builder.build(from_, static_cast<std::size_t>(top_k_), static_cast<std::size_t>(frequent_));
     write_shortlist(out_, s);
     std::size_t listed = 0;
     for (const auto& l : s.lists) listed += l.second.size();
-    std::fprintf(stderr, "heed shortlist: %zu pairs%s, %zu source pieces with %.1f targets each on "
-                 "average, %zu frequent targets -> %s\n", text.source.size(),
-                 from_ == ShortlistSource::attention
-                     ? (", " + std::to_string(links) + " attention links").c_str() : "",
-                 s.lists.size(), s.lists.empty() ? 0.0 : static_cast<double>(listed) /
-                 static_cast<double>(s.lists.size()), s.frequent.size(), out_.c_str());
+    std::fprintf(
+        stderr,
+        "heed shortlist: %zu pairs%s, %zu source pieces with %.1f targets each on "
+        "average, %zu frequent targets -> %s\n",
+        text.source.size(),
+        from_ == ShortlistSource::attention
+            ? (", " + std::to_string(links) + " attention links").c_str()
+            : "",
+        s.lists.size(),
+        s.lists.empty() ? 0.0 : static_cast<double>(listed) / static_cast<double>(s.lists.size()),
+        s.frequent.size(), out_.c_str());
     return 0;
   }
 

@@ -1,7 +1,7 @@
 #pragma once
-// --shortlist FILE of heed translate and heed serve (docs/DECODING.md#shortlist): the file
-// read and resolved against the model's vocabularies, with one warning on stderr naming
-// how many of its pieces the vocabularies lack (they are skipped).
+// --shortlist FILE of heed translate and heed serve (docs/DECODING.md#vocabulary-shortlists):
+// the file read and resolved against the model's vocabularies, with one warning on stderr
+// naming how many of its pieces the vocabularies lack (they are skipped).
 #include <iostream>
 #include <memory>
 #include <string>

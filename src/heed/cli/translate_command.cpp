@@ -120,7 +120,8 @@ class TranslateCommand : public Command {
                     "sums in fp32, about twice as fast on CPUs with AVX-512 BF16 or AMX");
     app.add_option("--shortlist", shortlist_,
                    "a vocabulary shortlist (made by heed shortlist): each batch scores only the "
-                   "frequent target pieces and its source pieces' lists (docs/DECODING.md#shortlist)")
+                   "frequent target pieces and its source pieces' lists "
+                   "(docs/DECODING.md#vocabulary-shortlists)")
         ->check(CLI::ExistingFile);
     app.add_option("--threads,-t", threads_, "batches decoded in parallel (0: one per hardware thread)")
         ->capture_default_str()

@@ -19,7 +19,8 @@ void scatter(const Tensor& rows, const std::vector<std::int32_t>& ids, Tensor& o
   const T* from = rows.data<T>();
   T* to = out.data<T>();
   for (std::int64_t b = 0; b < B; ++b)
-    for (std::int64_t k = 0; k < K; ++k) to[b * V + ids[static_cast<std::size_t>(k)]] = from[b * K + k];
+    for (std::int64_t k = 0; k < K; ++k)
+      to[b * V + ids[static_cast<std::size_t>(k)]] = from[b * K + k];
 }
 
 }  // namespace
@@ -28,8 +29,10 @@ void check_shortlist_ids(std::span<const std::int32_t> ids, std::int64_t vocab, 
   for (std::size_t i = 0; i < ids.size(); ++i) {
     HEED_CHECK(ids[i] >= 0 && ids[i] < vocab, what, ": shortlist id ", ids[i], " at position ", i,
                " is outside the target vocabulary [0, ", vocab, ")");
-    HEED_CHECK(i == 0 || ids[i - 1] < ids[i], what, ": shortlist ids must be sorted and unique, "
-               "got ", ids[i - 1], " before ", ids[i], " at position ", i);
+    HEED_CHECK(i == 0 || ids[i - 1] < ids[i], what,
+               ": shortlist ids must be sorted and unique, "
+               "got ",
+               ids[i - 1], " before ", ids[i], " at position ", i);
   }
   for (const std::int32_t special : {kPad, kBos, kEos, kUnk})
     HEED_CHECK(static_cast<std::int64_t>(special) < vocab &&
@@ -56,8 +59,8 @@ Var shortlist_logits(const OutputShortlist& s, const Var& x, kernels::MatmulPrec
   HEED_CHECK(x.value().ndim() == 2, "shortlist logits: features must be (B, F), got ",
              x.shape().str());
   const Tensor rows = linear(x, s.weight, s.bias, precision).value().contiguous();  // (B, K)
-  Tensor out = Tensor::full({rows.dim(0), s.vocab}, -std::numeric_limits<double>::infinity(),
-                            rows.dtype());
+  Tensor out =
+      Tensor::full({rows.dim(0), s.vocab}, -std::numeric_limits<double>::infinity(), rows.dtype());
   if (rows.dtype() == DType::f32)
     scatter<float>(rows, s.ids, out);
   else

@@ -1,5 +1,6 @@
 #pragma once
-// OutputShortlist: the output layer cut to a vocabulary shortlist (docs/DECODING.md#shortlist).
+// OutputShortlist: the output layer cut to a vocabulary shortlist
+// (docs/DECODING.md#vocabulary-shortlists).
 // A source batch may name the target ids its translations may use (TokenBatch::shortlist: the
 // union of the frequent targets and each source token's list, translate/shortlist.h); the
 // encoder-decoder gathers those K rows of the final projection once per batch, and every

@@ -32,9 +32,9 @@ struct TranslateOptions {
   // false: an over-long source is skipped (Translation::skipped, empty output); true: it
   // is an error naming the first such line, raised before anything is decoded.
   bool strict = false;
-  // A vocabulary shortlist (translate/shortlist.h, docs/DECODING.md#shortlist): each batch
-  // scores only the union of its frequent targets and the batch's source tokens' lists.
-  // Null: the whole target vocabulary.
+  // A vocabulary shortlist (translate/shortlist.h, docs/DECODING.md#vocabulary-shortlists):
+  // each batch scores only the union of its frequent targets and the batch's source tokens'
+  // lists. Null: the whole target vocabulary.
   std::shared_ptr<const ShortlistIndex> shortlist;
 };
 

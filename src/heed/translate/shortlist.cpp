@@ -51,8 +51,8 @@ std::vector<std::string> best(const std::map<std::string, Score>& score, std::si
 
 void write_shortlist(const std::string& path, const Shortlist& s) {
   auto check = [&](const std::string& piece) {
-    HEED_CHECK(!piece.empty() && piece.find_first_of("\t\n\r") == std::string::npos,
-               "shortlist ", path, ": cannot write the piece '", piece,
+    HEED_CHECK(!piece.empty() && piece.find_first_of("\t\n\r") == std::string::npos, "shortlist ",
+               path, ": cannot write the piece '", piece,
                "' (empty, or a TAB or line break inside)");
   };
   for (const std::string& p : s.frequent) check(p);
@@ -85,17 +85,16 @@ Shortlist read_shortlist(const std::string& path) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     return true;
   };
-  HEED_CHECK(next(), "shortlist ", path, ": the file is empty; expected the header line '",
-             kMagic, "<TAB>", kVersion, "<TAB>top-k=K<TAB>frequent=N<TAB>from=...'");
+  HEED_CHECK(next(), "shortlist ", path, ": the file is empty; expected the header line '", kMagic,
+             "<TAB>", kVersion, "<TAB>top-k=K<TAB>frequent=N<TAB>from=...'");
   const std::vector<std::string> header = split_tabs(line);
   HEED_CHECK(header[0] == kMagic, "shortlist ", path, " line 1: expected the header '", kMagic,
              "<TAB>", kVersion, "<TAB>top-k=K<TAB>frequent=N<TAB>from=...', got '",
              line.substr(0, 80), "' (not a shortlist file made by heed shortlist?)");
-  HEED_CHECK(header.size() >= 2 && header[1] == kVersion, "shortlist ", path,
-             " line 1: version '", header.size() >= 2 ? header[1] : "", "' is not supported (expected ",
-             kVersion, ")");
-  HEED_CHECK(header.size() == 5, "shortlist ", path, " line 1: expected 5 TAB-separated fields, got ",
-             header.size());
+  HEED_CHECK(header.size() >= 2 && header[1] == kVersion, "shortlist ", path, " line 1: version '",
+             header.size() >= 2 ? header[1] : "", "' is not supported (expected ", kVersion, ")");
+  HEED_CHECK(header.size() == 5, "shortlist ", path,
+             " line 1: expected 5 TAB-separated fields, got ", header.size());
   s.top_k = header_count(header[2], "top-k", path);
   const std::size_t frequent = header_count(header[3], "frequent", path);
   HEED_CHECK(header[4].rfind("from=", 0) == 0 && enum_from_name(header[4].substr(5), s.from),
@@ -107,7 +106,8 @@ Shortlist read_shortlist(const std::string& path) {
   HEED_CHECK(s.frequent.size() == frequent, "shortlist ", path, " line 2: ", s.frequent.size(),
              " frequent target pieces, the header says ", frequent);
   for (const std::string& p : s.frequent)
-    HEED_CHECK(!p.empty(), "shortlist ", path, " line 2: an empty target piece (two TABs in a row?)");
+    HEED_CHECK(!p.empty(), "shortlist ", path,
+               " line 2: an empty target piece (two TABs in a row?)");
   std::set<std::string> seen;
   while (next()) {
     std::vector<std::string> fields = split_tabs(line);
@@ -185,13 +185,15 @@ ShortlistIndex::ShortlistIndex(const Shortlist& s, const Vocabulary& source,
   }
 }
 
-std::vector<std::int32_t> ShortlistIndex::batch_ids(std::span<const std::int32_t> source_ids) const {
+std::vector<std::int32_t> ShortlistIndex::batch_ids(
+    std::span<const std::int32_t> source_ids) const {
   std::vector<char> in(tgt_vocab_, 0);
   for (std::int32_t id : base_) in[static_cast<std::size_t>(id)] = 1;
   for (std::int32_t s : source_ids) {
     HEED_CHECK(s >= 0 && static_cast<std::size_t>(s) < per_source_.size(), "shortlist: source id ",
                s, " is outside the source vocabulary of ", per_source_.size());
-    for (std::int32_t t : per_source_[static_cast<std::size_t>(s)]) in[static_cast<std::size_t>(t)] = 1;
+    for (std::int32_t t : per_source_[static_cast<std::size_t>(s)])
+      in[static_cast<std::size_t>(t)] = 1;
   }
   std::vector<std::int32_t> out;
   for (std::size_t i = 0; i < in.size(); ++i)

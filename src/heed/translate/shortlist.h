@@ -1,6 +1,6 @@
 #pragma once
-// A vocabulary shortlist (docs/DECODING.md#shortlist): for each source piece the k target
-// pieces it is most often translated by, plus the n most frequent target pieces. Decoding a
+// A vocabulary shortlist (docs/DECODING.md#vocabulary-shortlists): for each source piece the k
+// target pieces it is most often translated by, plus the n most frequent target pieces. Decoding a
 // batch then scores only the union of the frequent pieces and its source tokens' lists
 // (TokenBatch::shortlist, models/output_shortlist.h) instead of the whole target vocabulary.
 //
@@ -59,7 +59,7 @@ class ShortlistBuilder {
   Shortlist build(ShortlistSource from, std::size_t top_k, std::size_t frequent) const;
 
  private:
-  std::map<std::string, std::size_t> target_count_;           // occurrences
+  std::map<std::string, std::size_t> target_count_;                   // occurrences
   std::map<std::string, std::size_t> src_sentences_, tgt_sentences_;  // sentences holding it
   std::map<std::string, std::map<std::string, std::size_t>> cooc_, links_;
 };
@@ -77,8 +77,8 @@ class ShortlistIndex {
   std::size_t target_vocab() const { return tgt_vocab_; }
 
  private:
-  std::vector<std::int32_t> base_;                       // specials and frequent
-  std::vector<std::vector<std::int32_t>> per_source_;    // by source id
+  std::vector<std::int32_t> base_;                     // specials and frequent
+  std::vector<std::vector<std::int32_t>> per_source_;  // by source id
   std::size_t skipped_sources_ = 0, skipped_targets_ = 0, tgt_vocab_ = 0;
 };
 
