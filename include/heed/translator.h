@@ -44,6 +44,11 @@ class HEED_API Translator {
     // of the previous step's attention; -1 (both) = off.
     int window_before = -1;
     int window_after = -1;
+    // A vocabulary shortlist file made by `heed shortlist`
+    // (docs/DECODING.md#vocabulary-shortlists): each batch scores only its union of target
+    // pieces. "" = the whole vocabulary. Read on first use and kept (per path); pieces the
+    // model's vocabularies lack are skipped silently.
+    std::string shortlist;
   };
 
   struct Hypothesis {

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <memory>
@@ -179,6 +180,40 @@ TEST_F(TranslatorTest, BadOptionsAndDirectoriesAreErrors) {
   const auto r = t.translate("abcdefgh", o);
   EXPECT_TRUE(r.skipped);
   EXPECT_TRUE(r.nbest.empty());
+}
+
+// Options::shortlist: a shortlist of every target piece translates as none; one of a single
+// frequent piece emits only it; a bad file is an Error naming its line.
+TEST_F(TranslatorTest, Shortlists) {
+  const Translator t = Translator::load(dir_.path("model"));
+  std::ifstream vocab(dir_.path("model") + "/tgt.vocab");
+  std::string piece, all;
+  for (int line = 0; std::getline(vocab, piece); ++line)
+    if (line >= 4) all += (all.empty() ? "" : "\t") + piece;
+  const std::string header = "heed-shortlist\t1\ttop-k=1\tfrequent=";
+  std::ofstream(dir_.path("all.shortlist"))
+      << header << std::count(all.begin(), all.end(), '\t') + 1 << "\tfrom=attention\n" << all << "\n";
+  std::ofstream(dir_.path("a.shortlist")) << header << "1\tfrom=attention\na\n";
+  std::ofstream(dir_.path("bad.shortlist")) << header << "1\tfrom=attention\na\nb\tc\td\n";
+  Translator::Options o;
+  o.beam = 3;
+  o.n_best = 2;
+  o.attention = true;
+  const std::string full = dump(t.translate(testing::reversal_sources(), o));
+  o.shortlist = dir_.path("all.shortlist");
+  EXPECT_EQ(dump(t.translate(testing::reversal_sources(), o)), full);
+  o.shortlist = dir_.path("a.shortlist");
+  for (const auto& r : t.translate(testing::reversal_sources(), o))
+    for (const auto& h : r.nbest)
+      for (const std::string& p : h.tokens) EXPECT_TRUE(p == "a" || p == "</s>" || p == "<unk>") << p;
+  o.shortlist = dir_.path("bad.shortlist");
+  try {
+    t.translate("abc", o);
+    FAIL() << "a bad shortlist was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.shortlist line 3: 2 target pieces, more than top-k=1"),
+              std::string::npos) << e.what();
+  }
 }
 
 TEST_F(TranslatorTest, AnEnsembleOfOneModelTranslatesAsTheModel) {

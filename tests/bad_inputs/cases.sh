@@ -213,6 +213,20 @@ check serve-answer-question-inside-story 0 "HTTP/1.1 400;story line 2 is a quest
 check serve-answer-babi-bad-id 0 "HTTP/1.1 400;story:2: ID 3 after ID 1, expected 2;read as bAbI text" 'printf "%s" "{\"story\": \"1 Mary went.\\n3 Where is Mary?\\tkitchen\\t1\"}" > b.json; $S/with_server.sh $H $F/qa "post b.json \"\" /answer"'
 check serve-answer-unknown-words 0 "HTTP/1.1 200;\"unknown\":[\"zorb\"];never saw (zorb);read as the unknown word <unk>" 'printf "{\"story\": \"Mary went to the zorb.\", \"question\": \"Where is Mary?\"}" > b.json; $S/with_server.sh $H $F/qa "post b.json \"\" /answer"'
 
+# ---- vocabulary shortlists: heed shortlist and translate --shortlist (issue 33) --------------
+check shortlist-top-k-zero 2 "--top-k;from 1 to 100000" '$H shortlist -m $F/m -s $F/train.src -t $F/train.tgt --out s --top-k 0'
+check shortlist-from-unknown 2 "--from;expected one of attention | cooccurrence;'fastalign'" '$H shortlist -m $F/m -s $F/train.src -t $F/train.tgt --out s --from fastalign'
+check shortlist-no-out 2 "--out is required" '$H shortlist -m $F/m -s $F/train.src -t $F/train.tgt'
+check shortlist-line-counts 1 "has 300 lines but;has 299" 'sed "\$d" $F/train.tgt > t; $H shortlist -m $F/m -s $F/train.src -t t --out s; rc=$?; [ ! -e s ] && exit $rc'
+check shortlist-file-missing 2 "--shortlist;nope.shortlist" '$H translate -m $F/m --shortlist nope.shortlist < $F/in.txt'
+check shortlist-file-not-a-shortlist 1 "shortlist bad.shortlist line 1: expected the header 'heed-shortlist<TAB>1;not a shortlist file" 'cp $F/train.src bad.shortlist; $H translate -m $F/m --shortlist bad.shortlist < $F/in.txt'
+check shortlist-file-empty 1 "shortlist e.shortlist: the file is empty" ': > e.shortlist; $H translate -m $F/m --shortlist e.shortlist < $F/in.txt'
+check shortlist-file-version 1 "line 1: version '2' is not supported (expected 1)" 'printf "heed-shortlist\t2\ttop-k=2\tfrequent=0\tfrom=attention\n\n" > v.shortlist; $H translate -m $F/m --shortlist v.shortlist < $F/in.txt'
+check shortlist-file-frequent-count 1 "line 2: 1 frequent target pieces, the header says 3" 'printf "heed-shortlist\t1\ttop-k=2\tfrequent=3\tfrom=attention\na\n" > f.shortlist; $H translate -m $F/m --shortlist f.shortlist < $F/in.txt'
+check shortlist-file-duplicate-source 1 "s.shortlist line 4: source piece 'a' listed twice" 'printf "heed-shortlist\t1\ttop-k=2\tfrequent=0\tfrom=attention\n\na\tb\na\tc\n" > s.shortlist; $H translate -m $F/m --shortlist s.shortlist < $F/in.txt'
+check shortlist-file-too-many-targets 1 "s.shortlist line 3: 3 target pieces, more than top-k=2" 'printf "heed-shortlist\t1\ttop-k=2\tfrequent=0\tfrom=attention\n\na\tb\tc\td\n" > s.shortlist; $H translate -m $F/m --shortlist s.shortlist < $F/in.txt'
+check shortlist-file-other-vocabulary 0 "warning: shortlist s.shortlist: skipped 1 source and 2 target pieces the model's vocabularies lack" 'printf "heed-shortlist\t1\ttop-k=2\tfrequent=1\tfrom=attention\nqq\na\tb\tzz\nyy\ta\n" > s.shortlist; $H translate -m $F/m --shortlist s.shortlist < $F/in.txt'
+
 # ---- first-hour surprises (issue 18; not bad inputs, not counted in the catalogue) -------
 check resume-train-loss-exact 0 "identical history" 'a="$H train $F/c.yaml --set training.max_steps=20 --set training.validate_every=10"; $a --set output=$T/x > /dev/null 2>&1 && $H train $F/c.yaml --set training.max_steps=13 --set training.validate_every=10 --set output=$T/y > /dev/null 2>&1 && $a --set output=$T/y > /dev/null 2>&1 && sed "s/\"seconds\":[0-9.e-]*,//" x/history.jsonl > hx && sed "s/\"seconds\":[0-9.e-]*,//" y/history.jsonl > hy && cmp hx hy && echo identical history'
 check history-epoch-from-one 0 "\"epoch\":1,;\"epoch\":2,;epoch 1 done at step 8" '$H train $F/c.yaml --set training.max_steps=20 --set training.validate_every=5 --set output=$T/x 2>&1; cat x/history.jsonl'

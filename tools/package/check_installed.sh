@@ -107,6 +107,8 @@ complete_line() {  # WORDS...: what the completion offers for the last word
 }
 [[ $(complete_line heed tra) == " train translate transcribe " ]] ||
   fail "completion of 'heed tra' gave: $(complete_line heed tra)"
+[[ $(complete_line heed sh) == " shortlist show " ]] ||
+  fail "completion of 'heed sh' gave: $(complete_line heed sh)"
 [[ $(complete_line heed translate --be) == *" --beam "* ]] ||
   fail "completion of 'heed translate --be' gave: $(complete_line heed translate --be)"
 expect_choices() {  # EXPECTED WORDS...: the completion of the words' last (empty) word

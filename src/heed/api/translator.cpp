@@ -3,6 +3,7 @@
 // attention, saliency and alignments filled as `heed translate` and `heed serve` fill them.
 #include "heed/translator.h"
 
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include "heed/translate/alignment.h"
 #include "heed/translate/best_saliency.h"
 #include "heed/translate/line_translator.h"
+#include "heed/translate/shortlist.h"
 
 namespace heed {
 
@@ -21,6 +23,22 @@ struct Translator::Impl {
   LineTranslator translator;
   // Saliency runs backward passes through the model's gradient buffers: one call at a time.
   mutable std::mutex saliency_mutex;
+  // Options::shortlist read once per path.
+  mutable std::mutex shortlist_mutex;
+  mutable std::string shortlist_path;
+  mutable std::shared_ptr<const ShortlistIndex> shortlist;
+
+  std::shared_ptr<const ShortlistIndex> shortlist_for(const std::string& path) const {
+    if (path.empty()) return nullptr;
+    std::lock_guard lock(shortlist_mutex);
+    if (path != shortlist_path || !shortlist) {
+      const LoadedModel& m = translator.model(0);
+      shortlist = std::make_shared<const ShortlistIndex>(read_shortlist(path), m.src_vocab,
+                                                         m.tgt_vocab);
+      shortlist_path = path;
+    }
+    return shortlist;
+  }
 };
 
 namespace {
@@ -70,7 +88,8 @@ Translator Translator::load_ensemble(const std::vector<std::string>& model_dirs)
 
 std::vector<Translator::Result> Translator::translate(const std::vector<std::string>& lines,
                                                       const Options& options) const {
-  const TranslateOptions t = translate_options(options);
+  TranslateOptions t = translate_options(options);
+  t.shortlist = impl_->shortlist_for(options.shortlist);
   const LineTranslator& lt = impl_->translator;
   HEED_CHECK(!(options.saliency && lt.size() > 1),
              "heed::Translator: saliency needs a single model, not an ensemble");

@@ -10,6 +10,7 @@
 #include "heed/cli/plot_command.h"
 #include "heed/cli/score_command.h"
 #include "heed/cli/serve_command.h"
+#include "heed/cli/shortlist_command.h"
 #include "heed/cli/show_command.h"
 #include "heed/cli/train_command.h"
 #include "heed/cli/transcribe_command.h"
@@ -28,6 +29,7 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   c.push_back(make_transcribe_command());
   c.push_back(make_eval_command());
   c.push_back(make_align_command());
+  c.push_back(make_shortlist_command());
   c.push_back(make_serve_command());
   c.push_back(make_score_command());
   c.push_back(make_plot_command());

@@ -13,6 +13,7 @@
 #include "heed/base/error.h"
 #include "heed/base/stop_signals.h"
 #include "heed/cli/model_options.h"
+#include "heed/cli/shortlist_option.h"
 #include "heed/cli/validators.h"
 #include "heed/serve/server.h"
 #include "heed/serve/watch_server.h"
@@ -97,6 +98,10 @@ class ServeCommand : public Command {
                    "\"skipped\"")
         ->capture_default_str()
         ->check(int_range(1, 100000000));
+    app.add_option("--shortlist", shortlist_,
+                   "a vocabulary shortlist (made by heed shortlist) every translation decodes "
+                   "with (docs/DECODING.md#vocabulary-shortlists)")
+        ->check(CLI::ExistingFile);
     app.add_option("--watch", watch_,
                    "instead of a model: serve the training curves of this heed train output "
                    "directory, redrawn as its history grows (repeat: several runs)");
@@ -125,6 +130,7 @@ class ServeCommand : public Command {
     if (answers_questions(kind)) return run_memory(specs);
     if (transcribes_speech(kind)) return run_speech(specs);
     const LineTranslator translator = LineTranslator::load(specs);
+    options_.service.shortlist = load_shortlist_option(shortlist_, translator.model(0), "serve");
     options_.service.batch_wait =
         std::chrono::microseconds(static_cast<std::int64_t>(std::lround(batch_wait_ms_ * 1000.0)));
     serve::Server server(translator, model_.label(), options_);
@@ -134,6 +140,7 @@ class ServeCommand : public Command {
   }
 
  private:
+  std::string shortlist_;
   // A memory network (model.kind memn2n) answers POST /answer, alone: no ensemble.
   int run_memory(const std::vector<ModelSpec>& specs) {
     HEED_CHECK(specs.size() == 1, "serve: ", specs.front().dir,

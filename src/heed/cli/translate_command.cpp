@@ -18,6 +18,7 @@
 #include "heed/cli/enum_option.h"
 #include "heed/cli/model_options.h"
 #include "heed/cli/output_lines.h"
+#include "heed/cli/shortlist_option.h"
 #include "heed/cli/stdin_lines.h"
 #include "heed/cli/validators.h"
 #include "heed/data/text_file.h"
@@ -117,6 +118,11 @@ class TranslateCommand : public Command {
     add_enum_option(app, "--precision", precision_,
                     "products with the weights: bf16 rounds inputs and weights to bfloat16 and "
                     "sums in fp32, about twice as fast on CPUs with AVX-512 BF16 or AMX");
+    app.add_option("--shortlist", shortlist_,
+                   "a vocabulary shortlist (made by heed shortlist): each batch scores only the "
+                   "frequent target pieces and its source pieces' lists "
+                   "(docs/DECODING.md#vocabulary-shortlists)")
+        ->check(CLI::ExistingFile);
     app.add_option("--threads,-t", threads_, "batches decoded in parallel (0: one per hardware thread)")
         ->capture_default_str()
         ->check(int_range(0, 4096));
@@ -159,6 +165,7 @@ class TranslateCommand : public Command {
     options.threads = static_cast<std::size_t>(threads_);
     options.max_input_tokens = static_cast<std::size_t>(max_input_len_);
     options.strict = strict_;
+    options.shortlist = load_shortlist_option(shortlist_, translator.model(0), "translate");
 
     // An empty input file is no sentences (read_lines refuses it, as training data must not be).
     const std::vector<std::string> lines =
@@ -277,7 +284,7 @@ class TranslateCommand : public Command {
   }
 
   ModelFlags model_;
-  std::string attention_, input_, output_;
+  std::string attention_, input_, output_, shortlist_;
   AlignmentFlags alignment_;
   LengthNorm norm_ = LengthNorm::length;
   // --attention-window L,R: two integers >= 0.

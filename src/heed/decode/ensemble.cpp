@@ -186,6 +186,8 @@ std::vector<Encoded> Ensemble::unpack(const Encoded& enc) const {
   std::vector<Encoded> encs(members_.size());
   for (std::size_t i = 0; i < members_.size(); ++i) {
     encs[i].lengths = enc.lengths;
+    // The batch's shortlist rows are the same for every row order (one per batch).
+    if (i < cached_members_.size()) encs[i].shortlist = cached_members_[i].shortlist;
     for (int f = 0; f < 3; ++f) {
       const Field& fl = layout_[i * 3 + static_cast<std::size_t>(f)];
       if (!fl.defined) continue;

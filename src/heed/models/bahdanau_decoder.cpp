@@ -84,9 +84,8 @@ Var BahdanauDecoder::step(const Var& e, DecoderState& state, const Encoded& enc,
   return concat({s, c, e}, 1);
 }
 
-Var BahdanauDecoder::output(const Var& features, const RunMode& mode) const {
-  Var o = tanh(W_o_.forward(features, mode.precision));
-  return W_out_.forward(maybe_dropout(o, mode), mode.precision);
+Var BahdanauDecoder::pre_output(const Var& features, const RunMode& mode) const {
+  return maybe_dropout(tanh(W_o_.forward(features, mode.precision)), mode);
 }
 
 // Attention on: fused/gru_additive_decoder runs the n steps as one op. The embedding block of

@@ -37,7 +37,8 @@ class BahdanauDecoder : public Decoder {
   Encoded prepare(const EncoderOutput& enc, const RunMode& mode) const override;
   Var step(const Var& e, DecoderState& state, const Encoded& enc, const RunMode& mode,
            Var* alpha) const override;
-  Var output(const Var& features, const RunMode& mode) const override;
+  Var pre_output(const Var& features, const RunMode& mode) const override;
+  const OutputLayer& output_layer() const override { return W_out_; }
   std::optional<Var> accelerated(const Var& E, const Encoded& enc, const RunMode& mode,
                                  Tensor* alphas) const override;
 

@@ -10,6 +10,7 @@
 // whole target sequence (src/heed/fused/) where one is registered for the decoder's (cell,
 // score) combination: accelerated() returns it, and a test proves it equal to the step loop.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -17,6 +18,8 @@
 #include "heed/autograd/var.h"
 #include "heed/models/attention_heads.h"
 #include "heed/models/encoder.h"
+#include "heed/models/output_layer.h"
+#include "heed/models/output_shortlist.h"
 #include "heed/models/run_mode.h"
 #include "heed/tensor/shape.h"
 
@@ -52,6 +55,10 @@ struct Encoded {
   // Copy attention: the source's copy map (TokenBatch::copy_ids, (B, m)) and its extended size.
   std::vector<std::int32_t> copy_ids;
   std::int64_t extended = 0;
+  // A vocabulary shortlist (TokenBatch::shortlist): the output layer's rows for its ids,
+  // gathered once per batch; step() then scores those rows only. Null: the whole vocabulary.
+  // One for the whole batch, so reordering the rows shares it.
+  std::shared_ptr<const OutputShortlist> shortlist;
 };
 
 class Decoder {
@@ -67,8 +74,17 @@ class Decoder {
   // output layer reads. alpha, if given, receives the attention weights (B, m).
   virtual Var step(const Var& e, DecoderState& state, const Encoded& enc, const RunMode& mode,
                    Var* alpha) const = 0;
-  // Logits (..., V) from features (..., F), over any leading dimensions.
-  virtual Var output(const Var& features, const RunMode& mode) const = 0;
+  // Logits (..., V) from features (..., F), over any leading dimensions: the final
+  // projection of what pre_output() makes of the features. The split lets a vocabulary
+  // shortlist (models/output_shortlist.h) project onto a few of the V rows only.
+  Var output(const Var& features, const RunMode& mode) const {
+    return output_layer().forward(pre_output(features, mode), mode.precision);
+  }
+  // What the final projection reads (..., F'): Bahdanau's deep output dropout(tanh(W_o f));
+  // Luong's and the Transformer's features themselves.
+  virtual Var pre_output(const Var& features, const RunMode& mode) const = 0;
+  // The final projection: (F') -> V logits.
+  virtual const OutputLayer& output_layer() const = 0;
 
   // The whole teacher-forced sequence as one fused op, if one is registered for this
   // decoder's configuration in this mode: features (B, n, F) for E (B, n, emb), equal to

@@ -57,11 +57,15 @@ Encoded EncoderDecoder::encode(const TokenBatch& src, const RunMode& m) const {
   // An image or speech source's placeholder ids are no tokens: the encoder checks its input.
   if (!src.images.defined() && !src.frames.defined())
     check_token_batch(src, config_.src_vocab, (name_ + " source").c_str());
-  if (!copy_gate_) return decoder_->prepare(encoder_->encode(src, m), m);
-  check_copy_source(src, config_.tgt_vocab, name_.c_str());
+  if (copy_gate_) check_copy_source(src, config_.tgt_vocab, name_.c_str());
   Encoded enc = decoder_->prepare(encoder_->encode(src, m), m);
-  enc.copy_ids = src.copy_ids;
-  enc.extended = src.extended;
+  if (copy_gate_) {
+    enc.copy_ids = src.copy_ids;
+    enc.extended = src.extended;
+  }
+  if (!src.shortlist.empty())
+    enc.shortlist = std::make_shared<const OutputShortlist>(
+        gather_shortlist(decoder_->output_layer(), src.shortlist, (name_ + " source").c_str()));
   return enc;
 }
 
@@ -73,7 +77,7 @@ StepOutput EncoderDecoder::step(std::span<const std::int32_t> y_prev, DecoderSta
   Var e = decoder_->embed(y_prev, {static_cast<std::int64_t>(y_prev.size())}, m);
   StepOutput out;
   Var features = decoder_->step(e, state, enc, m, decoder_->has_attention() ? &out.alpha : nullptr);
-  out.logits = decoder_->output(features, m);
+  out.logits = logits(features, enc, m);
   return out;
 }
 
@@ -92,9 +96,14 @@ StepOutput EncoderDecoder::copy_step(std::span<const std::int32_t> y_prev, Decod
   Var features = decoder_->step(e, state, enc, m, &out.alpha);
   const Var gate = copy_gate_logit(*copy_gate_, features, m.precision);
   out.p_gen = sigmoid(gate);
-  out.logits = Var(copy_log_probs(decoder_->output(features, m).value(), gate.value(),
+  out.logits = Var(copy_log_probs(logits(features, enc, m).value(), gate.value(),
                                   out.alpha.value(), enc.copy_ids, enc.extended));
   return out;
+}
+
+Var EncoderDecoder::logits(const Var& features, const Encoded& enc, const RunMode& m) const {
+  if (!enc.shortlist) return decoder_->output(features, m);
+  return shortlist_logits(*enc.shortlist, decoder_->pre_output(features, m), m.precision);
 }
 
 Var EncoderDecoder::features(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* alphas,

@@ -54,6 +54,9 @@ class EncoderDecoder : public Seq2Seq {
   // step() of a copy model: log-probabilities over the extended vocabulary, and p_gen.
   StepOutput copy_step(std::span<const std::int32_t> y_prev, DecoderState& state,
                        const Encoded& enc) const;
+  // One step's logits (B, V) from the decoder's features: the output layer, or only its
+  // rows in the batch's shortlist (the rest -inf).
+  Var logits(const Var& features, const Encoded& enc, const RunMode& m) const;
   // The decoder's features for every target position, (B, n, F).
   Var features(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* alphas,
                const RunMode& m) const;

@@ -107,8 +107,9 @@ Var LuongDecoder::step(const Var& e, DecoderState& state, const Encoded& enc, co
   return h_tilde;
 }
 
-Var LuongDecoder::output(const Var& features, const RunMode& mode) const {
-  return W_s_.forward(features, mode.precision);
+Var LuongDecoder::pre_output(const Var& features, const RunMode& mode) const {
+  (void)mode;
+  return features;
 }
 
 // fused/lstm_dot_decoder runs the n steps as one op for global attention with a score whose

@@ -32,7 +32,8 @@ class LuongDecoder : public Decoder {
   Encoded prepare(const EncoderOutput& enc, const RunMode& mode) const override;
   Var step(const Var& e, DecoderState& state, const Encoded& enc, const RunMode& mode,
            Var* alpha) const override;
-  Var output(const Var& features, const RunMode& mode) const override;
+  Var pre_output(const Var& features, const RunMode& mode) const override;
+  const OutputLayer& output_layer() const override { return W_s_; }
   std::optional<Var> accelerated(const Var& E, const Encoded& enc, const RunMode& mode,
                                  Tensor* alphas) const override;
 

@@ -104,6 +104,7 @@ Encoded reorder_rows(const Encoded& enc, std::span<const std::int64_t> rows) {
     }
   }
   out.extended = enc.extended;
+  out.shortlist = enc.shortlist;  // one for the whole batch
   return out;
 }
 

@@ -34,6 +34,10 @@ struct TokenBatch {
   // speech_source). Undefined for text and images.
   Tensor frames{};
   std::vector<std::int64_t> frame_lengths{};
+  // A vocabulary shortlist for the whole batch (models/output_shortlist.h): sorted, unique
+  // target ids, the specials among them; decoding then scores these outputs only. Empty:
+  // the whole target vocabulary.
+  std::vector<std::int32_t> shortlist{};
 };
 
 // Throws heed::Error (prefixed by what) unless the batch is consistent: ids.size() = batch *

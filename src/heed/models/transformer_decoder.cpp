@@ -104,8 +104,9 @@ AttentionHeads TransformerDecoder::attention_heads(const Var& E, const Encoded& 
   return heads;
 }
 
-Var TransformerDecoder::output(const Var& features, const RunMode& mode) const {
-  return W_s_.forward(features, mode.precision);
+Var TransformerDecoder::pre_output(const Var& features, const RunMode& mode) const {
+  (void)mode;
+  return features;
 }
 
 }  // namespace heed

@@ -141,6 +141,7 @@ void TranslationService::run(std::vector<Job>& jobs) {
   o.keep_attention = first.needs_attention();
   o.threads = options_.threads;
   o.max_input_tokens = options_.max_input_tokens;
+  o.shortlist = options_.shortlist;
   std::vector<std::string> lines;
   for (const auto& j : jobs)
     lines.insert(lines.end(), j.request.sentences.begin(), j.request.sentences.end());

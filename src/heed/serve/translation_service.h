@@ -22,6 +22,7 @@
 #include <deque>
 #include <future>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -43,6 +44,8 @@ struct ServiceOptions {
   std::size_t max_batch_sentences = 256;  // sentences decoded in one call
   std::size_t batch_size = 32;            // TranslateOptions::batch_size
   std::size_t max_input_tokens = 1000;    // longer sentences are skipped (an empty result)
+  // A vocabulary shortlist every call decodes with (TranslateOptions::shortlist); null: none.
+  std::shared_ptr<const ShortlistIndex> shortlist;
   double len_a = 2.0, len_b = 10.0;       // the output limit a * |x| + b
   // The batching window: how long a worker may wait for the requests of other active clients
   // (those that sent one within active_client) before decoding a batch; 0: never wait.

@@ -154,6 +154,11 @@ std::vector<Translation> LineTranslator::translate(
   HEED_CHECK(!(options.replace_unk || options.keep_attention) || has_attention(),
              options.replace_unk ? "UNK replacement" : "attention output",
              " needs a model with attention (", names_.front(), " has none)");
+  HEED_CHECK(!options.shortlist ||
+                 options.shortlist->target_vocab() == static_cast<std::size_t>(decoder_->tgt_vocab()),
+             "translate: the shortlist was resolved against ", options.shortlist ?
+             options.shortlist->target_vocab() : 0, " target tokens, the model has ",
+             decoder_->tgt_vocab());
   FrozenModel frozen(*decoder_);  // packed once, used by every batch
 
   const LoadedModel& first = models_.front();
@@ -214,6 +219,7 @@ std::vector<Translation> LineTranslator::translate(
         src.extended = std::max(src.extended, static_cast<std::int64_t>(map.words.size()));
       }
     }
+    if (options.shortlist) src.shortlist = options.shortlist->batch_ids(src.ids);
     NoGradGuard no_grad;
     const DecodeResult r =
         dopt.beam == 1 ? greedy_decode(decoder, src, dopt) : beam_search(decoder, src, dopt);

@@ -14,6 +14,7 @@
 #include "heed/decode/decode_options.h"
 #include "heed/kernels/precision.h"
 #include "heed/store/model_dir.h"
+#include "heed/translate/shortlist.h"
 
 namespace heed {
 
@@ -31,6 +32,10 @@ struct TranslateOptions {
   // false: an over-long source is skipped (Translation::skipped, empty output); true: it
   // is an error naming the first such line, raised before anything is decoded.
   bool strict = false;
+  // A vocabulary shortlist (translate/shortlist.h, docs/DECODING.md#vocabulary-shortlists):
+  // each batch scores only the union of its frequent targets and the batch's source tokens'
+  // lists. Null: the whole target vocabulary.
+  std::shared_ptr<const ShortlistIndex> shortlist;
 };
 
 struct TranslatedHypothesis {

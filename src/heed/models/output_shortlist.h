@@ -1,0 +1,40 @@
+#pragma once
+// OutputShortlist: the output layer cut to a vocabulary shortlist
+// (docs/DECODING.md#vocabulary-shortlists).
+// A source batch may name the target ids its translations may use (TokenBatch::shortlist: the
+// union of the frequent targets and each source token's list, translate/shortlist.h); the
+// encoder-decoder gathers those K rows of the final projection once per batch, and every
+// decoding step multiplies by K rows instead of V, scattering the K logits into a (B, V) row
+// of -inf. Greedy and beam search, n-best, ensembles and copy attention read those rows as
+// they read full ones: a token outside the shortlist has probability 0.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "heed/autograd/var.h"
+#include "heed/kernels/precision.h"
+
+namespace heed {
+
+class OutputLayer;
+
+struct OutputShortlist {
+  std::vector<std::int32_t> ids;  // sorted, unique target ids (the specials among them)
+  Var weight;                     // (K, F') the output layer's rows for ids
+  Var bias;                       // (K)
+  std::int64_t vocab = 0;         // V
+};
+
+// Throws heed::Error naming `what` unless ids are sorted, unique, in [0, vocab) and hold the
+// special ids PAD, BOS, EOS and UNK.
+void check_shortlist_ids(std::span<const std::int32_t> ids, std::int64_t vocab, const char* what);
+
+// The rows of `layer` for ids (checked as above).
+OutputShortlist gather_shortlist(const OutputLayer& layer, std::span<const std::int32_t> ids,
+                                 const char* what);
+
+// Logits (B, V) from the pre-output features x (B, F'): the K products, the rest -inf. No
+// gradient (decoding only).
+Var shortlist_logits(const OutputShortlist& s, const Var& x, kernels::MatmulPrecision precision);
+
+}  // namespace heed
