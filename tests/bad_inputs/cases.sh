@@ -314,6 +314,8 @@ check memn2n-linear-start-lr-without-linear-start 2 "training.linear_start_lr;it
 check memn2n-linear-start-lr-negative 2 "training.linear_start_lr;must be 0 or more" '$H train $F/qa.yaml --set training.linear_start_lr=-0.1 --set output=$T/m; rc=$?; [ ! -e m ] && exit $rc'
 check linear-start-lr-for-text-kind 2 "training.linear_start_lr;not used by model.kind bahdanau (used by: memn2n)" '$H train $F/c.yaml --set training.linear_start_lr=0.1 --set output=$T/m; rc=$?; [ ! -e m ] && exit $rc'
 check memn2n-metric-bleu 2 "training.metric;model.kind memn2n answers questions: use loss or error;got bleu" '$H train $F/qa.yaml --set training.metric=bleu --set output=$T/m; rc=$?; [ ! -e m ] && exit $rc'
+check training-precision-int8 2 "--set: training.precision;int8 is a decoding precision" '$H train $F/c.yaml --set training.precision=int8 --set output=$T/m; rc=$?; [ ! -e m ] && exit $rc'
+check bench-ram-int8 1 "--precision int8: config ram decodes no text" '$H bench --config ram --precision int8 --threads 1'
 check memn2n-precision-bf16 2 "--set: training.precision;model.kind memn2n trains in fp32" '$H train $F/qa.yaml --set training.precision=bf16 --set output=$T/m; rc=$?; [ ! -e m ] && exit $rc'
 check memn2n-text-source-given 2 "data.train_source;model.kind memn2n reads stories and questions from data.babi.dir;remove it" '$H train $F/qa.yaml --set data.train_source=$F/train.src --set output=$T/m; rc=$?; [ ! -e m ] && exit $rc'
 check memn2n-text-config 2 "c.yaml: data.babi.dir;required for model.kind memn2n" 'sed "s/kind: bahdanau/kind: memn2n/; /_hidden/d; s|^output:.*|output: $T/m|" $F/c.yaml > c.yaml; $H train c.yaml; rc=$?; [ ! -e m ] && exit $rc'

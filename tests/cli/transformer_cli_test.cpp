@@ -98,6 +98,24 @@ TEST_F(TransformerCli, TrainsAndTranslatesTheReversal) {
   EXPECT_NE(beam.output.find("19 ||| "), std::string::npos) << beam.output;  // n-best lines
 }
 
+TEST_F(TransformerCli, Int8TranslationsAreThoseOfFp32) {
+  // --precision int8: every projection of the layers and the output layer on int8 weights
+  // and inputs (tests/decode/int8_decoding_test.cpp proves each runs int8); on the trained
+  // model the dev words come out as in fp32, with at most one exception.
+  ASSERT_EQ(trained_.exit_code, 0) << trained_.output;
+  const CommandResult fp32 = run_heed("translate --model " + model() + " -i " + dev("src"));
+  const CommandResult int8 =
+      run_heed("translate --model " + model() + " --precision int8 -i " + dev("src"));
+  ASSERT_EQ(fp32.exit_code, 0) << fp32.output;
+  ASSERT_EQ(int8.exit_code, 0) << int8.output;
+  const std::vector<std::string> a = lines_of(fp32.output), b = lines_of(int8.output);
+  ASSERT_EQ(a.size(), b.size());
+  int same = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) same += a[i] == b[i];
+  std::printf("transformer: %d of %zu dev words decoded alike at fp32 and int8\n", same, a.size());
+  EXPECT_GE(same, static_cast<int>(a.size()) - 1) << fp32.output << "\n---\n" << int8.output;
+}
+
 TEST_F(TransformerCli, AttentionAndAlignmentsComeFromTheEncoderDecoderAttention) {
   ASSERT_EQ(trained_.exit_code, 0) << trained_.output;
   const std::string att = dir_->path("att.jsonl");

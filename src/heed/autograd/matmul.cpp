@@ -6,7 +6,8 @@
 
 namespace heed {
 
-Var linear(const Var& x, const Var& W, const Var& b, kernels::MatmulPrecision precision) {
+Var linear(const Var& x, const Var& W, const Var& b, kernels::MatmulPrecision precision,
+           const Var& block_of) {
   const Tensor& xv = x.value();
   const Tensor& Wv = W.value();
   HEED_CHECK(Wv.ndim() == 2, "linear: weight must be 2-D, got ", Wv.shape().str());
@@ -20,7 +21,9 @@ Var linear(const Var& x, const Var& W, const Var& b, kernels::MatmulPrecision pr
   ys[ys.ndim() - 1] = out;
   Tensor y = Tensor::empty(ys, xv.dtype());
   dispatch(xv.dtype(), [&]<typename T>() {
-    kernels::affine_rows<T>({precision, W.packed()}, rows, out, in, xv.data<T>(), Wv.data<T>(),
+    const kernels::PackedWeight* packed =
+        W.packed() ? W.packed() : block_of.defined() ? block_of.packed() : nullptr;
+    kernels::affine_rows<T>({precision, packed}, rows, out, in, xv.data<T>(), Wv.data<T>(),
                             b.defined() ? b.value().data<T>() : nullptr, y.data<T>());
   });
   return record_op(y, {&x, &W, &b}, [x, W, b, rows, in, out, precision](Var& o) mutable {

@@ -12,8 +12,11 @@ namespace heed {
 
 // y = x W^T + b (PyTorch nn.Linear layout): x (..., in), W (out, in), b (out) or undefined.
 // All leading dimensions of x are folded into one GEMM: whole-sequence work is one call.
+// block_of: the weight W is a block (a slice of rows, a view) of, when W itself is not a
+// parameter (a slice of nn.MultiheadAttention's in_proj_weight): its packed handle serves W.
 Var linear(const Var& x, const Var& W, const Var& b = Var(),
-           kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32);
+           kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32,
+           const Var& block_of = Var());
 
 // op(a) op(b) for 2-D (M,K)x(K,N) or batched 3-D (B,M,K)x(B,K,N); op transposes the
 // last two dimensions when asked (no copies).

@@ -116,7 +116,8 @@ class TranslateCommand : public Command {
                  "replace each output <unk> by the source piece it attended to most");
     add_enum_option(app, "--precision", precision_,
                     "products with the weights: bf16 rounds inputs and weights to bfloat16 and "
-                    "sums in fp32, about twice as fast on CPUs with AVX-512 BF16 or AMX");
+                    "sums in fp32, about twice as fast on CPUs with AVX-512 BF16 or AMX; int8 "
+                    "quantises weights per output channel and inputs per row, integer sums");
     app.add_option("--threads,-t", threads_, "batches decoded in parallel (0: one per hardware thread)")
         ->capture_default_str()
         ->check(int_range(0, 4096));

@@ -23,12 +23,13 @@ MultiHeadAttention::MultiHeadAttention(std::int64_t dim, std::int64_t heads, Rng
 }
 
 Var MultiHeadAttention::queries(const Var& x, kernels::MatmulPrecision precision) const {
-  return linear(x, slice(in_proj_weight, 0, 0, dim_), slice(in_proj_bias, 0, 0, dim_), precision);
+  return linear(x, slice(in_proj_weight, 0, 0, dim_), slice(in_proj_bias, 0, 0, dim_), precision,
+                in_proj_weight);
 }
 
 Var MultiHeadAttention::keys_values(const Var& x, kernels::MatmulPrecision precision) const {
   return linear(x, slice(in_proj_weight, 0, dim_, 3 * dim_), slice(in_proj_bias, 0, dim_, 3 * dim_),
-                precision);
+                precision, in_proj_weight);
 }
 
 Var MultiHeadAttention::attend(const Var& queries, const HeadsInput& k, const HeadsInput& v,
@@ -52,9 +53,10 @@ Var MultiHeadAttention::self_attention(const Var& x, const MultiHeadOptions& opt
 Var MultiHeadAttention::forward(const Var& query, const Var& key, const Var& value,
                                 const MultiHeadOptions& options, Tensor* weights) const {
   const Var k = linear(key, slice(in_proj_weight, 0, dim_, 2 * dim_),
-                       slice(in_proj_bias, 0, dim_, 2 * dim_), options.precision);
+                       slice(in_proj_bias, 0, dim_, 2 * dim_), options.precision, in_proj_weight);
   const Var v = linear(value, slice(in_proj_weight, 0, 2 * dim_, 3 * dim_),
-                       slice(in_proj_bias, 0, 2 * dim_, 3 * dim_), options.precision);
+                       slice(in_proj_bias, 0, 2 * dim_, 3 * dim_), options.precision,
+                       in_proj_weight);
   return attend(queries(query, options.precision), {k}, {v}, options, weights);
 }
 
