@@ -221,6 +221,20 @@ TEST(BenchCommand, Bf16LinesSayTheirPrecisionAndTrainTheSameModel) {
   EXPECT_THROW(run_bench_command("--config g2p --only train,beams"), Error);
 }
 
+TEST(BenchCommand, Int8DecodesInt8AndTrainsAsFp32) {
+  const std::string common =
+      "--config g2p --steps 2 --warmup 0 --only train,greedy,beam --threads 1 --batch 4 "
+      "--decode-sents 4 --decode-steps 2";
+  const auto fp32 = json_lines(run_bench_command(common));
+  const auto int8 = json_lines(run_bench_command(common + " --precision int8"));
+  ASSERT_EQ(int8.size(), 4u);
+  for (std::size_t i : {1u, 2u, 3u}) EXPECT_EQ(int8[i].at("precision"), "int8");
+  // Training stays fp32: the same loss, bit for bit.
+  EXPECT_EQ(fp32[1].at("loss_last").get<double>(), int8[1].at("loss_last").get<double>());
+  EXPECT_THROW(run_bench_command("--config memn2n --precision int8 --threads 1"), Error);
+  EXPECT_THROW(run_bench_command("--config ram --precision int8 --threads 1"), Error);
+}
+
 TEST(BenchCommand, NoAttentionHasNoAttentionShape) {
   const auto lines = json_lines(run_bench_command(
       "--config noattn --only greedy --threads 1 --batch 2 --decode-sents 2 --decode-steps 2"));

@@ -117,6 +117,64 @@ TEST_F(TransformerCli, TrainsAndTranslatesTheReversal) {
   }
 }
 
+TEST_F(TransformerCli, Int8TranslationsAreThoseOfFp32) {
+  // --precision int8: every projection of the layers and the output layer on int8 weights
+  // and inputs (tests/decode/int8_decoding_test.cpp proves each runs int8); on the trained
+  // model the dev words come out as in fp32, with at most one exception.
+  ASSERT_EQ(trained_.exit_code, 0) << trained_.output;
+  const CommandResult fp32 = run_heed("translate --model " + model() + " -i " + dev("src"));
+  const CommandResult int8 =
+      run_heed("translate --model " + model() + " --precision int8 -i " + dev("src"));
+  ASSERT_EQ(fp32.exit_code, 0) << fp32.output;
+  ASSERT_EQ(int8.exit_code, 0) << int8.output;
+  const std::vector<std::string> a = lines_of(fp32.output), b = lines_of(int8.output);
+  ASSERT_EQ(a.size(), b.size());
+  int same = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) same += a[i] == b[i];
+  std::printf("transformer: %d of %zu dev words decoded alike at fp32 and int8\n", same, a.size());
+  EXPECT_GE(same, static_cast<int>(a.size()) - 1) << fp32.output << "\n---\n" << int8.output;
+}
+
+TEST_F(TransformerCli, QuantizedDirectoryTranslatesAsTheOriginalAtInt8) {
+  ASSERT_EQ(trained_.exit_code, 0) << trained_.output;
+  const std::string q = dir_->path("quantized");
+  const CommandResult made = run_heed("quantize --model " + model() + " --out " + q);
+  ASSERT_EQ(made.exit_code, 0) << made.output;
+  EXPECT_NE(made.output.find("weight matrices int8"), std::string::npos) << made.output;
+  // One byte a weight instead of four, plus a scale a row (4 bytes for 32 weights at
+  // d_model 32, a quarter of the int8 bytes; less for wider rows) and the fp32 biases and
+  // norms.
+  const double ratio = double(std::filesystem::file_size(q + "/best.safetensors")) /
+                       double(std::filesystem::file_size(model() + "/best.safetensors"));
+  std::printf("transformer: quantised weights file %.3f of fp32's\n", ratio);
+  EXPECT_GT(ratio, 0.25);
+  EXPECT_LT(ratio, 0.37);
+  // Decoded at int8 by default: the products' weights re-quantise to the stored int8
+  // values, so it differs from the original at --precision int8 only by its embeddings
+  // (looked up, not multiplied: int8-rounded here, fp32 there). The same best words.
+  const std::string args = " --beam 3 -i " + dev("src");
+  const CommandResult original = run_heed("translate --model " + model() + " --precision int8" + args);
+  const CommandResult quantized = run_heed("translate --model " + q + args);
+  ASSERT_EQ(original.exit_code, 0) << original.output;
+  ASSERT_EQ(quantized.exit_code, 0) << quantized.output;
+  EXPECT_EQ(quantized.output, original.output);
+  // --precision fp32 decodes the dequantised weights in fp32: the words of fp32's output.
+  const CommandResult fp32 = run_heed("translate --model " + model() + " -i " + dev("src"));
+  const CommandResult dequantized =
+      run_heed("translate --model " + q + " --precision fp32 -i " + dev("src"));
+  ASSERT_EQ(dequantized.exit_code, 0) << dequantized.output;
+  const std::vector<std::string> a = lines_of(fp32.output), b = lines_of(dequantized.output);
+  ASSERT_EQ(a.size(), b.size());
+  int same = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) same += a[i] == b[i];
+  EXPECT_GE(same, static_cast<int>(a.size()) - 1);
+  // heed info reads it; training into it is refused by name.
+  EXPECT_EQ(run_heed("info --model " + q).exit_code, 0);
+  const CommandResult train = run_heed("train " + config_ + " --set output=" + q);
+  EXPECT_EQ(train.exit_code, 1) << train.output;
+  EXPECT_NE(train.output.find("holds a quantised model"), std::string::npos) << train.output;
+}
+
 TEST_F(TransformerCli, AttentionAndAlignmentsComeFromTheEncoderDecoderAttention) {
   ASSERT_EQ(trained_.exit_code, 0) << trained_.output;
   const std::string att = dir_->path("att.jsonl");

@@ -129,6 +129,11 @@ TEST(TrainConfigErrors, Choices) {
                 .find("bf16 products need dtype f32"),
             std::string::npos);
   EXPECT_EQ(error_of(kMinimal, {"training.precision=bf16"}), "");
+  EXPECT_NE(error_of(kMinimal, {"training.precision=int8"})
+                .find("training.precision: int8 is a decoding precision (heed translate "
+                      "--precision int8); training runs fp32 or bf16 products"),
+            std::string::npos)
+      << error_of(kMinimal, {"training.precision=int8"});
 }
 
 TEST(TrainConfigErrors, RequiredKeysAndRanges) {

@@ -122,7 +122,7 @@ expect_choices " best last " heed translate -c
 expect_choices " bleu chrf wer g2p aer rouge " heed score --metric
 expect_choices " bleu chrf wer g2p aer rouge " heed score -m
 expect_choices " hard soft " heed translate --alignment
-expect_choices " fp32 bf16 " heed translate --precision
+expect_choices " fp32 bf16 int8 " heed translate --precision
 echo "  man pages and bash completion in place"
 
 echo "== a program built against the installed heed"

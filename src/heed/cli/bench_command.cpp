@@ -80,7 +80,8 @@ class BenchCommand : public Command {
     app.add_flag("--coverage", opt_.coverage,
                  "text configs: the coverage vector in the attention score (model.coverage)");
     add_enum_option(app, "--precision", opt_.precision,
-                    "the products (training: bf16 products, fp32 weights and optimiser)");
+                    "the products (training: bf16 products, fp32 weights and optimiser; int8: "
+                    "decoding's products with the weights, training stays fp32)");
     optimizer_option_ = add_enum_option(app, "--optimizer", optimizer_,
                     "config memn2n's training (the others train with Adam)");
     app.footer(

@@ -8,6 +8,7 @@
 #include "heed/cli/import_command.h"
 #include "heed/cli/info_command.h"
 #include "heed/cli/plot_command.h"
+#include "heed/cli/quantize_command.h"
 #include "heed/cli/score_command.h"
 #include "heed/cli/serve_command.h"
 #include "heed/cli/shortlist_command.h"
@@ -25,6 +26,7 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   c.push_back(make_average_command());
   c.push_back(make_export_command());
   c.push_back(make_import_command());
+  c.push_back(make_quantize_command());
   c.push_back(make_translate_command());
   c.push_back(make_transcribe_command());
   c.push_back(make_eval_command());

@@ -115,9 +115,11 @@ class TranslateCommand : public Command {
     app.add_option("--output,-o", output_, "output file, written atomically (default: stdout)");
     app.add_flag("--replace-unk", replace_unk_,
                  "replace each output <unk> by the source piece it attended to most");
-    add_enum_option(app, "--precision", precision_,
+    precision_option_ = add_enum_option(app, "--precision", precision_,
                     "products with the weights: bf16 rounds inputs and weights to bfloat16 and "
-                    "sums in fp32, about twice as fast on CPUs with AVX-512 BF16 or AMX");
+                    "sums in fp32, about twice as fast on CPUs with AVX-512 BF16 or AMX; int8 "
+                    "quantises weights per output channel and inputs per row, integer sums; a "
+                    "model written by heed quantize decodes at int8 unless this is given");
     app.add_option("--shortlist", shortlist_,
                    "a vocabulary shortlist (made by heed shortlist): each batch scores only the "
                    "frequent target pieces and its source pieces' lists "
@@ -146,7 +148,8 @@ class TranslateCommand : public Command {
     // single-threaded, which is faster for the small GEMMs of decoding steps.
     kernels::set_num_threads(1);
 
-    const LineTranslator translator = LineTranslator::load(model_.specs(), precision_);
+    const LineTranslator translator = LineTranslator::load(
+        model_.specs(), precision_option_->count() ? std::optional(precision_) : std::nullopt);
 
     TranslateOptions options;
     options.decode.beam = beam_;
@@ -307,6 +310,7 @@ class TranslateCommand : public Command {
   std::string window_;
   std::int64_t beam_ = 5, nbest_ = 1;
   kernels::MatmulPrecision precision_ = kernels::MatmulPrecision::f32;
+  CLI::Option* precision_option_ = nullptr;
   double alpha_ = 0.0, len_a_ = 2.0, len_b_ = 10.0;
   std::size_t batch_size_ = 32;
   int threads_ = 0;

@@ -772,7 +772,7 @@ std::vector<ConfigKey> make_keys() {
       "the training step's matrix products: `fp32`, or `bf16` (mixed precision: inputs of each "
       "product rounded to bfloat16, sums, weights, gradients and Adam in fp32; needs `dtype: "
       "f32` and a CPU where oneDNN has bf16 kernels, else an error). Validation decodes in "
-      "fp32"));
+      "fp32. `int8` is refused: it is a decoding precision (`heed translate --precision int8`)"));
 
   k.push_back(required(text("output", top(&TrainConfig::output),
       "the model directory to write")));

@@ -447,6 +447,9 @@ void check_training(Sections& s, const TrainConfig& config) {
   s.check("training.linear_start_lr",
           c.linear_start_lr == 0 || c.linear_start || !answers_questions(kind),
           "it is linear start's learning rate: set training.linear_start: true, or remove it");
+  s.check("training.precision", c.precision != kernels::MatmulPrecision::int8,
+          "int8 is a decoding precision (heed translate --precision int8); training runs fp32 "
+          "or bf16 products");
   s.check("training.precision",
           c.precision == kernels::MatmulPrecision::f32 || c.dtype == DType::f32,
           "bf16 products need dtype f32 (got " + std::string(enum_name(c.dtype)) + ")");

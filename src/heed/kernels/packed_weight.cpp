@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "heed/base/error.h"
+#include "heed/kernels/int8_quantize.h"
 #include "heed/kernels/onednn.h"
 
 namespace heed::kernels {
@@ -21,7 +22,15 @@ using dt = dnnl::memory::data_type;
 using tag = dnnl::memory::format_tag;
 using dims = dnnl::memory::dims;
 
-dt weight_type(MatmulPrecision p) { return p == MatmulPrecision::bf16 ? dt::bf16 : dt::f32; }
+dt weight_type(MatmulPrecision p) {
+  return p == MatmulPrecision::bf16 ? dt::bf16 : p == MatmulPrecision::int8 ? dt::s8 : dt::f32;
+}
+dt src_type(MatmulPrecision p) {
+  return p == MatmulPrecision::bf16 ? dt::bf16 : p == MatmulPrecision::int8 ? dt::u8 : dt::f32;
+}
+// int8 products sum into s32; heed scales them into C itself (a scale per row of A and per
+// column of C, which oneDNN 2.6's output scales cannot express).
+dt dst_type(MatmulPrecision p) { return p == MatmulPrecision::int8 ? dt::s32 : dt::f32; }
 
 // A kernel worth using: anything but oneDNN's reference (scalar) implementations.
 bool fast_impl(const dnnl::matmul::primitive_desc& pd) {
@@ -45,6 +54,10 @@ struct Packed {
   bool ok = false;
   dnnl::memory weights;  // the kernel's blocked layout, weight_type(precision)
   std::map<PrimKey, Prim> prims;
+  // int8: each row's (output channel's) scale and the sum of its int8 values (for A's zero
+  // point: sum_k (a_k - z) w_k = sum_k a_k w_k - z sum_k w_k).
+  std::vector<float> scales;
+  std::vector<std::int32_t> sums;
 };
 
 // A block of the weight: B (N x K, row stride ldb).
@@ -72,7 +85,10 @@ dnnl::matmul::primitive_desc make_pd(const dnnl::memory::desc& src,
 }
 
 dnnl::memory::desc src_desc(MatmulPrecision p, std::int64_t M, std::int64_t K) {
-  return dnnl::memory::desc({M, K}, weight_type(p), tag::ab);
+  return dnnl::memory::desc({M, K}, src_type(p), tag::ab);
+}
+dnnl::memory::desc dst_desc(MatmulPrecision p, std::int64_t M, std::int64_t N) {
+  return dnnl::memory::desc({M, N}, dst_type(p), tag::ab);
 }
 
 // Packs B for the weight's precision, taking the layout the kernel picks for M rows.
@@ -80,11 +96,23 @@ void pack(Packed& p, MatmulPrecision precision, std::int64_t M, std::int64_t N, 
           const float* B, std::int64_t ldb) {
   const dt wt = weight_type(precision);
   auto pd = make_pd(src_desc(precision, M, K), dnnl::memory::desc({K, N}, wt, tag::any),
-                    dnnl::memory::desc({M, N}, dt::f32, tag::ab), Mode::store);
+                    dst_desc(precision, M, N), Mode::store);
   if (!pd || !fast_impl(pd)) return;
-  // B^T as oneDNN sees it: K x N with strides (1, ldb).
-  dnnl::memory user(dnnl::memory::desc({K, N}, dt::f32, dims{1, ldb}), onednn_engine(),
-                    const_cast<float*>(B));
+  // B^T as oneDNN sees it: K x N with strides (1, ldb); int8 quantises B first (dense).
+  std::vector<std::int8_t> q;
+  dnnl::memory user;
+  if (precision == MatmulPrecision::int8) {
+    q.resize(static_cast<std::size_t>(N * K));
+    p.scales.resize(static_cast<std::size_t>(N));
+    p.sums.assign(static_cast<std::size_t>(N), 0);
+    quantize_weight_rows(B, N, K, ldb, q.data(), p.scales.data());
+    for (std::int64_t j = 0; j < N; ++j)
+      for (std::int64_t k = 0; k < K; ++k) p.sums[static_cast<std::size_t>(j)] += q[j * K + k];
+    user = dnnl::memory(dnnl::memory::desc({K, N}, dt::s8, dims{1, K}), onednn_engine(), q.data());
+  } else {
+    user = dnnl::memory(dnnl::memory::desc({K, N}, dt::f32, dims{1, ldb}), onednn_engine(),
+                        const_cast<float*>(B));
+  }
   p.weights = dnnl::memory(pd.weights_desc(), onednn_engine());
   dnnl::stream s(onednn_engine());
   dnnl::reorder(user, p.weights).execute(s, user, p.weights);
@@ -96,7 +124,7 @@ Prim make_prim(const Packed& p, MatmulPrecision precision, std::int64_t M, std::
                std::int64_t K, Mode mode) {
   Prim r;
   r.src = src_desc(precision, M, K);
-  r.dst = dnnl::memory::desc({M, N}, dt::f32, tag::ab);
+  r.dst = dst_desc(precision, M, N);
   auto pd = make_pd(r.src, p.weights.get_desc(), r.dst, mode);
   if (!pd || !fast_impl(pd)) return r;
   r.matmul = dnnl::matmul(pd);
@@ -108,8 +136,31 @@ Prim make_prim(const Packed& p, MatmulPrecision precision, std::int64_t M, std::
 struct ThreadBuffers {
   std::vector<std::uint8_t> scratch;
   std::vector<std::uint16_t> a_bf16;    // A rounded
+  std::vector<std::uint8_t> a_u8;       // A quantised (int8), with its rows' scales and zero points
+  std::vector<float> a_scales;
+  std::vector<std::int32_t> a_zero_points;
+  std::vector<std::int32_t> c_s32;      // the int8 product's integer sums
   std::vector<float> a_dense, c_dense;  // strided A and C, copied
 };
+
+// C (M x N, row stride ldc) = s_a[i] s_w[j] (S[i][j] - z[i] sum_w[j]) + bias[j] + beta C: an
+// int8 product's integer sums S scaled back to fp32.
+void dequantize_rows(const std::int32_t* S, std::int64_t M, std::int64_t N, const float* a_scales,
+                     const std::int32_t* zero_points, const float* w_scales,
+                     const std::int32_t* w_sums, const float* bias, float beta, float* C,
+                     std::int64_t ldc) {
+  for (std::int64_t i = 0; i < M; ++i) {
+    const std::int32_t* s = S + i * N;
+    float* c = C + i * ldc;
+    const float sa = a_scales[i];
+    const std::int32_t z = zero_points[i];
+    for (std::int64_t j = 0; j < N; ++j) {
+      float v = sa * w_scales[j] * static_cast<float>(s[j] - z * w_sums[j]);
+      if (bias) v += bias[j];
+      c[j] = beta != 0.0f ? c[j] + v : v;
+    }
+  }
+}
 
 }  // namespace
 
@@ -134,6 +185,18 @@ PackedWeight::~PackedWeight() = default;
 MatmulPrecision PackedWeight::precision() const { return s_->precision; }
 const float* PackedWeight::data() const { return s_->data; }
 std::size_t PackedWeight::size() const { return s_->size; }
+
+std::string PackedWeight::implementation(MatmulPrecision precision, std::int64_t M,
+                                         std::int64_t N, std::int64_t K) {
+  try {
+    auto pd = make_pd(src_desc(precision, M, K),
+                      dnnl::memory::desc({K, N}, weight_type(precision), tag::any),
+                      dst_desc(precision, M, N), Mode::store);
+    return pd && fast_impl(pd) ? pd.impl_info_str() : "none";
+  } catch (const dnnl::error&) {
+    return "none";
+  }
+}
 
 std::size_t PackedWeight::products() const { return s_->products.load(std::memory_order_relaxed); }
 
@@ -166,9 +229,14 @@ bool PackedWeight::run(std::int64_t M, std::int64_t N, std::int64_t K, const flo
              ") lies outside the weight it was given with");
   const MatmulPrecision precision = st.precision;
 
-  // A strided C is computed into a dense buffer and then stored or added.
-  const bool dense_c = ldc == N;
-  const Mode mode = bias ? Mode::bias : beta != 0.0f && dense_c ? Mode::accumulate : Mode::store;
+  // A strided C is computed into a dense buffer and then stored or added. int8 products
+  // always store their integer sums; the scaling pass adds bias and C.
+  const bool int8 = precision == MatmulPrecision::int8;
+  const bool dense_c = ldc == N && !int8;
+  const Mode mode = int8    ? Mode::store
+                    : bias ? Mode::bias
+                    : beta != 0.0f && dense_c ? Mode::accumulate
+                                              : Mode::store;
 
   const Prim* prim = nullptr;
   const Packed* packed = nullptr;
@@ -196,6 +264,13 @@ bool PackedWeight::run(std::int64_t M, std::int64_t N, std::int64_t K, const flo
     buf.a_bf16.resize(MK);
     round_to_bf16(A, M, K, lda, buf.a_bf16.data());
     a = buf.a_bf16.data();
+  } else if (int8) {
+    buf.a_u8.resize(MK);
+    buf.a_scales.resize(static_cast<std::size_t>(M));
+    buf.a_zero_points.resize(static_cast<std::size_t>(M));
+    quantize_activation_rows(A, M, K, lda, buf.a_u8.data(), buf.a_scales.data(),
+                             buf.a_zero_points.data());
+    a = buf.a_u8.data();
   } else if (lda != K) {
     buf.a_dense.resize(MK);
     for (std::int64_t i = 0; i < M; ++i)
@@ -203,8 +278,11 @@ bool PackedWeight::run(std::int64_t M, std::int64_t N, std::int64_t K, const flo
                   static_cast<std::size_t>(K) * sizeof(float));
     a = buf.a_dense.data();
   }
-  float* c = C;
-  if (!dense_c) {
+  void* c = C;
+  if (int8) {
+    buf.c_s32.resize(static_cast<std::size_t>(M * N));
+    c = buf.c_s32.data();
+  } else if (!dense_c) {
     buf.c_dense.resize(static_cast<std::size_t>(M * N));
     c = buf.c_dense.data();
   }
@@ -219,12 +297,16 @@ bool PackedWeight::run(std::int64_t M, std::int64_t N, std::int64_t K, const flo
                                              {DNNL_ARG_WEIGHTS, packed->weights},
                                              {DNNL_ARG_DST, dst},
                                              {DNNL_ARG_SCRATCHPAD, scratch}};
-  if (bias)
+  if (mode == Mode::bias)
     args.emplace(DNNL_ARG_BIAS,
                  dnnl::memory(bias_desc(N), onednn_engine(), const_cast<float*>(bias)));
   prim->matmul.execute(stream, args);
   stream.wait();
-  if (!dense_c) store_rows(c, M, N, beta, C, ldc);
+  if (int8)
+    dequantize_rows(buf.c_s32.data(), M, N, buf.a_scales.data(), buf.a_zero_points.data(),
+                    packed->scales.data(), packed->sums.data(), bias, beta, C, ldc);
+  else if (!dense_c)
+    store_rows(static_cast<const float*>(c), M, N, beta, C, ldc);
   st.products.fetch_add(1, std::memory_order_relaxed);
   return true;
 }

@@ -9,7 +9,13 @@
 // the blocked layout the kernel reads (no per-call packing, which is a third of a
 // small-batch product through BLAS), and the kernels use the CPU's widest vectors. With
 // MatmulPrecision::bf16 the packed copy is rounded to bfloat16 and so is A on each call;
-// products accumulate in fp32 and C stays fp32.
+// products accumulate in fp32 and C stays fp32. With MatmulPrecision::int8 the packed copy is
+// int8 with a scale per row of the block (per output channel) and A is quantised per row on
+// each call (int8_quantize.h); oneDNN sums u8 x s8 products in int32 (VNNI where the CPU has
+// it, AVX2 or AVX-512 otherwise: the same sums on every CPU) and the sums are scaled into C
+// (with the bias and beta of the fp32 path). Each element of C is then within
+// s_w[j]/2 sum_k |A_ik| + s_a[i]/2 sum_k |Wq_jk| of the fp32 product (s_w, s_a: the row
+// scales, Wq the dequantised weight), plus fp32 rounding.
 //
 // The weight must not change while its PackedWeight lives: decoding makes them
 // (decode/frozen_model.h), training never does. Products may run from several threads at
@@ -17,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "heed/kernels/precision.h"
 
@@ -45,6 +52,11 @@ class PackedWeight {
   bool gemm_bias(std::int64_t M, std::int64_t N, std::int64_t K, const float* A, std::int64_t lda,
                  const float* B, std::int64_t ldb, const float* bias, float* C,
                  std::int64_t ldc) const;
+
+  // oneDNN's kernel for this weight's products (e.g. "brg:avx512_core_vnni", "gemm:jit"),
+  // as oneDNN names it for a product of M rows; "none" when it has no fast one.
+  static std::string implementation(MatmulPrecision precision, std::int64_t M, std::int64_t N,
+                                    std::int64_t K);
 
   // The blocks of this weight packed so far, and the products run on them.
   std::size_t packed() const;

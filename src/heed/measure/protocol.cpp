@@ -488,7 +488,11 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
     mc.location_width = opt.location_width;
     mc.coverage = opt.coverage;
     std::unique_ptr<Seq2Seq> model = make_model(mc, rng, DType::f32);
-    model->set_compute_type({opt.precision, opt.precision});  // training's and decoding's
+    // Training's and decoding's; int8 is decoding's only (training runs fp32 then).
+    model->set_compute_type(
+        {opt.precision == kernels::MatmulPrecision::int8 ? kernels::MatmulPrecision::f32
+                                                         : opt.precision,
+         opt.precision});
     const FlopTerms terms = flop_terms(cfg);
     const double mean_len = static_cast<double>(cfg.lo + cfg.hi) / 2.0;
     const double per_tgt_fwd = (static_cast<double>(terms.per_src_token) * mean_len +

@@ -52,6 +52,8 @@ ModelConfig ram_bench_model() {
 }
 
 void run_ram_bench(const BenchOptions& opt, std::ostream& out) {
+  HEED_CHECK(opt.precision != kernels::MatmulPrecision::int8, "--precision int8: config ram "
+             "decodes no text (int8 is the text models' decoding precision); use fp32 or bf16");
   const ModelConfig mc = ram_bench_model();
   Rng init(opt.seed);
   RecurrentAttentionModel model(mc.ram, ram_classes(mc), 1, init, DType::f32);

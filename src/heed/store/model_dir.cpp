@@ -9,6 +9,7 @@
 #include "heed/store/checkpoint.h"
 #include "heed/store/interop.h"
 #include "heed/store/model_weights.h"
+#include "heed/store/quantized_weights.h"
 #include "heed/store/vocabulary_checksums.h"
 #include "heed/store/weights_file.h"
 
@@ -48,9 +49,6 @@ TrainConfig load_model_config(const std::string& dir) {
   return load_train_config(config_path);
 }
 
-namespace {
-
-// The weights file `which` names: best, last or a path.
 std::string weights_file(const std::string& dir, const std::string& which) {
   if (which == "best" || which == "last") {
     const std::string path = path_in(dir, which == "best" ? model_files::kBest : model_files::kLast);
@@ -65,11 +63,12 @@ std::string weights_file(const std::string& dir, const std::string& which) {
   return which;
 }
 
-}  // namespace
-
 Metadata load_model_weights(Module& model, const std::string& path, const std::string& dir,
                             ModelKind kind, const Vocabulary* src, const Vocabulary& tgt) {
-  SafeTensorsFile file = load_weights_file(path);
+  SafeTensorsLoadOptions read;
+  read.read_int8 = true;  // a quantised model directory's weights (heed quantize)
+  SafeTensorsFile file = load_weights_file(path, read);
+  if (is_quantized(file.metadata)) dequantize_file(file);
   if (auto it = file.metadata.find(interop_keys::kKind);
       it != file.metadata.end() && it->second != enum_name(kind))
     throw Error(path + ": holds the weights of a model.kind " + it->second + " model (its " +

@@ -103,6 +103,9 @@ struct LoadedMemoryModel {
 };
 LoadedMemoryModel load_memory_model_dir(const std::string& dir, const std::string& which = "best");
 
+// The weights file `which` names in dir: best, last or a path (heed::Error when it is missing).
+std::string weights_file(const std::string& dir, const std::string& which);
+
 // Only config.yaml (strict parse), for tools that need no weights.
 TrainConfig load_model_config(const std::string& dir);
 

@@ -28,7 +28,7 @@ bool torch_save_file(const std::string& path) {
 
 }  // namespace
 
-SafeTensorsFile load_weights_file(const std::string& path) {
+SafeTensorsFile load_weights_file(const std::string& path, const SafeTensorsLoadOptions& options) {
   std::error_code ec;
   HEED_CHECK(!fs::is_directory(path, ec), path,
              ": is a directory, expected a weights file (.safetensors)");
@@ -36,7 +36,7 @@ SafeTensorsFile load_weights_file(const std::string& path) {
              ": is a PyTorch torch.save file (pickle), not safetensors; save the state dict as "
              "safetensors: safetensors.torch.save_file(model.state_dict(), "
              "'model.safetensors') (docs/INTEROP.md)");
-  return load_safetensors(path);
+  return load_safetensors(path, options);
 }
 
 }  // namespace heed

@@ -10,7 +10,8 @@
 namespace heed {
 
 // heed::Error naming path when it is a directory or a torch.save file (zip or pickle);
-// otherwise load_safetensors(path).
-SafeTensorsFile load_weights_file(const std::string& path);
+// otherwise load_safetensors(path, options).
+SafeTensorsFile load_weights_file(const std::string& path,
+                                  const SafeTensorsLoadOptions& options = {});
 
 }  // namespace heed

@@ -28,7 +28,7 @@ namespace {
 // The reference implementation refuses headers above 100 MB; so do we, before allocating.
 constexpr std::uint64_t kMaxHeaderBytes = 100'000'000;
 
-enum class FileDType { f32, f64, f16, bf16, i32, i64 };
+enum class FileDType { f32, f64, f16, bf16, i32, i64, i8 };
 
 struct Entry {
   std::string name;
@@ -43,6 +43,7 @@ struct Entry {
 
 std::size_t file_dtype_size(FileDType t) {
   switch (t) {
+    case FileDType::i8: return 1;
     case FileDType::f16:
     case FileDType::bf16: return 2;
     case FileDType::f32:
@@ -53,7 +54,14 @@ std::size_t file_dtype_size(FileDType t) {
   return 0;
 }
 
-FileDType parse_dtype(const std::string& path, const std::string& name, const std::string& s) {
+FileDType parse_dtype(const std::string& path, const std::string& name, const std::string& s,
+                      bool read_int8) {
+  if (s == "I8" && read_int8) return FileDType::i8;
+  if (s == "I8")
+    fail(path, "tensor '" + name + "' has dtype I8: int8 weights, as heed quantize writes "
+                   "them; they are read only where a model directory is loaded for decoding "
+                   "(translate, serve, eval, ...), and this needs fp32 weights: use the model "
+                   "directory heed quantize read");
   if (s == "F32") return FileDType::f32;
   if (s == "F64") return FileDType::f64;
   if (s == "F16") return FileDType::f16;
@@ -96,13 +104,14 @@ std::uint64_t json_offset(const std::string& path, const std::string& name,
   return v.get<std::uint64_t>();
 }
 
-Entry parse_entry(const std::string& path, const std::string& name, const nlohmann::json& info) {
+Entry parse_entry(const std::string& path, const std::string& name, const nlohmann::json& info,
+                  bool read_int8) {
   Entry e;
   e.name = name;
   if (!info.is_object()) fail(path, "tensor '" + name + "': header entry is not an object");
   auto dt = info.find("dtype");
   if (dt == info.end() || !dt->is_string()) fail(path, "tensor '" + name + "': no dtype string");
-  e.dtype = parse_dtype(path, name, dt->get<std::string>());
+  e.dtype = parse_dtype(path, name, dt->get<std::string>(), read_int8);
 
   auto sh = info.find("shape");
   if (sh == info.end() || !sh->is_array()) fail(path, "tensor '" + name + "': no shape array");
@@ -155,6 +164,11 @@ void convert(const Entry& e, const std::vector<char>& bytes, Tensor& t, const st
         std::memcpy(&h, bytes.data() + 2 * i, 2);
         out[i] = std::bit_cast<float>(static_cast<std::uint32_t>(h) << 16);
       }
+      break;
+    }
+    case FileDType::i8: {
+      float* out = t.data<float>();
+      for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<std::int8_t>(bytes[i]);
       break;
     }
     case FileDType::i32: {
@@ -275,7 +289,7 @@ SafeTensorsFile load_safetensors(const std::string& path, const SafeTensorsLoadO
       }
       continue;
     }
-    entries.push_back(parse_entry(path, name, info));
+    entries.push_back(parse_entry(path, name, info, options.read_int8));
   }
 
   // The tensors must tile the buffer: sorted by offset, each starts where the last ended.
@@ -343,16 +357,38 @@ SafeTensorsFile load_safetensors(const std::string& path, const SafeTensorsLoadO
 }
 
 void save_safetensors(const std::string& path, const NamedTensors& tensors,
-                      const Metadata& metadata) {
-  // The data first (contiguous copies only of strided tensors), for the checksum the header
-  // carries.
+                      const Metadata& metadata, const std::set<std::string>& as_int8) {
+  // The data first (contiguous copies only of strided tensors; int8 bytes for the tensors
+  // stored as I8), for the checksum the header carries.
   std::vector<Tensor> data;
+  std::vector<std::vector<std::int8_t>> bytes8(tensors.size());
   Checksum checksum;
-  for (const auto& [name, t] : tensors) {
+  for (std::size_t i = 0; i < tensors.size(); ++i) {
+    const auto& [name, t] = tensors[i];
     HEED_CHECK(t.defined(), "saving '", path, "': tensor '", name, "' is undefined");
     data.push_back(t.contiguous());
-    checksum.update(data.back().raw(),
-                    static_cast<std::size_t>(data.back().numel()) * dtype_size(t.dtype()));
+    if (as_int8.count(name)) {
+      HEED_CHECK(t.dtype() == DType::f32, "saving '", path, "': tensor '", name,
+                 "' is to be stored as I8 but is not f32");
+      const float* v = data.back().data<float>();
+      auto& b = bytes8[i];
+      b.resize(static_cast<std::size_t>(t.numel()));
+      for (std::size_t j = 0; j < b.size(); ++j) {
+        HEED_CHECK(v[j] >= -128.0f && v[j] <= 127.0f && v[j] == std::nearbyint(v[j]), "saving '",
+                   path, "': tensor '", name, "' is to be stored as I8 but element ", j, " is ",
+                   v[j], ", not an integer in [-128, 127]");
+        b[j] = static_cast<std::int8_t>(v[j]);
+      }
+      checksum.update(b.data(), b.size());
+    } else {
+      checksum.update(data.back().raw(),
+                      static_cast<std::size_t>(data.back().numel()) * dtype_size(t.dtype()));
+    }
+  }
+  for (const std::string& name : as_int8) {
+    bool found = false;
+    for (const auto& [n, t] : tensors) found = found || n == name;
+    HEED_CHECK(found, "saving '", path, "': no tensor '", name, "' to store as I8");
   }
   Metadata meta_with_checksum = metadata;
   meta_with_checksum[kChecksumKey] = checksum.str();
@@ -368,9 +404,11 @@ void save_safetensors(const std::string& path, const NamedTensors& tensors,
     HEED_CHECK(name != "__metadata__", "saving '", path, "': '__metadata__' is reserved");
     HEED_CHECK(names.insert(name).second, "saving '", path, "': tensor name '", name,
                "' appears twice");
-    const std::uint64_t bytes = static_cast<std::uint64_t>(t.numel()) * dtype_size(t.dtype());
+    const bool i8 = as_int8.count(name) > 0;
+    const std::uint64_t bytes =
+        static_cast<std::uint64_t>(t.numel()) * (i8 ? 1 : dtype_size(t.dtype()));
     auto& info = header[name];
-    info["dtype"] = std::string(dtype_name(t.dtype()));
+    info["dtype"] = i8 ? std::string("I8") : std::string(dtype_name(t.dtype()));
     info["shape"] = nlohmann::ordered_json::array();
     for (auto d : t.shape()) info["shape"].push_back(d);
     info["data_offsets"] = {offset, offset + bytes};
@@ -386,10 +424,15 @@ void save_safetensors(const std::string& path, const NamedTensors& tensors,
   for (int i = 0; i < 8; ++i) len_bytes[i] = static_cast<unsigned char>(n >> (8 * i));
   out.write(reinterpret_cast<const char*>(len_bytes), 8);
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  for (const Tensor& c : data) {
-    out.write(static_cast<const char*>(c.raw()),
-              static_cast<std::streamsize>(c.numel()) *
-                  static_cast<std::streamsize>(dtype_size(c.dtype())));
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    const Tensor& c = data[i];
+    if (as_int8.count(tensors[i].first))
+      out.write(reinterpret_cast<const char*>(bytes8[i].data()),
+                static_cast<std::streamsize>(bytes8[i].size()));
+    else
+      out.write(static_cast<const char*>(c.raw()),
+                static_cast<std::streamsize>(c.numel()) *
+                    static_cast<std::streamsize>(dtype_size(c.dtype())));
   }
   file.commit();
 }

@@ -12,6 +12,7 @@
 // not a silently different model. Files without the key (older heed files, PyTorch's) load
 // unverified. docs/FORMATS.md and docs/RELIABILITY.md describe both checks.
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,9 +44,14 @@ struct SafeTensorsLoadOptions {
   // scores). Every file heed loads in use (weights, checkpoints with their optimizer state,
   // averages) must be finite; only tests of the format itself turn this off.
   bool require_finite = true;
+  // Read I8 tensors (int8 weights, as heed quantize writes them) into f32 tensors holding the
+  // integer values. Off, an I8 tensor is refused with a message naming heed quantize: only
+  // the loader of a model directory turns this on (store/quantized_weights.h).
+  bool read_int8 = false;
 };
 
-// Reads F32 and F64 as they are; F16 and BF16 widen to f32; I32 and I64 become f64
+// Reads F32 and F64 as they are; F16 and BF16 (and I8, with read_int8) widen to f32; I32 and
+// I64 become f64
 // (refused if an I64 value is not exactly representable). Other dtypes are refused.
 // Verifies heed.checksum when present, then (by default) that every value is finite.
 // Tensors land on the heap, never in an active arena.
@@ -55,8 +61,9 @@ SafeTensorsFile load_safetensors(const std::string& path,
 // Writes F32/F64 tensors (any strides) in the given order, the header padded with spaces to
 // a multiple of 8, with heed.checksum added to the metadata (a heed.checksum given in
 // metadata is replaced: it described another file). Writes a temporary file beside path,
-// then renames it over path, so a failure never leaves a half-written file.
+// then renames it over path, so a failure never leaves a half-written file. The tensors named
+// in as_int8 are f32 holding integers in [-128, 127] (heed::Error otherwise), stored as I8.
 void save_safetensors(const std::string& path, const NamedTensors& tensors,
-                      const Metadata& metadata = {});
+                      const Metadata& metadata = {}, const std::set<std::string>& as_int8 = {});
 
 }  // namespace heed

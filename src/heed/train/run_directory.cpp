@@ -8,6 +8,7 @@
 #include "heed/base/atomic_file.h"
 #include "heed/base/error.h"
 #include "heed/store/model_dir.h"
+#include "heed/store/quantized_weights.h"
 
 namespace fs = std::filesystem;
 
@@ -83,6 +84,10 @@ PreparedDirectory prepare_run_directory(const TrainConfig& config) {
     if (name == DirLock::kFileName || name == kUnsavedMarker) continue;
     const bool weights = name == model_files::kBest || name == model_files::kLast ||
                          (name == model_files::kCheckpoints && !fs::is_empty(entry.path()));
+    HEED_CHECK(name != model_files::kBest || !is_quantized_file(entry.path().string()), dir,
+               ": holds a quantised model (heed quantize: int8 weights, no training state); "
+               "training does not continue from int8 weights: train from the directory it "
+               "was quantised from, or give a new or empty output directory");
     HEED_CHECK(!weights || unsaved, dir, ": holds ", name,
                " but no training state to resume (", model_files::kState,
                "); heed does not overwrite weights: move them away or give a new or empty "

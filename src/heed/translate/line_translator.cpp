@@ -21,6 +21,7 @@
 #include "heed/decode/unk_replace.h"
 #include "heed/kernels/gemm.h"
 #include "heed/models/model_registry.h"
+#include "heed/store/quantized_weights.h"
 
 namespace fs = std::filesystem;
 
@@ -81,7 +82,7 @@ std::vector<std::string> with_eos(std::vector<std::string> pieces) {
 }  // namespace
 
 LineTranslator LineTranslator::load(const std::vector<ModelSpec>& specs,
-                                    kernels::MatmulPrecision precision) {
+                                    std::optional<kernels::MatmulPrecision> precision) {
   HEED_CHECK(!specs.empty(), "translate: no model given");
   std::vector<LoadedModel> models;
   std::vector<std::string> names;
@@ -93,7 +94,7 @@ LineTranslator LineTranslator::load(const std::vector<ModelSpec>& specs,
 }
 
 LineTranslator::LineTranslator(std::vector<LoadedModel> models, std::vector<std::string> names,
-                               kernels::MatmulPrecision precision)
+                               std::optional<kernels::MatmulPrecision> precision)
     : models_(std::move(models)), names_(std::move(names)) {
   HEED_CHECK(!models_.empty(), "translate: no model given");
   names_.resize(models_.size());
@@ -120,7 +121,9 @@ LineTranslator::LineTranslator(std::vector<LoadedModel> models, std::vector<std:
     return std::shared_ptr<const Seq2Seq>(m.model.get(), [](const Seq2Seq*) {});
   };
   ComputeType type;
-  type.decoding = precision;
+  type.decoding = precision.value_or(is_quantized(first.metadata)
+                                         ? kernels::MatmulPrecision::int8
+                                         : kernels::MatmulPrecision::f32);
   for (auto& m : models_) m.model->set_compute_type(type);
   if (models_.size() == 1) {
     decoder_ = lend(models_.front());

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -91,13 +92,15 @@ class LineTranslator {
  public:
   // Loads every model (load_model_dir) and checks that they can form an ensemble.
   // precision: the products with the weights in everything this translator decodes
-  // (heed translate --precision; models/compute_type.h), told to the models here once.
+  // (heed translate --precision; models/compute_type.h), told to the models here once; none
+  // given: int8 when the first model's weights are quantised (heed quantize,
+  // store/quantized_weights.h), fp32 otherwise.
   static LineTranslator load(const std::vector<ModelSpec>& specs,
-                             kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32);
+                             std::optional<kernels::MatmulPrecision> precision = std::nullopt);
   // From models already loaded; names (e.g. their directories) label error messages and, for
   // SentencePiece tokenisers, locate the .model files compared between members.
   LineTranslator(std::vector<LoadedModel> models, std::vector<std::string> names,
-                 kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32);
+                 std::optional<kernels::MatmulPrecision> precision = std::nullopt);
   LineTranslator(LineTranslator&&) noexcept;
   LineTranslator& operator=(LineTranslator&&) noexcept;
   ~LineTranslator();
