@@ -79,7 +79,7 @@ TransformerDecoderLayer::TransformerDecoderLayer(const TransformerConfig& c, Rng
 Var TransformerDecoderLayer::forward(const Var& x, Var* cache, const Var& memory,
                                      std::int64_t column,
                                      const std::vector<std::int64_t>& memory_lengths,
-                                     const RunMode& mode, Tensor* cross_weights,
+                                     const RunMode& mode, Var* cross_weights,
                                      Tensor* self_weights) const {
   const MultiHeadOptions plain = attention_options(heads_, mode);
   // Masked self-attention: one projection gives Q, K, V of the new positions.
@@ -106,8 +106,11 @@ Var TransformerDecoderLayer::forward(const Var& x, Var* cache, const Var& memory
   const auto cross = [&](const Var& in) {
     MultiHeadOptions o = plain;
     o.mask.key_lengths = memory_lengths;
-    return multihead_attn.attend(multihead_attn.queries(in, mode.precision), {memory, column},
-                                 {memory, column + d_}, o, cross_weights);
+    const Var q = multihead_attn.queries(in, mode.precision);
+    if (cross_weights)
+      return multihead_attn.attend_with_weights(q, {memory, column}, {memory, column + d_}, o,
+                                                *cross_weights);
+    return multihead_attn.attend(q, {memory, column}, {memory, column + d_}, o);
   };
   Var h = residual(x, norm1, mode, self);
   h = residual(h, norm2, mode, cross);
