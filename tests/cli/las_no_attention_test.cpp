@@ -27,7 +27,8 @@ TEST(LasNoAttention, TrainsEvaluatesAndIsRefusedByShow) {
   testing::write_tone_split(dir, "dev", 4, rng);
   const std::string config = testing::tone_config(dir);
   const auto trained = run_heed("train " + config + " --set model.attention.mode=none "
-                                "--set training.max_steps=10 --set training.validate_every=10");
+                                "--set training.max_steps=10 --set training.warmup_steps=5 "
+                                "--set training.validate_every=10");
   ASSERT_EQ(trained.exit_code, 0) << trained.output;
   const std::string model = dir.path("model");
 
