@@ -593,9 +593,9 @@ std::vector<ConfigKey> make_keys() {
   k.push_back(only(attends, choice("model.attention.mode", model(&ModelConfig::attention_mode),
       "`soft`: the context is the weighted average of the annotations; `hard`: one position "
       "sampled from the weights in training, trained with REINFORCE (bahdanau, luong and "
-      "image2seq, any score, also local-p; refused for noattn); `none`: image2seq only, no "
-      "attention (the mean annotation at every step; the text models' baseline is `kind: "
-      "noattn`)")));
+      "image2seq, any score, also local-p; refused for noattn); `none`: image2seq and las only, "
+      "no attention (image2seq: the mean annotation at every step; las: the listener's final "
+      "states; the text models' baseline is `kind: noattn`)")));
   k.push_back(only(attends, choice("model.attention.hard_eval", model(&ModelConfig::hard_eval),
       "what a `hard` model reads when not training (decoding, dev loss): `argmax` (the most "
       "probable position's annotation) or `expectation` (the soft context)")));
