@@ -91,7 +91,7 @@ def reference_kwargs(model_config):
                           attn_dim=c["attn_dim"] or None, out_dim=c["out_dim"] or None)
     if kind == "memn2n":   # tools/reference/memory.py: one vocabulary, no attention section
         return kind, dict(vocab=c["src_vocab"], d=c["emb_dim"],
-                          **{k: c[k] for k in MEMORY_KEYS})
+                          **{k: c[k] for k in MEMORY_KEYS if k in c})
     if attention.get("mode", "soft") != "soft":
         unsupported.append("attention.mode: hard (the reference attends softly)")
     common = dict(src_vocab=c["src_vocab"], tgt_vocab=c["tgt_vocab"], emb_dim=c["emb_dim"])
@@ -130,7 +130,7 @@ def reference_kwargs(model_config):
 
 
 IMAGE_KINDS = ("fc", "cnn", "ram", "image2seq")
-MEMORY_KEYS = ("hops", "memory_size", "position_encoding", "temporal_encoding")
+MEMORY_KEYS = ("hops", "memory_size", "position_encoding", "temporal_encoding", "pad_memory")
 RAM_KEYS = ("glimpses", "glimpse_size", "scales", "glimpse_hidden", "location_hidden",
             "glimpse_dim", "core", "core_hidden", "location_std")
 
@@ -182,7 +182,8 @@ def heed_model_config(kind, kw):
                     tie_embeddings=kw.get("tie_embeddings", False),
                     **{k: kw.get(k, v) for k, v in TRANSFORMER_DEFAULTS.items()})
     if kind == "memn2n":
-        defaults = dict(hops=3, memory_size=50, position_encoding=True, temporal_encoding=True)
+        defaults = dict(hops=3, memory_size=50, position_encoding=True, temporal_encoding=True,
+                        pad_memory=False)
         return dict(kind=kind, emb_dim=kw["d"],
                     **{k: kw.get(k, v) for k, v in defaults.items()})
     if kind == "las":

@@ -115,6 +115,31 @@ TEST(MemoryNetwork, AttentionSumsToOneOverEachStory) {
   }
 }
 
+TEST(MemoryNetwork, PaddedMemoryLeavesWeightToTheEmptySlots) {
+  // Memory of 3 slots: the first story fills it (padding changes nothing), the second holds
+  // one statement (2 empty slots of score 0 take part in the softmax: its weight is below 1).
+  ModelConfig padded = tiny_config();
+  padded.memory.pad_memory = true;
+  Rng rng_a(3), rng_b(3);
+  MemoryNetwork plain(tiny_config(), rng_a), net(padded, rng_b);
+  const std::vector<EncodedQuestion> qs = {question({{4, 5}, {6}, {7}}, {6, 7}, 8),
+                                           question({{4}}, {5}, 4)};
+  NoGradGuard no_grad;
+  const MemoryBatch b = make_memory_batch(qs, {0, 1}, 3);
+  const MemoryAnswer a = net.forward(b), base = plain.forward(b);
+  ASSERT_EQ(a.attention.size(), 2u);
+  for (std::size_t k = 0; k < 2; ++k) {
+    const std::vector<double> v = a.attention[k].to_vector(), w = base.attention[k].to_vector();
+    for (int i = 0; i < 3; ++i) EXPECT_NEAR(v[i], w[i], 1e-6);  // the full story
+    EXPECT_GT(v[3], 0.0);
+    EXPECT_LT(v[3], 1.0);  // exp(s) / (exp(s) + 2)
+    EXPECT_NEAR(w[3], 1.0, 1e-6);
+  }
+  // In linear start the empty slots add nothing.
+  const MemoryAnswer la = net.forward(b, true), lb = plain.forward(b, true);
+  EXPECT_EQ(la.logits.value().to_vector(), lb.logits.value().to_vector());
+}
+
 // The answer's product B x d x V decides: below 2^22 multiply-adds one thread.
 TEST(MemoryNetwork, StepThreadsOnlyForLargeAnswerProducts) {
   Rng rng(5);

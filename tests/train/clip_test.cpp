@@ -70,5 +70,30 @@ TEST(ClipGradNorm, LargeGradientsUseTheParallelReduction) {
   EXPECT_NEAR(grad_norm({a}), 1.0, 1e-5);
 }
 
+TEST(ClipGradNormEach, ClipsEachGradientOnItsOwn) {
+  Var a(Tensor::zeros({2}, DType::f64), true);
+  Var b(Tensor::zeros({2}, DType::f64), true);
+  Var c(Tensor::zeros({1}, DType::f64), true);  // no gradient: ignored
+  a.grad_buffer().copy_from(Tensor::from({2}, {3, 4}, DType::f64));   // norm 5: clipped to 2
+  b.grad_buffer().copy_from(Tensor::from({2}, {1, -1}, DType::f64));  // norm 1.41: kept
+  EXPECT_EQ(clip_grad_norm_each({a, b, c}, 2.0), 5.0);
+  const double coef = 2.0 / (5.0 + 1e-6);
+  EXPECT_EQ(a.grad().to_vector(), (std::vector<double>{3 * coef, 4 * coef}));
+  EXPECT_EQ(b.grad().to_vector(), (std::vector<double>{1, -1}));
+  EXPECT_FALSE(c.has_grad());
+  // The global clip of the same gradients scales both by 2 / sqrt(27).
+  b.grad_buffer().copy_from(Tensor::from({2}, {1, -1}, DType::f64));
+  a.grad_buffer().copy_from(Tensor::from({2}, {3, 4}, DType::f64));
+  clip_grad_norm({a, b}, 2.0);
+  EXPECT_NEAR(b.grad().at({0}), 2.0 / std::sqrt(27.0), 1e-6);
+}
+
+TEST(ClipGradNormEach, NonFiniteNormIsReturned) {
+  Var a(Tensor::zeros({2}, DType::f64), true);
+  a.grad_buffer().copy_from(
+      Tensor::from({2}, {1.0, std::numeric_limits<double>::quiet_NaN()}, DType::f64));
+  EXPECT_TRUE(std::isnan(clip_grad_norm_each({a}, 1.0)));
+}
+
 }  // namespace
 }  // namespace heed

@@ -47,13 +47,15 @@ class MemN2N(nn.Module):
     m_i^k = sum_j l_j . A^k[x_ij] + T_A^k[t_i],  c_i^k likewise with C^k and T_C^k,
     u^1 = sum_j l_j . B[q_j]; hop k: p^k = softmax_i(u^k . m_i^k) over the real statements
     (linear start: p_i^k = u^k . m_i^k), o^k = sum_i p_i^k c_i^k, u^{k+1} = u^k + o^k;
-    logits = W u^{K+1} = embeddings.K.weight u^{K+1}. A story of no statements has o^k = 0."""
+    logits = W u^{K+1} = embeddings.K.weight u^{K+1}. A story of no statements has o^k = 0.
+    pad_memory: the softmax's denominator also counts memory_size - n empty slots of score 0
+    (exp(0) each) that read nothing."""
 
     def __init__(self, vocab, d, hops=3, memory_size=50, position_encoding=True,
-                 temporal_encoding=True):
+                 temporal_encoding=True, pad_memory=False):
         super().__init__()
         self.d, self.hops, self.memory_size = d, hops, memory_size
-        self.position_encoding = position_encoding
+        self.position_encoding, self.pad_memory = position_encoding, pad_memory
         # Creation order = state_dict order = heed's parameter order: embeddings, temporal.
         self.embeddings = nn.ModuleList(nn.Embedding(vocab, d) for _ in range(hops + 1))
         self.temporal = (nn.ModuleList(nn.Embedding(memory_size, d) for _ in range(hops + 1))
@@ -92,6 +94,11 @@ class MemN2N(nn.Module):
             scores = torch.bmm(m, u.unsqueeze(2)).squeeze(2)                  # u^k . m_i^k
             if linear:
                 p = scores.masked_fill(~real, 0.0)
+            elif self.pad_memory:
+                empty = (self.memory_size - counts).clamp(min=0).to(scores.dtype).unsqueeze(1)
+                masked = scores.masked_fill(~real, -math.inf)
+                log_den = torch.logaddexp(torch.logsumexp(masked, 1, keepdim=True), empty.log())
+                p = (masked - log_den).exp()
             else:
                 p = torch.where(real, scores, fill).softmax(1).masked_fill(~real, 0.0)
             u = u + torch.bmm(p.unsqueeze(1), c).squeeze(1)                   # u + o^k

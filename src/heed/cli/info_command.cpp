@@ -125,7 +125,8 @@ class InfoCommand : public Command {
       std::cout << "  " << me.hops << " hop" << (me.hops == 1 ? "" : "s") << " over the last "
                 << me.memory_size << " statements, emb_dim " << mc.emb_dim << ", "
                 << (me.position_encoding ? "position encoding" : "bag of words")
-                << (me.temporal_encoding ? ", temporal encoding" : "") << "\n";
+                << (me.temporal_encoding ? ", temporal encoding" : "")
+                << (me.pad_memory ? ", empty slots in the softmax" : "") << "\n";
       std::cout << "vocabulary: " << src.size() << " words (4 specials included), bAbI tasks "
                 << config.data.babi.tasks << "\n";
     } else {

@@ -590,6 +590,11 @@ std::vector<ConfigKey> make_keys() {
   k.push_back(only(memory_kinds, flag("model.temporal_encoding",
       memory(&MemoryConfig::temporal_encoding),
       "add a learned row per statement age to each memory (T_A, T_C)")));
+  k.push_back(only(memory_kinds, flag("model.pad_memory", memory(&MemoryConfig::pad_memory),
+      "the hops' softmax also counts the memory's empty slots (`memory_size` minus the story's "
+      "statements), each of score 0 and reading nothing, as the MemN2N code's fixed-size "
+      "memory of null statements does; false: only the story's statements "
+      "([MODELS.md](MODELS.md#memory-network))")));
   k.push_back(only(attends, choice("model.attention.mode", model(&ModelConfig::attention_mode),
       "`soft`: the context is the weighted average of the annotations; `hard`: one position "
       "sampled from the weights in training, trained with REINFORCE (bahdanau, luong and "
@@ -638,6 +643,10 @@ std::vector<ConfigKey> make_keys() {
   k.push_back(number("training.clip_norm", training(&TrainingConfig::clip_norm),
       {non_negative("must be 0 (off) or positive")},
       "clip the global gradient norm to this; 0 = no clipping"));
+  k.push_back(choice("training.clip_scope", training(&TrainingConfig::clip_scope),
+      "what `clip_norm` limits: `global`, the norm of all gradients together, or `tensor`, "
+      "each parameter's gradient on its own (the MemN2N code's clipping, "
+      "[TRAINING.md](TRAINING.md#memory-networks))"));
   k.push_back(number("training.label_smoothing", training(&TrainingConfig::label_smoothing),
       {unit_interval()}, "label smoothing ε"));
   k.push_back(integer("training.max_tokens", training(&TrainingConfig::max_tokens),

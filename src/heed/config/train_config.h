@@ -91,6 +91,7 @@ struct TrainingConfig {
   std::int64_t decay_steps = 10000;   // step: lr *= decay_factor every decay_steps updates
   DecayKind decay = DecayKind::inverse_sqrt;  // warmup
   double clip_norm = 1.0;             // 0 = no clipping
+  ClipScope clip_scope = ClipScope::global;  // the norm clipped: all gradients', or each one's
   double label_smoothing = 0.0;
   std::int64_t max_tokens = 4096;     // batch budget, padding included
   std::int64_t max_sentences = 0;     // 0 = no limit

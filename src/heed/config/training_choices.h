@@ -29,6 +29,14 @@ inline constexpr EnumName<DecayKind> kDecayKindNames[] = {
     {DecayKind::inverse_sqrt, "inverse_sqrt"}, {DecayKind::linear, "linear"}, {DecayKind::none, "none"}};
 constexpr std::span<const EnumName<DecayKind>> enum_names(DecayKind) { return kDecayKindNames; }
 
+// What training.clip_norm limits: the norm of all gradients together (global, as
+// torch.nn.utils.clip_grad_norm_), or each parameter's gradient on its own (tensor, as the
+// MemN2N code does).
+enum class ClipScope { global, tensor };
+inline constexpr EnumName<ClipScope> kClipScopeNames[] = {{ClipScope::global, "global"},
+                                                          {ClipScope::tensor, "tensor"}};
+constexpr std::span<const EnumName<ClipScope>> enum_names(ClipScope) { return kClipScopeNames; }
+
 // The validation score that picks the best checkpoint; error is the classification error of
 // an image model (model.kind ram), the others are the text models'.
 enum class DevMetric { loss, bleu, wer, g2p, error };

@@ -24,8 +24,10 @@ void memory_hop(const T* u, const T* m, const T* c, const HopShape& s, T* p, T* 
       pb[i] = dot;
     }
     if (!s.linear) {
-      const T top = *std::max_element(pb, pb + n);
-      T sum = T(0);
+      const std::int64_t empty = s.pad_to > n ? s.pad_to - n : 0;
+      T top = *std::max_element(pb, pb + n);
+      if (empty > 0) top = std::max(top, T(0));
+      T sum = static_cast<T>(empty) * std::exp(-top);  // the empty slots' score 0
       for (std::int64_t i = 0; i < n; ++i) sum += pb[i] = std::exp(pb[i] - top);
       for (std::int64_t i = 0; i < n; ++i) pb[i] /= sum;
     }
@@ -60,7 +62,8 @@ void memory_hop_backward(const T* u, const T* m, const T* c, const T* p, const T
         for (std::int64_t k = 0; k < d; ++k) dci[k] += pb[i] * gb[k];
       }
     }
-    // The score's gradient: the softmax's Jacobian (or the identity in linear start).
+    // The score's gradient: the softmax's Jacobian (or the identity in linear start). Empty
+    // slots of pad_to read nothing (dp = 0): they add nothing to `weighted`.
     for (std::int64_t i = 0; i < n; ++i) {
       T& g = ds[static_cast<std::size_t>(i)];
       if (!s.linear) g = pb[i] * (g - weighted);

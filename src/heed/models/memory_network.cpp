@@ -145,7 +145,8 @@ MemoryAnswer MemoryNetwork::forward(const MemoryBatch& batch, bool linear_start)
   Var u = bag_of_words(embeddings_[0], Var(), batch.question, position);  // B = A^1
   MemoryAnswer out;
   for (std::size_t k = 0; k + 1 < embeddings_.size(); ++k) {
-    MemoryHop hop = memory_hop(u, written[k], written[k + 1], batch.counts, batch.slots, linear_start);
+    MemoryHop hop = memory_hop(u, written[k], written[k + 1], batch.counts, batch.slots,
+                               linear_start, config_.pad_memory ? config_.memory_size : 0);
     u = add(u, hop.o);
     out.attention.push_back(std::move(hop.p));
   }

@@ -158,6 +158,9 @@ struct MemoryConfig {
   std::int64_t memory_size = 50;     // the last N statements of a story are its memory
   bool position_encoding = true;     // l_j weights the words of a statement (else a bag of words)
   bool temporal_encoding = true;     // T_A, T_C rows added by a statement's age
+  // The hops' softmax also counts memory_size - n empty slots of score 0 (the MemN2N code's
+  // memory of memory_size slots, the unused ones null statements); false: only the n real ones.
+  bool pad_memory = false;
 };
 
 // The Transformer's layer norm placement (model.norm): before each sub-layer, inside the

@@ -70,4 +70,25 @@ double clip_grad_norm(const std::vector<Var>& params, double max_norm, double no
   return norm;
 }
 
+double clip_grad_norm_each(const std::vector<Var>& params, double max_norm) {
+  double largest = 0.0;
+  for (const auto& p : params) {
+    if (!p.has_grad()) continue;
+    const double norm = grad_norm({p});
+    if (!(norm <= largest)) largest = norm;  // propagates NaN
+    const double coef = max_norm / (norm + 1e-6);
+    if (coef >= 1.0) continue;
+    Tensor& g = p.grad_buffer();
+    HEED_CHECK(g.is_contiguous(), "clip_grad_norm_each: gradient is not contiguous");
+    dispatch(g.dtype(), [&]<typename T>() {
+      T* d = g.data<T>();
+      const T c = static_cast<T>(coef);
+      const std::int64_t n = g.numel();
+#pragma omp parallel for simd if (worth_parallel(n))
+      for (std::int64_t i = 0; i < n; ++i) d[i] *= c;
+    });
+  }
+  return largest;
+}
+
 }  // namespace heed

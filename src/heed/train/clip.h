@@ -15,6 +15,11 @@ namespace heed {
 double clip_grad_norm(const std::vector<Var>& params, double max_norm, double norm_type = 2.0,
                       bool error_if_nonfinite = false);
 
+// Each gradient on its own: one whose 2-norm exceeds max_norm is multiplied by
+// max_norm / (its norm + 1e-6); the others are left alone. Returns the largest norm before
+// clipping (NaN if any is). Parameters without a gradient are ignored.
+double clip_grad_norm_each(const std::vector<Var>& params, double max_norm);
+
 // The same norm without changing anything.
 double grad_norm(const std::vector<Var>& params, double norm_type = 2.0);
 

@@ -140,7 +140,10 @@ double TrainingLoop::train_step(const Batch& batch) {
   const double loss = parallel_.step(batch, task_->corpus(), *task_);
   HEED_CHECK(std::isfinite(loss), "step ", state_.step + 1, ": the training loss is ", loss,
              "; lower training.lr or set training.clip_norm");
-  if (t_.clip_norm > 0) clip_grad_norm(params_, t_.clip_norm);
+  if (t_.clip_norm > 0) {
+    if (t_.clip_scope == ClipScope::tensor) clip_grad_norm_each(params_, t_.clip_norm);
+    else clip_grad_norm(params_, t_.clip_norm);
+  }
   optimizer_->step();
   return loss;
 }
