@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "heed/autograd/elementwise_op.h"
+#include "heed/autograd/reduce_op.h"
 #include "heed/autograd/tape.h"
 #include "heed/base/error.h"
 #include "support/gradcheck.h"
@@ -143,6 +145,43 @@ TEST(MultiHeadAttention, GradientCheckWithDropoutOnTheWeights) {
         return multi_head_attention({q}, {k}, {v}, 4, o);
       },
       {q, k, v}));
+}
+
+// The weights as a second output on the tape (copy attention's loss reads them): a loss of
+// the weights alone, and of both outputs, with masks and with dropout on the weights (whose
+// gradient is that of the weights before dropout).
+TEST(MultiHeadAttention, GradientCheckOfTheWeightsOnTheTape) {
+  Var q = random_var({2, 3, 6}, 30), k = random_var({2, 4, 6}, 31), v = random_var({2, 4, 6}, 32);
+  const Var r_out(testing::random_tensor({2, 3, 6}, 33)), r_w(testing::random_tensor({2, 2, 3, 4}, 34));
+  AttentionMask mask;
+  mask.key_lengths = {3, 4};
+  mask.causal = true;
+  mask.causal_offset = 1;
+  for (const bool dropping : {false, true})
+    for (const bool with_out : {false, true}) {
+      const auto loss = [&] {
+        Rng rng(7);  // the same dropout mask on every call
+        MultiHeadOptions o = heads(2, mask);
+        o.dropout = dropping ? 0.3 : 0.0;
+        o.training = dropping;
+        o.rng = &rng;
+        const AttentionWithWeights a = multi_head_attention_with_weights({q}, {k}, {v}, 6, o);
+        const Var w = sum(mul(a.weights, r_w));
+        return with_out ? add(w, sum(mul(a.out, r_out))) : w;
+      };
+      EXPECT_TRUE(gradcheck(loss, {q, k, v})) << "dropout " << dropping << ", out " << with_out;
+    }
+  // The same values as the plain entry's.
+  Tensor weights;
+  const Tensor out = multi_head_attention({q}, {k}, {v}, 6, heads(2, mask), &weights).value();
+  const AttentionWithWeights a = multi_head_attention_with_weights({q}, {k}, {v}, 6, heads(2, mask));
+  EXPECT_TRUE(all_close(a.out.value(), out, 0, 0));
+  EXPECT_TRUE(all_close(a.weights.value(), weights, 0, 0));
+  // Under NoGradGuard neither output asks for a gradient.
+  NoGradGuard no_grad;
+  const AttentionWithWeights b = multi_head_attention_with_weights({q}, {k}, {v}, 6, heads(2));
+  EXPECT_FALSE(b.out.requires_grad());
+  EXPECT_FALSE(b.weights.requires_grad());
 }
 
 TEST(MultiHeadAttention, DropoutOnlyInTraining) {

@@ -1,6 +1,7 @@
 // The multi-head attention kernel's two ways of running a (batch, head) pair's products, loops
-// and kernels::gemm, give the same weights, output and gradients (the autograd tests check
-// the kernel against the definition and by finite differences, at sizes that take the loops).
+// and kernels::gemm, give the same weights, output and gradients, also with a gradient of the
+// weights themselves (the autograd tests check the kernel against the definition and by
+// finite differences, at sizes that take the loops).
 #include "heed/kernels/multi_head_attention.h"
 
 #include <cmath>
@@ -71,9 +72,13 @@ Result run(const Case& c, Products products) {
   std::vector<T> dq(q.size(), T(0.5)), dk(k.size(), T(0.5)), dv(v.size(), T(0.5));
   T* dk_at = c.blocks ? dq.data() + kc : dk.data();
   T* dv_at = c.blocks ? dq.data() + vc : dv.data();
+  // A gradient of the weights themselves (copy attention's loss reads them) where dropout is
+  // on, so that both paths meet it with and without a mask.
+  std::vector<T> dP = random_values<T>(P.size(), 7);
   multi_head_attention_backward<T>(options, s, q.data() + qc, k.data() + kc, v.data() + vc,
                                    P.data(), c.dropout ? drop.data() : nullptr, dO.data(),
-                                   dq.data() + qc, dk_at, dv_at);
+                                   c.dropout || c.additive ? dP.data() : nullptr, dq.data() + qc,
+                                   dk_at, dv_at);
   Result r;
   r.P.assign(P.begin(), P.end());
   r.O.assign(O.begin(), O.end());

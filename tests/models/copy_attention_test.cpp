@@ -99,20 +99,22 @@ TEST_P(CopyModel, StepGivesTheExtendedDistributionOfTeacherForcing) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, CopyModel, ::testing::Values("bahdanau", "luong"));
+INSTANTIATE_TEST_SUITE_P(Models, CopyModel, ::testing::Values("bahdanau", "luong", "transformer"));
 
 TEST(CopyAttention, TheGateIsTheLastParameterUnderPyTorchsName) {
-  for (const char* kind : {"bahdanau", "luong"}) {
+  for (const char* kind : {"bahdanau", "luong", "transformer"}) {
     auto model = build(copy_config(kind));
     const auto named = model->named_parameters();
     ASSERT_GE(named.size(), 2u);
     EXPECT_EQ(named[named.size() - 2].first, "p_gen.weight");
     EXPECT_EQ(named.back().first, "p_gen.bias");
     const ModelConfig c = copy_config(kind);
-    // bahdanau: [s; c; e] = dec_hidden + 2 enc_hidden + emb_dim; luong: h~ = dec_hidden.
-    const std::int64_t F = std::string(kind) == "bahdanau"
-                               ? c.dec_hidden + c.annotation_dim() + c.emb_dim
-                               : c.dec_hidden;
+    // bahdanau: [s; c; e] = dec_hidden + 2 enc_hidden + emb_dim; luong: h~ = dec_hidden;
+    // transformer: the decoder's output, d_model.
+    const std::string k = kind;
+    const std::int64_t F = k == "bahdanau"      ? c.dec_hidden + c.annotation_dim() + c.emb_dim
+                           : k == "transformer" ? c.transformer.d_model
+                                                : c.dec_hidden;
     EXPECT_EQ(named[named.size() - 2].second.value().shape(), Shape({1, F})) << kind;
     EXPECT_EQ(named.back().second.value().shape(), Shape({1})) << kind;
     // Without copy, the same model has no gate.

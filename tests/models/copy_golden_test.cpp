@@ -1,5 +1,6 @@
-// Copy attention against the PyTorch reference (tests/golden/copy_bahdanau.safetensors,
-// written by tools/make_copy_goldens.py from tools/reference/copy.py): the same weights,
+// Copy attention against the PyTorch reference (tests/golden/copy_bahdanau.safetensors and
+// copy_transformer.safetensors, written by tools/make_copy_goldens.py from
+// tools/reference/copy.py): the same weights,
 // loaded by name, give the same extended distribution, p_gen, loss and parameter gradients,
 // under teacher forcing and step by step.
 #include <gtest/gtest.h>
@@ -35,22 +36,14 @@ std::vector<std::int32_t> ints32(const Tensor& t) {
   return out;
 }
 
-TEST(CopyGolden, BahdanauWithCopyAttention) {
-  const SafeTensorsFile g = load_golden("copy_bahdanau");
-  // copy.CopyBahdanau(11, 13, emb_dim=5, enc_hidden=4, dec_hidden=6, attn_dim=5, out_dim=7)
-  ModelConfig c;
-  c.kind = ModelKind::bahdanau;
-  c.src_vocab = 11;
-  c.tgt_vocab = 13;
-  c.emb_dim = 5;
-  c.enc_hidden = 4;
-  c.dec_hidden = 6;
-  c.attn_dim = 5;
-  c.out_dim = 7;
+// The case's model (its constructor in the golden's metadata, with the gate) against it.
+void check_case(const std::string& name) {
+  const SafeTensorsFile g = load_golden(name);
+  ModelConfig c = testing::golden_model_config(g);
   c.copy = true;
   Rng rng(1);
   std::unique_ptr<Seq2Seq> model = make_model(c, rng, DType::f64);
-  load_into(*model, golden_group(g, "param."), "copy_bahdanau");
+  load_into(*model, golden_group(g, "param."), name);
   model->eval();
 
   TokenBatch src = golden_token_batch(g.get("in.src"), golden_ints(g.get("in.src_len")));
@@ -103,6 +96,14 @@ TEST(CopyGolden, BahdanauWithCopyAttention) {
     }
   }
 }
+
+// copy.CopyBahdanau(11, 13, emb_dim=5, enc_hidden=4, dec_hidden=6, attn_dim=5, out_dim=7)
+TEST(CopyGolden, BahdanauWithCopyAttention) { check_case("copy_bahdanau"); }
+
+// copy.CopyTransformer(11, 13, d_model=6, heads=2, ff_dim=8, enc_layers=1, dec_layers=2): the
+// gate reads the decoder's output, alpha is the last layer's heads averaged, and the loss's
+// gradient reaches the attention through the weights (multi_head_attention_with_weights).
+TEST(CopyGolden, TransformerWithCopyAttention) { check_case("copy_transformer"); }
 
 }  // namespace
 }  // namespace heed

@@ -139,7 +139,7 @@ TEST(Image2Seq, ConfigValidation) {
   c.location_filters = 2;
   c.location_width = 2;
   expect_refused(c, "model.location_width");
-  // none is image2seq's: the text models' baseline is kind noattn.
+  // none is image2seq's and las's: the text models' baseline is kind noattn.
   ModelConfig text;
   text.src_vocab = text.tgt_vocab = 10;
   text.attention_mode = AttentionMode::none;

@@ -203,11 +203,66 @@ TEST(ListenAttendSpell, ConfigValidation) {
   c.score = AttentionScore::dot;
   expect_refused(c, "model.score");
   c = small_model();
-  c.attention_mode = AttentionMode::none;
-  expect_refused(c, "model.attention.mode");
+  c.attention_mode = AttentionMode::none;  // the baseline without attention
+  EXPECT_NO_THROW(validate_model_config(c));
+  c.location_filters = 2;  // features of an attention it does not have
+  expect_refused(c, "model.location_filters");
   c = small_model();
   c.dec_layers = 2;
   expect_refused(c, "model.dec_layers");
+}
+
+// model.attention.mode none: the speller has no attention parameters and reads one fixed
+// context, the listener's final states, so the loss's gradient still reaches the listener's
+// first layer; decoding gives no attention rows, and an utterance decodes alone as in a batch.
+TEST(ListenAttendSpell, WithoutAttentionTheSpellerReadsTheListenersFinalStates) {
+  ModelConfig c = small_model(2);
+  c.enc_layers = 2;
+  c.enc_hidden = 2;
+  Rng attending_rng(6);
+  const auto attending = make_model(c, attending_rng, DType::f64);
+  c.attention_mode = AttentionMode::none;
+  Rng rng(6);
+  auto model = make_model(c, rng, DType::f64);
+  EXPECT_TRUE(attending->has_attention());
+  EXPECT_FALSE(model->has_attention());
+  std::vector<std::string> names, attending_names;
+  for (const auto& [name, p] : model->named_parameters()) names.push_back(name);
+  for (const auto& [name, p] : attending->named_parameters())
+    if (name.rfind("attention.", 0) != 0) attending_names.push_back(name);
+  EXPECT_EQ(names, attending_names);  // the same model less its attention
+  EXPECT_LT(names.size(), attending->named_parameters().size());
+
+  const TokenBatch src = speech_batch(utterances({5, 3}, 7, DType::f64), 2, DType::f64);
+  TokenBatch tgt;
+  tgt.batch = 2;
+  tgt.len = 3;
+  tgt.ids = {kBos, 4, 5, kBos, 6, kPad};
+  tgt.lengths = {3, 2};
+  const std::vector<std::int32_t> out = {4, 5, kEos, 6, kEos, kPad};
+  std::vector<Var> params;
+  for (const auto& [name, p] : model->named_parameters())
+    if (name.rfind("listener.0.", 0) == 0 || name.rfind("decoder.", 0) == 0) params.push_back(p);
+  ASSERT_EQ(params.size(), 12u);  // 8 of the listener's first layer, 4 of the speller's cell
+  EXPECT_TRUE(gradcheck(
+      [&] { return cross_entropy(model->forward(src, tgt), out, kPad, 0.1); }, params));
+
+  Rng f32_rng(8);
+  auto small = make_model(c, f32_rng);
+  small->eval();
+  const Vocabulary vocab = Vocabulary::from_tokens({"a", "b", "c", "d", "e"});
+  const auto tok = make_tokenizer(TokenizerKind::whitespace);
+  const std::vector<Tensor> u = utterances({4, 9, 6, 12}, 9, DType::f32);
+  DecodeOptions o;
+  o.max_len = 6;
+  const auto together = transcribe(*small, *tok, vocab, u, o, 4);
+  ASSERT_EQ(together.size(), 4u);
+  for (std::size_t b = 0; b < u.size(); ++b) {
+    const auto alone = transcribe(*small, *tok, vocab, {u[b]}, o, 1);
+    EXPECT_EQ(alone[0][0].tokens, together[b][0].tokens) << "utterance " << b;
+    EXPECT_NEAR(alone[0][0].score, together[b][0].score, 1e-4);
+    EXPECT_TRUE(together[b][0].attention.empty()) << "utterance " << b;
+  }
 }
 
 // Each utterance decodes alone as among others, greedy and with a beam, and on two threads

@@ -80,7 +80,8 @@ class Transformer(nn.Module):
         state = (src.new_zeros(src.size(0), 0),)                 # the prefix of tokens
         return (memory, mask), state
 
-    def _decode(self, tgt_in, enc):
+    def features(self, tgt_in, enc):
+        """The decoder's output (B, n, d) and the attention output alpha (B, n, m)."""
         memory, mask = enc
         n = tgt_in.size(1)
         y = self._embed(self.tgt_emb, getattr(self, "tgt_pos", None), tgt_in)
@@ -88,6 +89,10 @@ class Transformer(nn.Module):
         h = self.decoder(y, memory, tgt_mask=causal, memory_key_padding_mask=~mask)
         w = self._weights
         alpha = w.mean(1) if self.align_head == 0 else w[:, self.align_head - 1]
+        return h, alpha
+
+    def _decode(self, tgt_in, enc):
+        h, alpha = self.features(tgt_in, enc)
         return self.W_s(h), alpha                                # (B, n, V), (B, n, m)
 
     def step(self, y_prev, state, enc):

@@ -54,7 +54,7 @@ LstmState lstm_step(const Var& x_proj, const LstmState& state, const Var& w_hh, 
   });
   LstmState out{Var(h_out), Var(c_out)};
   std::vector<std::uint8_t> m(mask.begin(), mask.end());
-  rnn_detail::record_multi(
+  record_multi(
       {&x_proj, &h, &c, &w_hh, &b_hh}, {&out.h, &out.c},
       [x_proj, h, c, w_hh, b_hh, ho = out.h, co = out.c, save, m = std::move(m), B, H, G, ld_h,
        ld_c, precision]() {

@@ -21,10 +21,9 @@ void check_input(const HeadsInput& in, const char* name, std::int64_t dim, DType
   HEED_CHECK(t.dtype() == dtype, "multi_head_attention: ", name, " has another dtype than q");
 }
 
-}  // namespace
-
-Var multi_head_attention(const HeadsInput& q, const HeadsInput& k, const HeadsInput& v,
-                         std::int64_t dim, const MultiHeadOptions& o, Tensor* weights) {
+// Both entries: the weights are a second output on the tape when on_tape.
+AttentionWithWeights attention(const HeadsInput& q, const HeadsInput& k, const HeadsInput& v,
+                               std::int64_t dim, const MultiHeadOptions& o, bool on_tape) {
   HEED_CHECK(dim > 0 && o.heads > 0 && dim % o.heads == 0, "multi_head_attention: ", o.heads,
              " heads do not divide the size ", dim);
   const DType dtype = q.x.defined() ? q.x.dtype() : DType::f32;
@@ -78,21 +77,47 @@ Var multi_head_attention(const HeadsInput& q, const HeadsInput& k, const HeadsIn
         additive.defined() ? additive.data<T>() : nullptr, dropping ? drop.data<T>() : nullptr,
         P.data<T>(), out.data<T>());
   });
-  if (weights) *weights = P;
-  return record_op(out, {&q.x, &k.x, &v.x}, [q, k, v, s, lengths, gemm, P, drop](Var& y) {
+  AttentionWithWeights result{Var(out), Var(P)};
+  const auto backward = [q, k, v, s, lengths, gemm, P, drop](const Var& y, const Var& w) {
     kernels::HeadsShape shape = s;
     shape.key_lengths = lengths->empty() ? nullptr : lengths->data();
     dispatch(y.dtype(), [&]<typename T>() {
       const auto grad = [](const HeadsInput& in) -> T* {
         return in.x.requires_grad() ? in.x.grad_buffer().data<T>() + in.column : nullptr;
       };
+      // An output that received no gradient counts as zero.
+      const Tensor dO = y.has_grad() ? y.grad() : Tensor::zeros(y.value().shape(), y.dtype());
       kernels::multi_head_attention_backward<T>(
           gemm, shape, q.x.value().data<T>() + q.column, k.x.value().data<T>() + k.column,
           v.x.value().data<T>() + v.column, P.data<T>(),
-          drop.defined() ? drop.data<T>() : nullptr, y.grad().data<T>(), grad(q), grad(k),
-          grad(v));
+          drop.defined() ? drop.data<T>() : nullptr, dO.data<T>(),
+          w.defined() && w.has_grad() ? w.grad().data<T>() : nullptr, grad(q), grad(k), grad(v));
     });
-  });
+  };
+  if (!on_tape) {
+    result.out = record_op(out, {&q.x, &k.x, &v.x},
+                           [backward](Var& y) { backward(y, Var()); });
+    return result;
+  }
+  Var& y = result.out;
+  Var& w = result.weights;
+  record_multi({&q.x, &k.x, &v.x}, {&y, &w}, [backward, y, w]() { backward(y, w); });
+  return result;
+}
+
+}  // namespace
+
+Var multi_head_attention(const HeadsInput& q, const HeadsInput& k, const HeadsInput& v,
+                         std::int64_t dim, const MultiHeadOptions& o, Tensor* weights) {
+  AttentionWithWeights r = attention(q, k, v, dim, o, false);
+  if (weights) *weights = r.weights.value();
+  return r.out;
+}
+
+AttentionWithWeights multi_head_attention_with_weights(const HeadsInput& q, const HeadsInput& k,
+                                                       const HeadsInput& v, std::int64_t dim,
+                                                       const MultiHeadOptions& o) {
+  return attention(q, k, v, dim, o, true);
 }
 
 }  // namespace heed

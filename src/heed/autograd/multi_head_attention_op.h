@@ -45,4 +45,15 @@ Var multi_head_attention(const HeadsInput& q, const HeadsInput& k, const HeadsIn
                          std::int64_t dim, const MultiHeadOptions& options,
                          Tensor* weights = nullptr);
 
+// The same with the weights on the tape: `weights` (B, heads, n, m), before dropout, is a
+// second output whose gradient reaches q and k (copy attention reads the encoder-decoder
+// weights in its loss, models/pointer_generator.h).
+struct AttentionWithWeights {
+  Var out;
+  Var weights;
+};
+AttentionWithWeights multi_head_attention_with_weights(const HeadsInput& q, const HeadsInput& k,
+                                                       const HeadsInput& v, std::int64_t dim,
+                                                       const MultiHeadOptions& options);
+
 }  // namespace heed

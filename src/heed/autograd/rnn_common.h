@@ -2,7 +2,6 @@
 // Small helpers shared by the recurrent ops (gru.cpp, lstm.cpp, rnn_sequence.cpp).
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "heed/autograd/tape.h"
@@ -47,26 +46,6 @@ void time_to_batch_major(const T* src, std::int64_t ld_src, T* dst, std::int64_t
       else
         std::copy_n(from, width, to);
     }
-}
-
-// Records an op with several outputs: each output requires a gradient iff the op records,
-// and backward runs once, when any output received a gradient (the others count as zero).
-inline bool record_multi(const std::vector<const Var*>& inputs, std::vector<Var*> outputs,
-                         std::function<void()> backward) {
-  bool rg = false;
-  if (grad_enabled())
-    for (const Var* v : inputs) rg = rg || (v && v->requires_grad());
-  for (Var* o : outputs) o->set_requires_grad(rg);
-  if (!rg) return false;
-  std::vector<Var> outs;
-  for (Var* o : outputs) outs.push_back(*o);
-  Tape::current().record(
-      [outs = std::move(outs), fn = std::move(backward)]() {
-        for (const Var& o : outs)
-          if (o.has_grad()) return fn();
-      },
-      inputs);
-  return true;
 }
 
 }  // namespace heed::rnn_detail

@@ -405,7 +405,7 @@ RnnSequenceOutput rnn_sequence(const RnnSequenceOptions& opt, const Var& input,
   std::vector<Var*> outputs{&result.output, &result.h_n};
   if (p.lstm) outputs.push_back(&result.c_n);
   if (keep)
-    rnn_detail::record_multi(
+    record_multi(
         inputs, outputs,
         [p = std::make_shared<const Plan>(std::move(p)), saved, input, weights, h0, c0,
          o = result.output, hn = result.h_n, cn = result.c_n]() {

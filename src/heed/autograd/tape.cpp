@@ -77,4 +77,22 @@ Var record_op(Tensor value, std::initializer_list<const Var*> inputs,
   return out;
 }
 
+bool record_multi(const std::vector<const Var*>& inputs, std::vector<Var*> outputs,
+                  std::function<void()> backward) {
+  bool rg = false;
+  if (grad_enabled())
+    for (const Var* v : inputs) rg = rg || (v && v->requires_grad());
+  for (Var* o : outputs) o->set_requires_grad(rg);
+  if (!rg) return false;
+  std::vector<Var> outs;
+  for (Var* o : outputs) outs.push_back(*o);
+  Tape::current().record(
+      [outs = std::move(outs), fn = std::move(backward)]() {
+        for (const Var& o : outs)
+          if (o.has_grad()) return fn();
+      },
+      inputs);
+  return true;
+}
+
 }  // namespace heed

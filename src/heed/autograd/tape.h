@@ -70,4 +70,10 @@ bool any_requires_grad(std::initializer_list<const Var*> inputs);
 Var record_op(Tensor value, std::initializer_list<const Var*> inputs,
               std::function<void(Var& out)> backward);
 
+// Records an op with several outputs: each output requires a gradient iff any input does
+// (in grad mode), and backward runs once, when any output received a gradient (the others
+// count as zero). Returns whether it recorded.
+bool record_multi(const std::vector<const Var*>& inputs, std::vector<Var*> outputs,
+                  std::function<void()> backward);
+
 }  // namespace heed

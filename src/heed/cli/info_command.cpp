@@ -102,8 +102,11 @@ class InfoCommand : public Command {
       std::cout << "  listener " << encoder_cell(mc) << " x" << mc.enc_layers
                 << (mc.bidirectional ? " bidirectional" : "") << " hidden " << mc.enc_hidden
                 << ", pyramid " << mc.listener.pyramid << " (frames per annotation), emb_dim "
-                << mc.emb_dim << ", decoder hidden " << mc.dec_hidden << ", dropout "
-                << mc.dropout << "\n";
+                << mc.emb_dim << ", decoder hidden " << mc.dec_hidden
+                << (mc.attention_mode == AttentionMode::none
+                        ? ", no attention (the listener's final states)"
+                        : "")
+                << ", dropout " << mc.dropout << "\n";
       std::cout << "features: " << config.data.audio.mels << " log-mel bins at "
                 << config.data.audio.rate << " Hz"
                 << (config.data.audio.normalize ? ", normalised per utterance" : "")

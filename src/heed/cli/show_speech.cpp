@@ -54,6 +54,8 @@ void show_speech(const ShowOptions& o, const TrainConfig&, const std::vector<std
   const std::string dir = o.model.dirs.front();
   const LoadedModel m = load_speech_model_dir(
       dir, o.model.weights.empty() ? o.model.checkpoint : o.model.weights.front());
+  HEED_CHECK(m.model->has_attention(), dir, ": a las model with model.attention.mode none has "
+             "no attention to draw (heed transcribe and heed eval --speech read it)");
   const std::vector<Utterance> items = utterances_of(o.audio);
   const SpeechFeatureOptions fo = speech_feature_options(m.config);
   // Every file is read before anything is drawn: a bad one stops the run with its name.

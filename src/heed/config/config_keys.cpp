@@ -508,10 +508,12 @@ std::vector<ConfigKey> make_keys() {
       {unit_interval()}, "dropout rate in training")));
   k.push_back(only(decoders, flag("model.tie_embeddings", model(&ModelConfig::tie_embeddings),
       "the target embedding shares the output layer's weight")));
-  k.push_back(only(text_attends, flag("model.copy", model(&ModelConfig::copy),
+  k.push_back(only(text_attends | transformer, flag("model.copy", model(&ModelConfig::copy),
       "copy attention (See et al. 2017, docs/MODELS.md#copy-attention): p_gen mixes the output "
       "distribution with the attention weights over the source words, which extend the target "
-      "vocabulary, so words it lacks can be copied; soft attention and untied embeddings only")));
+      "vocabulary, so words it lacks can be copied; soft attention and untied embeddings only. "
+      "The Transformer copies through its attention output (`model.alignment_layer`, "
+      "`model.alignment_head`) and has no coverage")));
   k.push_back(only(ram_only, integer("model.glimpses", ram(&RamConfig::glimpses), {positive_int()},
       "T: glimpses per image (the first at the centre)")));
   k.push_back(only(ram_only, integer("model.glimpse_size", ram(&RamConfig::glimpse_size),
@@ -591,9 +593,9 @@ std::vector<ConfigKey> make_keys() {
   k.push_back(only(attends, choice("model.attention.mode", model(&ModelConfig::attention_mode),
       "`soft`: the context is the weighted average of the annotations; `hard`: one position "
       "sampled from the weights in training, trained with REINFORCE (bahdanau, luong and "
-      "image2seq, any score, also local-p; refused for noattn); `none`: image2seq only, no "
-      "attention (the mean annotation at every step; the text models' baseline is `kind: "
-      "noattn`)")));
+      "image2seq, any score, also local-p; refused for noattn); `none`: image2seq and las only, "
+      "no attention (image2seq: the mean annotation at every step; las: the listener's final "
+      "states; the text models' baseline is `kind: noattn`)")));
   k.push_back(only(attends, choice("model.attention.hard_eval", model(&ModelConfig::hard_eval),
       "what a `hard` model reads when not training (decoding, dev loss): `argmax` (the most "
       "probable position's annotation) or `expectation` (the soft context)")));

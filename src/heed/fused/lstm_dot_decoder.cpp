@@ -307,7 +307,7 @@ Var lstm_dot_decoder(const Var& X, const std::vector<Var>& h0, const std::vector
   for (const LstmDotLayer& ly : w.layers)
     for (const Var* v : {&ly.w_ih, &ly.w_hh, &ly.b_ih, &ly.b_hh}) inputs.push_back(v);
   Var out(Y);
-  rnn_detail::record_multi(inputs, {&out}, [s = std::move(s), X, h0, c0, H_ann, K, w, out]() {
+  record_multi(inputs, {&out}, [s = std::move(s), X, h0, c0, H_ann, K, w, out]() {
     dispatch(out.dtype(), [&]<typename T>() { backward<T>(s, X, h0, c0, H_ann, K, w, out); });
   });
   return out;

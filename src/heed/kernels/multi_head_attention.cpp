@@ -119,7 +119,7 @@ void multi_head_attention(const GemmOptions& options, const HeadsShape& s, const
 template <typename T>
 void multi_head_attention_backward(const GemmOptions& options, const HeadsShape& s, const T* Q,
                                    const T* K, const T* V, const T* P, const T* drop,
-                                   const T* dO, T* dQ, T* dK, T* dV) {
+                                   const T* dO, const T* dP_in, T* dQ, T* dK, T* dV) {
   const std::int64_t B = s.batch, H = s.heads, n = s.queries, m = s.keys, d = s.dim;
   const std::int64_t dh = d / H, pairs = B * H;
   const T scale = static_cast<T>(s.scale);
@@ -150,12 +150,14 @@ void multi_head_attention_backward(const GemmOptions& options, const HeadsShape&
           const T* pi = p + i * m;
           const T* mi = mask ? mask + i * m : nullptr;
           const T* douti = dout + i * d;
+          const T* dpi = dP_in ? dP_in + (bh * n + i) * m : nullptr;
           T sum = 0;
           for (std::int64_t j = 0; j < limit; ++j) {
             const T w = mi ? pi[j] * mi[j] : pi[j];
             if (dv && w != T(0)) axpy(w, douti, dv + j * s.v_ld, dh);
             g[j] = dot(douti, v + j * s.v_ld, dh);
             if (mi) g[j] *= mi[j];
+            if (dpi) g[j] += dpi[j];
             sum += pi[j] * g[j];
           }
           const T* qi = q + i * s.q_ld;
@@ -182,6 +184,8 @@ void multi_head_attention_backward(const GemmOptions& options, const HeadsShape&
       }
       if (mask)
         for (std::int64_t e = 0; e < n * m; ++e) g[e] *= mask[e];
+      if (dP_in)
+        for (std::int64_t e = 0; e < n * m; ++e) g[e] += dP_in[bh * n * m + e];
       // The softmax's Jacobian: dS_ij = P_ij (dP_ij - sum_l P_il dP_il); 0 where P is 0.
       for (std::int64_t i = 0; i < n; ++i) {
         const T* pi = p + i * m;
@@ -206,7 +210,7 @@ void multi_head_attention_backward(const GemmOptions& options, const HeadsShape&
                                         const T*, const T*, const T*, const T*, T*, T*);      \
   template void multi_head_attention_backward<T>(const GemmOptions&, const HeadsShape&,       \
                                                  const T*, const T*, const T*, const T*,      \
-                                                 const T*, const T*, T*, T*, T*);
+                                                 const T*, const T*, const T*, T*, T*, T*);
 HEED_MULTI_HEAD_ATTENTION(float)
 HEED_MULTI_HEAD_ATTENTION(double)
 #undef HEED_MULTI_HEAD_ATTENTION

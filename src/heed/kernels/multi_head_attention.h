@@ -47,10 +47,12 @@ void multi_head_attention(const GemmOptions& options, const HeadsShape& s, const
                           const T* V, const T* additive, const T* drop, T* P, T* O);
 
 // Accumulates dQ, dK, dV (each with its input's stride; any may be null) from dO (B, n, dim)
-// and the forward's P and drop.
+// and the forward's P and drop. dP (B, h, n, m), or null: a gradient of the weights P
+// themselves (before dropout), for a loss that reads them (copy attention), added to the
+// one that reaches P through O.
 template <typename T>
 void multi_head_attention_backward(const GemmOptions& options, const HeadsShape& s, const T* Q,
                                    const T* K, const T* V, const T* P, const T* drop,
-                                   const T* dO, T* dQ, T* dK, T* dV);
+                                   const T* dO, const T* dP, T* dQ, T* dK, T* dV);
 
 }  // namespace heed::kernels

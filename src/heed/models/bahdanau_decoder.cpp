@@ -94,7 +94,8 @@ Var BahdanauDecoder::pre_output(const Var& features, const RunMode& mode) const 
 // have the location features and coverage (their key term changes every step).
 std::optional<Var> BahdanauDecoder::accelerated(const Var& E, const Encoded& enc,
                                                 const RunMode& mode, Tensor* alphas) const {
-  if (!attention_ || attention_->config().hard || attention_->config().has_features())
+  if (!attention_ || attention_->config().hard || attention_->config().has_features() ||
+      mode.attention)
     return std::nullopt;
   Var X =
       add_bias(linear_columns(E, cell_.weight_ih, 0, mode.precision), cell_.bias_ih);  // (B, n, 3H)

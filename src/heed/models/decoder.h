@@ -88,7 +88,9 @@ class Decoder {
 
   // The whole teacher-forced sequence as one fused op, if one is registered for this
   // decoder's configuration in this mode: features (B, n, F) for E (B, n, emb), equal to
-  // running step() n times. alphas, if given, receives the weights (B, n, m).
+  // running step() n times. alphas, if given, receives the weights (B, n, m). With
+  // mode.attention set (every step's weights wanted on the tape) it appends them, (B, m) a
+  // step, as the step loop does, or returns nullopt.
   virtual std::optional<Var> accelerated(const Var& E, const Encoded& enc, const RunMode& mode,
                                          Tensor* alphas) const {
     (void)E, (void)enc, (void)mode, (void)alphas;

@@ -113,9 +113,10 @@ Var EncoderDecoder::features(const TokenBatch& src, const TokenBatch& tgt_in, Te
   const std::int64_t B = tgt_in.batch, n = tgt_in.len;
   Var E = decoder_->embed(tgt_in.ids, {B, n}, m);  // e(y_{t-1}) for every step at once
   if (!decoder_->has_attention()) alphas = nullptr;
-  // The attention trace needs every step's weights on the tape: the step loop gives them.
+  // The attention trace needs every step's weights on the tape: the step loop gives them,
+  // and the accelerations that can.
   std::vector<Var>* trace = decoder_->has_attention() ? m.attention : nullptr;
-  if (accelerations_ && !trace)
+  if (accelerations_)
     if (std::optional<Var> F = decoder_->accelerated(E, enc, m, alphas)) return *F;
   if (alphas) *alphas = alloc_alphas(B, n, src.len, E.dtype());
   DecoderState state = enc.initial;

@@ -3,7 +3,9 @@
 // additive score (the speller), which emits the transcript's symbols (the target tokeniser's:
 // characters or words). The decoder starts from s_0 = tanh(W_init <-h_1), the listener's top
 // layer's backward final state. Beyond the paper: a GRU listener, one decoder cell, the deep
-// output, and Bahdanau's attention for Chan's.
+// output, and Bahdanau's attention for Chan's. model.attention.mode none is the baseline without
+// attention: every step reads the same fixed context [->h_m; <-h_1], the listener's top layer's
+// final states (as kind noattn reads its encoder's).
 #include "heed/models/bahdanau_decoder.h"
 #include "heed/models/encoder_decoder.h"
 #include "heed/models/listener.h"
@@ -34,7 +36,8 @@ std::unique_ptr<Seq2Seq> build(const ModelConfig& c, Rng& rng, DType dtype) {
   auto tgt_emb = std::make_unique<Embedding>(c.tgt_vocab, c.emb_dim, kPad, rng, dtype);
   auto listener = std::make_unique<PyramidalListener>(c, encoder_cell(c), rng, dtype);
   auto decoder = std::make_unique<BahdanauDecoder>(std::move(tgt_emb), c, listener->output_dim(),
-                                                   /*attend=*/true, rng, dtype);
+                                                   c.attention_mode != AttentionMode::none, rng,
+                                                   dtype);
   return std::make_unique<EncoderDecoder>(c, std::move(listener), std::move(decoder));
 }
 

@@ -121,7 +121,8 @@ std::optional<Var> LuongDecoder::accelerated(const Var& E, const Encoded& enc, c
                                              Tensor* alphas) const {
   const ScoreSpec& score = score_spec(attention_.score());
   const bool layer_dropout = mode.training && mode.dropout > 0 && layers_ > 1;
-  if (!score.fused || attention_.config().local_p || attention_.config().hard || layer_dropout)
+  if (!score.fused || attention_.config().local_p || attention_.config().hard || layer_dropout ||
+      mode.attention)
     return std::nullopt;
   const RecurrentCell& cell0 = cells_[0];
   Var X =

@@ -55,9 +55,9 @@ void validate_model_config(const ModelConfig& c) {
   HEED_CHECK((c.src_vocab >= 4 || reads_no_source_tokens(c.kind)) && c.tgt_vocab >= 4, "model: "
              "src_vocab and tgt_vocab must hold at least the 4 special tokens (pad, bos, eos, "
              "unk), got ", c.src_vocab, " and ", c.tgt_vocab);
-  HEED_CHECK(c.attention_mode != AttentionMode::none || is_image_to_sequence(c.kind),
-             "model.attention.mode: none exists for image2seq; the text models' baseline "
-             "without attention is model.kind noattn");
+  HEED_CHECK(c.attention_mode != AttentionMode::none || reads_no_source_tokens(c.kind),
+             "model.attention.mode: none exists for image2seq and las; the text models' "
+             "baseline without attention is model.kind noattn");
   HEED_CHECK(c.emb_dim > 0, "model.emb_dim must be positive, got ", c.emb_dim);
   HEED_CHECK(c.enc_hidden > 0, "model.enc_hidden must be positive, got ", c.enc_hidden);
   HEED_CHECK(c.dec_hidden > 0, "model.dec_hidden must be positive, got ", c.dec_hidden);

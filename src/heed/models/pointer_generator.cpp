@@ -8,9 +8,10 @@ namespace heed {
 void check_copy_config(const ModelConfig& c) {
   if (!c.copy) return;
   const std::string_view kind = enum_name(c.kind);
-  HEED_CHECK(is_sequence_to_sequence(c.kind) && model_kind_traits(c.kind).attention_decoder,
+  HEED_CHECK(is_sequence_to_sequence(c.kind) &&
+                 (model_kind_traits(c.kind).attention_decoder || c.kind == ModelKind::transformer),
              "model.copy: copy attention copies source words through the attention weights, so "
-             "it needs a text model that attends (bahdanau or luong), not ", kind);
+             "it needs a text model that attends (bahdanau, luong or transformer), not ", kind);
   HEED_CHECK(c.attention_mode == AttentionMode::soft, "model.copy: copy attention mixes the soft "
              "attention weights into the output distribution; model.attention.mode ",
              enum_name(c.attention_mode), " is not supported with it (use soft)");

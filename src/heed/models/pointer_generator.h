@@ -1,13 +1,16 @@
 #pragma once
 // Copy attention, the pointer-generator of See et al. (2017), "Get To The Point", sec. 2.2
 // (docs/MODELS.md#copy-attention), as an option of the text models that attend
-// (model.copy: bahdanau, luong). Beside the decoder's output layer, a gate reads the same
-// features:
+// (model.copy: bahdanau, luong, transformer). Beside the decoder's output layer, a gate reads
+// the same features:
 //   p_gen_t = sigmoid(w . features_t + b)          (parameters p_gen.weight (1, F), p_gen.bias)
 //   P(w) = p_gen_t P_vocab(w) + (1 - p_gen_t) sum_{j: x_j = w} alpha_tj
 // over the target vocabulary extended by the sentence's source words it lacks
 // (data/copy_map.h). For Bahdanau's decoder the features are [s_t; c_t; e(y_{t-1})], See's
-// three inputs exactly; for Luong's, the attentional state h~_t = tanh(W_c [c_t; h_t]).
+// three inputs exactly; for Luong's, the attentional state h~_t = tanh(W_c [c_t; h_t]); for
+// the Transformer's, the decoder's output (after its final layer norm), and alpha its
+// attention output (model.alignment_layer's encoder-decoder weights, the heads averaged
+// unless model.alignment_head names one).
 // EncoderDecoder (encoder_decoder.h) owns the gate; the loss is autograd/copy_loss_op.h.
 #include <cstdint>
 #include <memory>

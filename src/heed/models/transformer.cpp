@@ -3,6 +3,7 @@
 // model.ff_dim, model.enc_layers and model.dec_layers.
 #include "heed/models/encoder_decoder.h"
 #include "heed/models/model_registry.h"
+#include "heed/models/pointer_generator.h"
 #include "heed/models/transformer_decoder.h"
 #include "heed/models/transformer_encoder.h"
 
@@ -34,7 +35,11 @@ std::unique_ptr<Seq2Seq> build(const ModelConfig& c, Rng& rng, DType dtype) {
   auto tgt_emb = transformer_embedding(c.tgt_vocab, c.transformer.d_model, rng, dtype);
   auto encoder = std::make_unique<TransformerEncoder>(std::move(src_emb), c, rng, dtype);
   auto decoder = std::make_unique<TransformerDecoder>(std::move(tgt_emb), c, rng, dtype);
-  return std::make_unique<EncoderDecoder>(c, std::move(encoder), std::move(decoder));
+  // Copy attention's gate, drawn last as for the recurrent kinds.
+  std::unique_ptr<Linear> gate =
+      c.copy ? make_copy_gate(decoder->feature_dim(), rng, dtype) : nullptr;
+  return std::make_unique<EncoderDecoder>(c, std::move(encoder), std::move(decoder),
+                                          std::move(gate));
 }
 
 // Learned positions bound the source; sinusoidal ones do not.
@@ -51,7 +56,7 @@ double parameters(const ModelConfig& c) {
   return static_cast<double>(c.src_vocab + c.tgt_vocab) * d + positions +
          static_cast<double>(c.enc_layers) * layer +
          static_cast<double>(c.dec_layers) * (layer + 4.0 * d * d) +
-         static_cast<double>(c.tgt_vocab) * (d + 1.0);
+         static_cast<double>(c.tgt_vocab) * (d + 1.0) + (c.copy ? d + 1.0 : 0.0);
 }
 
 std::vector<std::pair<const char*, std::int64_t>> sizes(const ModelConfig& c) {

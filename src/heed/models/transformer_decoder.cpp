@@ -2,6 +2,7 @@
 
 #include "heed/autograd/concat_op.h"
 #include "heed/autograd/index.h"
+#include "heed/autograd/reduce_op.h"
 
 namespace heed {
 
@@ -48,11 +49,10 @@ Encoded TransformerDecoder::prepare(const EncoderOutput& enc, const RunMode& mod
 }
 
 Var TransformerDecoder::run(const Var& E, std::int64_t start, DecoderState* state,
-                            const Encoded& enc, const RunMode& mode,
-                            std::vector<Tensor>* weights,
+                            const Encoded& enc, const RunMode& mode, std::vector<Var>* weights,
                             std::vector<Tensor>* self_weights) const {
   Var x = maybe_dropout(positions_.add_to(E, start), mode);
-  if (weights) weights->assign(stack_.layers.size(), Tensor());
+  if (weights) weights->assign(stack_.layers.size(), Var());
   if (self_weights) self_weights->assign(stack_.layers.size(), Tensor());
   for (std::size_t l = 0; l < stack_.layers.size(); ++l)
     x = stack_.layers[l]->forward(x, state ? &state->parts[l] : nullptr, enc.keys,
@@ -62,45 +62,45 @@ Var TransformerDecoder::run(const Var& E, std::int64_t start, DecoderState* stat
   return stack_.norm.forward(x);
 }
 
-Tensor TransformerDecoder::alignment(const Tensor& w) const {
-  const std::int64_t B = w.dim(0), H = w.dim(1), n = w.dim(2), m = w.dim(3);
-  if (align_head_ > 0) return w.select(1, align_head_ - 1).contiguous();
-  Tensor out = Tensor::zeros({B, n, m}, w.dtype());
-  dispatch(w.dtype(), [&]<typename T>() {
-    const T* in = w.data<T>();
-    T* o = out.data<T>();
-    const T inv = T(1) / static_cast<T>(H);
-    for (std::int64_t b = 0; b < B; ++b)
-      for (std::int64_t h = 0; h < H; ++h)
-        for (std::int64_t e = 0; e < n * m; ++e) o[b * n * m + e] += in[(b * H + h) * n * m + e] * inv;
-  });
-  return out;
+Var TransformerDecoder::alignment(const std::vector<Var>& weights) const {
+  const Var& w = weights[static_cast<std::size_t>(align_layer_)];
+  if (align_head_ > 0) return select(w, 1, align_head_ - 1);
+  return mean(w, 1);
 }
 
 Var TransformerDecoder::step(const Var& e, DecoderState& state, const Encoded& enc,
                              const RunMode& mode, Var* alpha) const {
   const std::int64_t B = e.dim(0), t = state.parts[0].dim(1);
-  std::vector<Tensor> weights;
+  std::vector<Var> weights;
   Var h = run(reshape(e, {B, 1, d_}), t, &state, enc, mode, alpha ? &weights : nullptr);
   if (alpha) {
-    const Tensor a = alignment(weights[static_cast<std::size_t>(align_layer_)]);
-    *alpha = Var(a.reshape({B, a.dim(2)}));
+    const Var a = alignment(weights);  // (B, 1, m)
+    *alpha = reshape(a, {B, a.dim(2)});
   }
   return reshape(h, {B, d_});
 }
 
+// With an attention trace (copy attention's training), each position's weights (B, m) are
+// slices of the whole target's, on the tape.
 std::optional<Var> TransformerDecoder::accelerated(const Var& E, const Encoded& enc,
                                                    const RunMode& mode, Tensor* alphas) const {
-  std::vector<Tensor> weights;
-  Var h = run(E, 0, nullptr, enc, mode, alphas ? &weights : nullptr);
-  if (alphas) *alphas = alignment(weights[static_cast<std::size_t>(align_layer_)]);
+  const bool wanted = alphas || mode.attention;
+  std::vector<Var> weights;
+  Var h = run(E, 0, nullptr, enc, mode, wanted ? &weights : nullptr);
+  if (!wanted) return h;
+  const Var a = alignment(weights);  // (B, n, m)
+  if (alphas) *alphas = a.value().contiguous();
+  if (mode.attention)
+    for (std::int64_t t = 0; t < a.dim(1); ++t) mode.attention->push_back(select(a, 1, t));
   return h;
 }
 
 AttentionHeads TransformerDecoder::attention_heads(const Var& E, const Encoded& enc,
                                                   const RunMode& mode) const {
   AttentionHeads heads;
-  run(E, 0, nullptr, enc, mode, &heads.cross, &heads.decoder_self);
+  std::vector<Var> cross;
+  run(E, 0, nullptr, enc, mode, &cross, &heads.decoder_self);
+  for (const Var& w : cross) heads.cross.push_back(w.value());
   return heads;
 }
 

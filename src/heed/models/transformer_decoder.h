@@ -11,7 +11,8 @@
 // are computed once per batch (prepare: Encoded::keys, (B, m, 2 d L)). accelerated() runs the
 // whole teacher-forced target at once with the causal mask, equal to the steps.
 // The attention output alpha is the encoder-decoder weights of model.alignment_layer, its
-// head model.alignment_head or the heads averaged.
+// head model.alignment_head or the heads averaged: what copy attention copies through
+// (model.copy, models/pointer_generator.h), so they stay on the tape.
 // Parameters (PyTorch names): tgt_emb, tgt_pos (learned positions), decoder.layers.<l>.*,
 // decoder.norm, W_s.
 #include <memory>
@@ -52,15 +53,17 @@ class TransformerDecoder : public Decoder {
 
   // Positions [start, start + n) of E (B, n, d) through every layer: the features (B, n, d);
   // state: the caches (incremental), or null (the whole target, causal). weights, if given,
-  // receives each layer's encoder-decoder weights (B, heads, n, m), self_weights each layer's
-  // self-attention weights (B, heads, n, start + n).
+  // receives each layer's encoder-decoder weights (B, heads, n, m) (on the tape: copy
+  // attention's loss reads them), self_weights each layer's self-attention weights
+  // (B, heads, n, start + n).
   Var run(const Var& E, std::int64_t start, DecoderState* state, const Encoded& enc,
-          const RunMode& mode, std::vector<Tensor>* weights,
+          const RunMode& mode, std::vector<Var>* weights,
           std::vector<Tensor>* self_weights = nullptr) const;
 
  private:
-  // The attention output (B, n, m) from the alignment layer's weights (B, heads, n, m).
-  Tensor alignment(const Tensor& weights) const;
+  // The attention output (B, n, m) from the layers' weights: the alignment layer's
+  // (B, heads, n, m), one head or their mean.
+  Var alignment(const std::vector<Var>& weights) const;
 
   std::int64_t d_, vocab_, align_layer_, align_head_;
   std::unique_ptr<Embedding> tgt_emb_;

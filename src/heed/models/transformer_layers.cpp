@@ -122,7 +122,7 @@ TransformerDecoderLayer::TransformerDecoderLayer(const TransformerConfig& c, Rng
 Var TransformerDecoderLayer::forward(const Var& x, Var* cache, const Var& memory,
                                      std::int64_t column,
                                      const std::vector<std::int64_t>& memory_lengths,
-                                     const RunMode& mode, Tensor* cross_weights,
+                                     const RunMode& mode, Var* cross_weights,
                                      Tensor* self_weights) const {
   const MultiHeadOptions plain = attention_options(heads_, mode);
   const std::int64_t B = x.dim(0), n = x.dim(1);
@@ -158,11 +158,16 @@ Var TransformerDecoderLayer::forward(const Var& x, Var* cache, const Var& memory
     MultiHeadOptions o = plain;
     o.mask.key_lengths = memory_lengths;
     const Var q = scatter_rows(multihead_attn.queries(in, mode.precision), rows, B, n);
-    return multihead_attn.out_proj.forward(
-        pick_rows(multi_head_attention({q}, {memory, column}, {memory, column + d_}, d_, o,
-                                       cross_weights),
-                  rows),
-        mode.precision);
+    Var heads;
+    if (cross_weights) {  // the weights on the tape (copy attention's loss reads them)
+      AttentionWithWeights r =
+          multi_head_attention_with_weights({q}, {memory, column}, {memory, column + d_}, d_, o);
+      *cross_weights = r.weights;
+      heads = r.out;
+    } else {
+      heads = multi_head_attention({q}, {memory, column}, {memory, column + d_}, d_, o);
+    }
+    return multihead_attn.out_proj.forward(pick_rows(heads, rows), mode.precision);
   };
   Var h = residual_rows(x, norm1, mode, rows, self);
   h = residual_rows(h, norm2, mode, rows, cross);

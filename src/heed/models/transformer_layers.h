@@ -82,11 +82,12 @@ class TransformerDecoderLayer : public TransformerLayerBase {
   //   positions' own are appended to (incremental decoding; then n = 1).
   // memory (B, m, *): the encoder-decoder keys and values at columns [column, column + 2 d)
   // (keys_values of the annotations, computed once per batch); memory_lengths the sources'.
-  // cross_weights, if given, receives the encoder-decoder weights (B, heads, n, m), and
-  // self_weights the self-attention weights (B, heads, n, t0 + n).
+  // cross_weights, if given, receives the encoder-decoder weights (B, heads, n, m), on the
+  // tape (copy attention's loss reads them), and self_weights the self-attention weights
+  // (B, heads, n, t0 + n).
   Var forward(const Var& x, Var* cache, const Var& memory, std::int64_t column,
               const std::vector<std::int64_t>& memory_lengths, const RunMode& mode,
-              Tensor* cross_weights, Tensor* self_weights = nullptr) const;
+              Var* cross_weights, Tensor* self_weights = nullptr) const;
 
   MultiHeadAttention self_attn, multihead_attn;
   LayerNorm norm1, norm2, norm3;

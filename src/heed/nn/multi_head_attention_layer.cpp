@@ -39,6 +39,16 @@ Var MultiHeadAttention::attend(const Var& queries, const HeadsInput& k, const He
                           options.precision);
 }
 
+Var MultiHeadAttention::attend_with_weights(const Var& queries, const HeadsInput& k,
+                                            const HeadsInput& v, const MultiHeadOptions& options,
+                                            Var& weights) const {
+  HEED_CHECK(options.heads == heads_, "MultiHeadAttention: options for ", options.heads,
+             " heads, the layer has ", heads_);
+  AttentionWithWeights r = multi_head_attention_with_weights({queries}, k, v, dim_, options);
+  weights = r.weights;
+  return out_proj.forward(r.out, options.precision);
+}
+
 Var MultiHeadAttention::self_attention(const Var& x, const MultiHeadOptions& options,
                                        Tensor* weights) const {
   const Var qkv = linear(x, in_proj_weight, in_proj_bias, options.precision);  // (B, n, 3 d)

@@ -34,6 +34,9 @@ class MultiHeadAttention : public Module {
   // out_proj(attention(queries, k, v)).
   Var attend(const Var& queries, const HeadsInput& k, const HeadsInput& v,
              const MultiHeadOptions& options, Tensor* weights = nullptr) const;
+  // The same with the weights (B, heads, n, m) on the tape, for a loss that reads them.
+  Var attend_with_weights(const Var& queries, const HeadsInput& k, const HeadsInput& v,
+                          const MultiHeadOptions& options, Var& weights) const;
 
   std::int64_t dim() const { return dim_; }
   std::int64_t heads() const { return heads_; }
