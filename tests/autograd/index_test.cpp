@@ -42,6 +42,24 @@ TEST(Index, GatherRows) {
   EXPECT_THROW(gather_rows(r, bad), Error);
 }
 
+TEST(Index, AddRows) {
+  Var x(Tensor::from({2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8}, DType::f64), true);
+  Var y(Tensor::from({2, 2}, {10, 20, 30, 40}, DType::f64), true);
+  const std::vector<std::int64_t> rows{3, 0};
+  Var z = add_rows(x, rows, y);
+  EXPECT_EQ(z.value().shape(), x.value().shape());
+  EXPECT_TRUE(all_close(z.value(), Tensor::from({2, 2, 2}, {31, 42, 3, 4, 5, 6, 17, 28}, DType::f64), 0, 0));
+  // gather_rows' inverse: the rows it did not touch pass through, the others get the sum.
+  Var a = random_var({2, 3, 4}, 4), b = random_var({3, 4}, 5);
+  const std::vector<std::int64_t> picks{5, 0, 2};
+  EXPECT_TRUE(gradcheck([&] { return add_rows(a, picks, b); }, {a, b}));
+  EXPECT_TRUE(gradcheck([&] { return add_rows(a, picks, gather_rows(a, picks)); }, {a}));
+  const std::vector<std::int64_t> twice{1, 1, 2}, outside{0, 1, 6};
+  EXPECT_THROW(add_rows(a, twice, b), Error);
+  EXPECT_THROW(add_rows(a, outside, b), Error);
+  EXPECT_THROW(add_rows(a, std::vector<std::int64_t>{0, 1}, b), Error);  // 2 rows, y has 3
+}
+
 TEST(Index, RejectsOutOfRange) {
   Var x = random_var({3, 4}, 2);
   EXPECT_THROW(select_time(x, 3), Error);

@@ -84,6 +84,42 @@ Var gather_rows(const Var& x, std::span<const std::int64_t> rows) {
   });
 }
 
+Var add_rows(const Var& x, std::span<const std::int64_t> rows, const Var& y) {
+  const Tensor& xv0 = x.value();
+  HEED_CHECK(xv0.ndim() >= 1, "add_rows: x needs at least one dimension");
+  const std::int64_t F = xv0.dim(-1), N = F ? xv0.numel() / F : 0;
+  const auto R = static_cast<std::int64_t>(rows.size());
+  HEED_CHECK(y.value().ndim() == 2 && y.value().dim(0) == R && y.value().dim(1) == F &&
+                 y.dtype() == x.dtype(),
+             "add_rows: y must be (", R, ", ", F, ") like the rows of x, got ",
+             y.value().shape().str());
+  std::vector<char> seen(static_cast<std::size_t>(N), 0);
+  for (std::int64_t r : rows) {
+    HEED_CHECK(r >= 0 && r < N, "add_rows: row ", r, " outside [0, ", N, ")");
+    HEED_CHECK(!seen[static_cast<std::size_t>(r)], "add_rows: row ", r, " given twice");
+    seen[static_cast<std::size_t>(r)] = 1;
+  }
+  Tensor out = xv0.contiguous().clone();
+  const Tensor yv = y.value().contiguous();
+  dispatch(out.dtype(), [&]<typename T>() {
+    T* o = out.data<T>();
+    const T* src = yv.data<T>();
+    for (std::int64_t i = 0; i < R; ++i) kernels::accumulate<T>(src + i * F, o + rows[i] * F, F);
+  });
+  return record_op(out, {&x, &y}, [x, y, idx = std::vector<std::int64_t>(rows.begin(), rows.end()),
+                                   F, N](Var& o) {
+    dispatch(o.dtype(), [&]<typename T>() {
+      const T* g = o.grad().data<T>();
+      if (x.requires_grad()) kernels::accumulate<T>(g, x.grad_buffer().data<T>(), N * F);
+      if (y.requires_grad()) {
+        T* dy = y.grad_buffer().data<T>();
+        for (std::size_t i = 0; i < idx.size(); ++i)
+          kernels::accumulate<T>(g + idx[i] * F, dy + static_cast<std::int64_t>(i) * F, F);
+      }
+    });
+  });
+}
+
 Var reshape(const Var& x, const Shape& shape) {
   Tensor xv = x.value().contiguous();
   Tensor y = xv.reshape(shape);

@@ -19,6 +19,10 @@ Var select_time(const Var& x, std::int64_t t);
 // Rows `rows` of x seen as (N, F) (every dimension but the last is a row): (rows.size(), F),
 // copied; the backward adds each row's gradient back (a row may be picked more than once).
 Var gather_rows(const Var& x, std::span<const std::int64_t> rows);
+// gather_rows' inverse as a sum: x (any shape, seen as (N, F)) with row i of y (rows.size(),
+// F) added to its row rows[i]; x's shape, copied. The rows must be distinct. A residual
+// connection around work done on some rows only (the Transformer's real positions).
+Var add_rows(const Var& x, std::span<const std::int64_t> rows, const Var& y);
 // The same elements in a new shape (one -1 is inferred); a view.
 Var reshape(const Var& x, const Shape& shape);
 

@@ -12,10 +12,14 @@ void layer_norm_rows(const T* x, const T* gamma, const T* beta, T* y, T* mean, T
     const T* xr = x + r * cols;
     T* yr = y + r * cols;
     // Two passes (mean, then the centred squares): exact enough for the gradient checks.
+    // The sums vectorise (omp simd may reorder them): a plain loop of dependent double adds
+    // made the Transformer's layer norms several percent of a training step.
     double sum = 0;
+#pragma omp simd reduction(+ : sum)
     for (std::int64_t c = 0; c < cols; ++c) sum += static_cast<double>(xr[c]);
     const double mu = sum / static_cast<double>(cols);
     double sq = 0;
+#pragma omp simd reduction(+ : sq)
     for (std::int64_t c = 0; c < cols; ++c) {
       const double d = static_cast<double>(xr[c]) - mu;
       sq += d * d;
@@ -47,6 +51,7 @@ void layer_norm_rows_backward(const T* x, const T* gamma, const T* mean, const T
       T* dxr = dx + r * cols;
       const T m = mean[r], rs = rstd[r];
       T sum_g = 0, sum_gx = 0;
+#pragma omp simd reduction(+ : sum_g, sum_gx)
       for (std::int64_t c = 0; c < cols; ++c) {
         const T g = gamma ? gr[c] * gamma[c] : gr[c];
         sum_g += g;

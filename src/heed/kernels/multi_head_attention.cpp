@@ -43,16 +43,39 @@ void softmax_row(T* row, const T* additive, std::int64_t limit, std::int64_t m) 
   std::fill(row + limit, row + m, T(0));
 }
 
+template <typename T>
+T dot(const T* a, const T* b, std::int64_t len) {
+  T sum = 0;
+#pragma omp simd reduction(+ : sum)
+  for (std::int64_t c = 0; c < len; ++c) sum += a[c] * b[c];
+  return sum;
+}
+
+// y += alpha x over len elements.
+template <typename T>
+void axpy(T alpha, const T* x, T* y, std::int64_t len) {
+#pragma omp simd
+  for (std::int64_t c = 0; c < len; ++c) y[c] += alpha * x[c];
+}
+
 }  // namespace
+
+bool uses_product_loops(const HeadsShape& s) {
+  if (s.products != HeadsShape::Products::automatic)
+    return s.products == HeadsShape::Products::loops;
+  return s.queries * s.keys * (s.dim / s.heads) <= kSmallProducts;
+}
 
 template <typename T>
 void multi_head_attention(const GemmOptions& options, const HeadsShape& s, const T* Q, const T* K,
                           const T* V, const T* additive, const T* drop, T* P, T* O) {
   const std::int64_t B = s.batch, H = s.heads, n = s.queries, m = s.keys, d = s.dim;
   const std::int64_t dh = d / H, pairs = B * H;
+  const T scale = static_cast<T>(s.scale);
+  const bool loops = uses_product_loops(s);
 #pragma omp parallel if (worth_threads(s))
   {
-    std::vector<T> dropped(drop ? static_cast<std::size_t>(n * m) : 0);
+    std::vector<T> dropped(drop && !loops ? static_cast<std::size_t>(n * m) : 0);
 #pragma omp for schedule(static)
     for (std::int64_t bh = 0; bh < pairs; ++bh) {
       const std::int64_t b = bh / H, h = bh % H;
@@ -60,8 +83,26 @@ void multi_head_attention(const GemmOptions& options, const HeadsShape& s, const
       const T* k = K + b * m * s.k_ld + h * dh;
       const T* v = V + b * m * s.v_ld + h * dh;
       T* p = P + bh * n * m;
-      gemm<T>(options, false, true, n, m, dh, static_cast<T>(s.scale), q, s.q_ld, k, s.k_ld, T(0),
-              p, m);
+      T* o = O + b * n * d + h * dh;
+      if (loops) {
+        // Row by row, and only over the keys the row may read (the rest of P is 0).
+        const T* mask = drop ? drop + bh * n * m : nullptr;
+        for (std::int64_t i = 0; i < n; ++i) {
+          const std::int64_t limit = key_limit(s, b, i);
+          T* pi = p + i * m;
+          const T* qi = q + i * s.q_ld;
+          for (std::int64_t j = 0; j < limit; ++j) pi[j] = scale * dot(qi, k + j * s.k_ld, dh);
+          softmax_row(pi, additive ? additive + i * m : nullptr, limit, m);
+          T* oi = o + i * d;
+          std::fill(oi, oi + dh, T(0));
+          for (std::int64_t j = 0; j < limit; ++j) {
+            const T w = mask ? pi[j] * mask[i * m + j] : pi[j];
+            if (w != T(0)) axpy(w, v + j * s.v_ld, oi, dh);
+          }
+        }
+        continue;
+      }
+      gemm<T>(options, false, true, n, m, dh, scale, q, s.q_ld, k, s.k_ld, T(0), p, m);
       for (std::int64_t i = 0; i < n; ++i)
         softmax_row(p + i * m, additive ? additive + i * m : nullptr, key_limit(s, b, i), m);
       const T* weights = p;
@@ -70,8 +111,7 @@ void multi_head_attention(const GemmOptions& options, const HeadsShape& s, const
         for (std::int64_t e = 0; e < n * m; ++e) dropped[static_cast<std::size_t>(e)] = p[e] * mask[e];
         weights = dropped.data();
       }
-      gemm<T>(options, false, false, n, dh, m, T(1), weights, m, v, s.v_ld, T(0), O + b * n * d + h * dh,
-              d);
+      gemm<T>(options, false, false, n, dh, m, T(1), weights, m, v, s.v_ld, T(0), o, d);
     }
   }
 }
@@ -83,12 +123,13 @@ void multi_head_attention_backward(const GemmOptions& options, const HeadsShape&
   const std::int64_t B = s.batch, H = s.heads, n = s.queries, m = s.keys, d = s.dim;
   const std::int64_t dh = d / H, pairs = B * H;
   const T scale = static_cast<T>(s.scale);
+  const bool loops = uses_product_loops(s);
   // Every (b, h) pair writes its own rows (b) and columns (h) of dQ, dK, dV: no two threads
   // touch the same element, even when Q, K and V are blocks of one tensor.
 #pragma omp parallel if (worth_threads(s))
   {
-    std::vector<T> dP(static_cast<std::size_t>(n * m));
-    std::vector<T> dropped(drop && dV ? static_cast<std::size_t>(n * m) : 0);
+    std::vector<T> dP(static_cast<std::size_t>(loops ? m : n * m));
+    std::vector<T> dropped(drop && dV && !loops ? static_cast<std::size_t>(n * m) : 0);
 #pragma omp for schedule(static)
     for (std::int64_t bh = 0; bh < pairs; ++bh) {
       const std::int64_t b = bh / H, h = bh % H;
@@ -99,6 +140,37 @@ void multi_head_attention_backward(const GemmOptions& options, const HeadsShape&
       const T* mask = drop ? drop + bh * n * m : nullptr;
       const T* dout = dO + b * n * d + h * dh;
       T* g = dP.data();
+      if (loops) {
+        // Query row i: the same steps as below, over the keys j < limit (P is 0 beyond).
+        T* dq = dQ ? dQ + b * n * s.q_ld + h * dh : nullptr;
+        T* dk = dK ? dK + b * m * s.k_ld + h * dh : nullptr;
+        T* dv = dV ? dV + b * m * s.v_ld + h * dh : nullptr;
+        for (std::int64_t i = 0; i < n; ++i) {
+          const std::int64_t limit = key_limit(s, b, i);
+          const T* pi = p + i * m;
+          const T* mi = mask ? mask + i * m : nullptr;
+          const T* douti = dout + i * d;
+          const T* dpi = dP_in ? dP_in + (bh * n + i) * m : nullptr;
+          T sum = 0;
+          for (std::int64_t j = 0; j < limit; ++j) {
+            const T w = mi ? pi[j] * mi[j] : pi[j];
+            if (dv && w != T(0)) axpy(w, douti, dv + j * s.v_ld, dh);
+            g[j] = dot(douti, v + j * s.v_ld, dh);
+            if (mi) g[j] *= mi[j];
+            if (dpi) g[j] += dpi[j];
+            sum += pi[j] * g[j];
+          }
+          const T* qi = q + i * s.q_ld;
+          T* dqi = dq ? dq + i * s.q_ld : nullptr;
+          for (std::int64_t j = 0; j < limit; ++j) {
+            const T ds = scale * pi[j] * (g[j] - sum);
+            if (ds == T(0)) continue;
+            if (dqi) axpy(ds, k + j * s.k_ld, dqi, dh);
+            if (dk) axpy(ds, qi, dk + j * s.k_ld, dh);
+          }
+        }
+        continue;
+      }
       // d(dropped P) = dO V^T;  dV += (dropped P)^T dO.
       gemm<T>(options, false, true, n, m, dh, T(1), dout, d, v, s.v_ld, T(0), g, m);
       if (dV) {

@@ -6,8 +6,11 @@
 // Head h of a (len, dim) block is its columns [h dh, (h + 1) dh), dh = dim / heads, so
 // splitting and merging the heads are strides, not copies: Q, K, V are read where they lie
 // (three column blocks of one projection, say) and O is written as (B, n, dim) with the
-// heads side by side. Every product is a kernels::gemm; the (batch, head) pairs run in
-// parallel, each with single-threaded products.
+// heads side by side. The (batch, head) pairs run in parallel. A pair's products are
+// kernels::gemm calls, or, when they are small (a head of a short sentence, or one decoding
+// step's query), loops of dot products and row updates over dh contiguous elements: each call
+// into oneDNN's sgemm costs microseconds before any arithmetic, several times what such a
+// product's arithmetic costs.
 #include <cstdint>
 
 #include "heed/kernels/gemm.h"
@@ -27,7 +30,14 @@ struct HeadsShape {
   bool causal = false;                        // query i reads keys j <= i + causal_offset
   std::int64_t causal_offset = 0;
   double scale = 1.0;                         // 1 / sqrt(dh) for scaled dot products
+  // How the products run: chosen by their size (automatic), or forced (for the tests).
+  enum class Products { automatic, loops, gemm } products = Products::automatic;
 };
+
+// Whether a call with this shape runs its products as loops (the automatic choice: n m dh
+// at most kSmallProducts).
+inline constexpr std::int64_t kSmallProducts = 32 * 32 * 64;
+bool uses_product_loops(const HeadsShape& s);
 
 // P (B, h, n, m) receives the softmax weights (0 on masked keys; a row with every key masked
 // is all 0), O (B, n, dim) the merged heads. additive (n, m) or null; drop (B, h, n, m) or

@@ -141,7 +141,8 @@ Var EncoderDecoder::forward(const TokenBatch& src, const TokenBatch& tgt_in,
 }
 
 Var EncoderDecoder::forward_packed(const TokenBatch& src, const TokenBatch& tgt_in) const {
-  const RunMode m = mode();
+  RunMode m = mode();
+  m.target_lengths = &tgt_in.lengths;  // only the real positions are read: skip the padding
   return decoder_->output(gather_rows(features(src, tgt_in, nullptr, m), target_rows(tgt_in)), m);
 }
 

@@ -40,6 +40,10 @@ struct RunMode {
   // Hard attention in training: this pass reads the soft expectation instead of samples
   // (training.hard_soft_mix): nothing is drawn and nothing recorded.
   bool hard_expectation = false;
+  // Teacher forcing over a whole target of which only the real positions are read
+  // (Seq2Seq::forward_packed): the target's lengths (B), so that a decoder's position-wise work
+  // over the whole target (Decoder::accelerated) may skip the padding; null otherwise.
+  const std::vector<std::int64_t>* target_lengths = nullptr;
 };
 
 // Inverted dropout with mode.dropout when training (then mode.rng is required), else x itself.

@@ -1,5 +1,7 @@
 #include "heed/models/transformer_layers.h"
 
+#include <algorithm>
+
 #include "heed/autograd/concat_op.h"
 #include "heed/autograd/elementwise_op.h"
 #include "heed/autograd/index.h"
@@ -15,6 +17,29 @@ MultiHeadOptions attention_options(std::int64_t heads, const RunMode& mode) {
   o.rng = mode.rng;
   o.precision = mode.precision;
   return o;
+}
+
+std::vector<std::int64_t> real_rows(std::int64_t B, std::int64_t n,
+                                    const std::vector<std::int64_t>& lengths) {
+  std::vector<std::int64_t> rows;
+  if (static_cast<std::int64_t>(lengths.size()) != B) return rows;
+  bool padded = false;
+  for (std::int64_t len : lengths) padded = padded || len < n;
+  if (!padded) return rows;
+  for (std::int64_t b = 0; b < B; ++b)
+    for (std::int64_t t = 0; t < std::min(n, lengths[static_cast<std::size_t>(b)]); ++t)
+      rows.push_back(b * n + t);
+  return rows;
+}
+
+Var scatter_rows(const Var& y, const std::vector<std::int64_t>& rows, std::int64_t B,
+                 std::int64_t n) {
+  if (rows.empty()) return y;
+  return add_rows(Var(Tensor::zeros({B, n, y.dim(1)}, y.dtype())), rows, y);
+}
+
+Var pick_rows(const Var& x, const std::vector<std::int64_t>& rows) {
+  return rows.empty() ? x : gather_rows(x, rows);
 }
 
 TransformerLayerBase::TransformerLayerBase(const TransformerConfig& c, Rng& rng, DType dtype)
@@ -36,6 +61,14 @@ Var TransformerLayerBase::residual(const Var& x, const LayerNorm& norm, const Ru
   return norm.forward(add(x, maybe_dropout(f(x), mode)));
 }
 
+template <typename F>
+Var TransformerLayerBase::residual_rows(const Var& x, const LayerNorm& norm, const RunMode& mode,
+                                        const std::vector<std::int64_t>& rows, F&& f) const {
+  if (rows.empty()) return residual(x, norm, mode, f);
+  if (pre_) return add_rows(x, rows, maybe_dropout(f(norm.forward(gather_rows(x, rows))), mode));
+  return norm.forward(add_rows(x, rows, maybe_dropout(f(gather_rows(x, rows)), mode)));
+}
+
 // nn.TransformerEncoderLayer's order of modules: self_attn, linear1, dropout, linear2, norm1,
 // norm2 (our base class holds linear1 and linear2, so they are registered after self_attn).
 TransformerEncoderLayer::TransformerEncoderLayer(const TransformerConfig& c, Rng& rng,
@@ -55,8 +88,18 @@ Var TransformerEncoderLayer::forward(const Var& x, const std::vector<std::int64_
                                      const RunMode& mode, Tensor* weights) const {
   MultiHeadOptions o = attention_options(heads_, mode);
   o.mask.key_lengths = key_lengths;
-  Var h = residual(x, norm1, mode, [&](const Var& in) { return self_attn.self_attention(in, o, weights); });
-  return residual(h, norm2, mode, [&](const Var& in) { return feed_forward(in, mode); });
+  const std::int64_t B = x.dim(0), m = x.dim(1);
+  // The projections on the real positions only; the attention itself on the (B, m) batch.
+  const std::vector<std::int64_t> rows = real_rows(B, m, key_lengths);
+  const auto self = [&](const Var& in) {
+    const Var qkv = scatter_rows(
+        linear(in, self_attn.in_proj_weight, self_attn.in_proj_bias, mode.precision), rows, B, m);
+    return self_attn.out_proj.forward(
+        pick_rows(multi_head_attention({qkv, 0}, {qkv, d_}, {qkv, 2 * d_}, d_, o, weights), rows),
+        mode.precision);
+  };
+  Var h = residual_rows(x, norm1, mode, rows, self);
+  return residual_rows(h, norm2, mode, rows, [&](const Var& in) { return feed_forward(in, mode); });
 }
 
 TransformerDecoderLayer::TransformerDecoderLayer(const TransformerConfig& c, Rng& rng,
@@ -82,14 +125,22 @@ Var TransformerDecoderLayer::forward(const Var& x, Var* cache, const Var& memory
                                      const RunMode& mode, Var* cross_weights,
                                      Tensor* self_weights) const {
   const MultiHeadOptions plain = attention_options(heads_, mode);
+  const std::int64_t B = x.dim(0), n = x.dim(1);
+  // The whole target at once: its padding needs no projections and no feed-forward network
+  // (the attention itself runs on the (B, n) batch).
+  const std::vector<std::int64_t> rows =
+      !cache && mode.target_lengths ? real_rows(B, n, *mode.target_lengths)
+                                    : std::vector<std::int64_t>();
   // Masked self-attention: one projection gives Q, K, V of the new positions.
   const auto self = [&](const Var& in) {
-    const Var qkv = linear(in, self_attn.in_proj_weight, self_attn.in_proj_bias, mode.precision);
+    const Var qkv = scatter_rows(
+        linear(in, self_attn.in_proj_weight, self_attn.in_proj_bias, mode.precision), rows, B, n);
     MultiHeadOptions o = plain;
     if (!cache) {  // the whole target: position i reads positions <= i
       o.mask.causal = true;
       return self_attn.out_proj.forward(
-          multi_head_attention({qkv, 0}, {qkv, d_}, {qkv, 2 * d_}, d_, o, self_weights),
+          pick_rows(multi_head_attention({qkv, 0}, {qkv, d_}, {qkv, 2 * d_}, d_, o, self_weights),
+                    rows),
           mode.precision);
     }
     // Incremental: the new positions' keys and values join the earlier ones', and every
@@ -106,15 +157,21 @@ Var TransformerDecoderLayer::forward(const Var& x, Var* cache, const Var& memory
   const auto cross = [&](const Var& in) {
     MultiHeadOptions o = plain;
     o.mask.key_lengths = memory_lengths;
-    const Var q = multihead_attn.queries(in, mode.precision);
-    if (cross_weights)
-      return multihead_attn.attend_with_weights(q, {memory, column}, {memory, column + d_}, o,
-                                                *cross_weights);
-    return multihead_attn.attend(q, {memory, column}, {memory, column + d_}, o);
+    const Var q = scatter_rows(multihead_attn.queries(in, mode.precision), rows, B, n);
+    Var heads;
+    if (cross_weights) {  // the weights on the tape (copy attention's loss reads them)
+      AttentionWithWeights r =
+          multi_head_attention_with_weights({q}, {memory, column}, {memory, column + d_}, d_, o);
+      *cross_weights = r.weights;
+      heads = r.out;
+    } else {
+      heads = multi_head_attention({q}, {memory, column}, {memory, column + d_}, d_, o);
+    }
+    return multihead_attn.out_proj.forward(pick_rows(heads, rows), mode.precision);
   };
-  Var h = residual(x, norm1, mode, self);
-  h = residual(h, norm2, mode, cross);
-  return residual(h, norm3, mode, [&](const Var& in) { return feed_forward(in, mode); });
+  Var h = residual_rows(x, norm1, mode, rows, self);
+  h = residual_rows(h, norm2, mode, rows, cross);
+  return residual_rows(h, norm3, mode, rows, [&](const Var& in) { return feed_forward(in, mode); });
 }
 
 }  // namespace heed

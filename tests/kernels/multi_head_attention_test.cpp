@@ -1,0 +1,151 @@
+// The multi-head attention kernel's two ways of running a (batch, head) pair's products, loops
+// and kernels::gemm, give the same weights, output and gradients, also with a gradient of the
+// weights themselves (the autograd tests check the kernel against the definition and by
+// finite differences, at sizes that take the loops).
+#include "heed/kernels/multi_head_attention.h"
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace heed::kernels {
+namespace {
+
+using Products = HeadsShape::Products;
+
+template <typename T>
+std::vector<T> random_values(std::size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1.5, 1.5);
+  std::vector<T> v(n);
+  for (T& x : v) x = static_cast<T>(u(gen));
+  return v;
+}
+
+struct Case {
+  std::int64_t batch, heads, queries, keys, dim;
+  bool key_lengths, causal, additive, dropout, blocks;  // blocks: Q, K, V columns of one tensor
+};
+
+struct Result {
+  std::vector<double> P, O, dQ, dK, dV;
+};
+
+template <typename T>
+Result run(const Case& c, Products products) {
+  const std::int64_t B = c.batch, H = c.heads, n = c.queries, m = c.keys, d = c.dim;
+  HeadsShape s;
+  s.batch = B;
+  s.heads = H;
+  s.queries = n;
+  s.keys = m;
+  s.dim = d;
+  s.scale = 1.0 / std::sqrt(static_cast<double>(d / H));
+  s.causal = c.causal;
+  s.causal_offset = m - n;
+  s.products = products;
+  std::vector<std::int64_t> lengths;
+  for (std::int64_t b = 0; b < B; ++b) lengths.push_back(b % 3 == 2 ? 0 : m - b % m);
+  if (c.key_lengths) s.key_lengths = lengths.data();
+  // Q (B, n, q_ld), K and V (B, m, *): one (B, n, 3 d + 1) tensor when blocks (n = m then).
+  const std::int64_t width = c.blocks ? 3 * d + 1 : d;
+  s.q_ld = s.k_ld = s.v_ld = width;
+  std::vector<T> q = random_values<T>(static_cast<std::size_t>(B * n * width), 1);
+  std::vector<T> k = c.blocks ? q : random_values<T>(static_cast<std::size_t>(B * m * width), 2);
+  std::vector<T> v = c.blocks ? q : random_values<T>(static_cast<std::size_t>(B * m * width), 3);
+  const std::int64_t qc = c.blocks ? 1 : 0, kc = c.blocks ? d + 1 : 0, vc = c.blocks ? 2 * d + 1 : 0;
+  std::vector<T> additive = random_values<T>(static_cast<std::size_t>(n * m), 4);
+  additive[1] = -INFINITY;
+  std::vector<T> drop(static_cast<std::size_t>(B * H * n * m));
+  std::mt19937 gen(5);
+  for (T& x : drop) x = gen() % 4 == 0 ? T(0) : T(4) / T(3);
+  std::vector<T> P(static_cast<std::size_t>(B * H * n * m), T(7)), O(static_cast<std::size_t>(B * n * d), T(7));
+  const GemmOptions options;
+  multi_head_attention<T>(options, s, q.data() + qc, k.data() + kc, v.data() + vc,
+                          c.additive ? additive.data() : nullptr, c.dropout ? drop.data() : nullptr,
+                          P.data(), O.data());
+  std::vector<T> dO = random_values<T>(O.size(), 6);
+  // The gradients accumulate: start them from a non-zero value.
+  std::vector<T> dq(q.size(), T(0.5)), dk(k.size(), T(0.5)), dv(v.size(), T(0.5));
+  T* dk_at = c.blocks ? dq.data() + kc : dk.data();
+  T* dv_at = c.blocks ? dq.data() + vc : dv.data();
+  // A gradient of the weights themselves (copy attention's loss reads them) where dropout is
+  // on, so that both paths meet it with and without a mask.
+  std::vector<T> dP = random_values<T>(P.size(), 7);
+  multi_head_attention_backward<T>(options, s, q.data() + qc, k.data() + kc, v.data() + vc,
+                                   P.data(), c.dropout ? drop.data() : nullptr, dO.data(),
+                                   c.dropout || c.additive ? dP.data() : nullptr, dq.data() + qc,
+                                   dk_at, dv_at);
+  Result r;
+  r.P.assign(P.begin(), P.end());
+  r.O.assign(O.begin(), O.end());
+  r.dQ.assign(dq.begin(), dq.end());
+  r.dK.assign(dk.begin(), dk.end());
+  r.dV.assign(dv.begin(), dv.end());
+  return r;
+}
+
+void expect_near(const std::vector<double>& a, const std::vector<double>& b, double tol,
+                 const char* what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    ASSERT_NEAR(a[i], b[i], tol * (1 + std::abs(b[i]))) << what << " at " << i;
+}
+
+std::vector<Case> cases() {
+  return {
+      {2, 1, 3, 5, 8, false, false, false, false, false},
+      {3, 4, 7, 9, 32, true, false, false, false, false},
+      {3, 2, 6, 6, 16, true, true, false, false, true},    // self-attention of one projection
+      {4, 4, 1, 11, 256, true, true, false, false, false}, // one decoding step over a cache
+      {2, 2, 5, 8, 16, true, false, true, true, false},
+      {5, 4, 12, 12, 256, true, true, true, true, true},   // the bench's training shapes
+      {2, 2, 40, 40, 128, true, true, false, true, false}, // past kSmallProducts: gemm by default
+  };
+}
+
+TEST(MultiHeadAttentionKernel, LoopsAndGemmAgreeInDouble) {
+  for (const Case& c : cases()) {
+    const Result loops = run<double>(c, Products::loops), gemm = run<double>(c, Products::gemm);
+    expect_near(loops.P, gemm.P, 1e-12, "P");
+    expect_near(loops.O, gemm.O, 1e-12, "O");
+    expect_near(loops.dQ, gemm.dQ, 1e-12, "dQ");
+    expect_near(loops.dK, gemm.dK, 1e-12, "dK");
+    expect_near(loops.dV, gemm.dV, 1e-12, "dV");
+  }
+}
+
+TEST(MultiHeadAttentionKernel, LoopsAndGemmAgreeInFloat) {
+  for (const Case& c : cases()) {
+    const Result loops = run<float>(c, Products::loops), gemm = run<float>(c, Products::gemm);
+    expect_near(loops.P, gemm.P, 2e-5, "P");
+    expect_near(loops.O, gemm.O, 2e-5, "O");
+    expect_near(loops.dQ, gemm.dQ, 2e-5, "dQ");
+    expect_near(loops.dK, gemm.dK, 2e-5, "dK");
+    expect_near(loops.dV, gemm.dV, 2e-5, "dV");
+  }
+}
+
+TEST(MultiHeadAttentionKernel, TheAutomaticChoiceFollowsTheProductSize) {
+  HeadsShape s;
+  s.heads = 4;
+  s.dim = 256;  // dh 64
+  s.queries = s.keys = 32;
+  EXPECT_TRUE(uses_product_loops(s));
+  s.keys = 33;
+  EXPECT_FALSE(uses_product_loops(s));
+  s.queries = 1;
+  s.keys = 1000;
+  EXPECT_TRUE(uses_product_loops(s));
+  s.products = Products::gemm;
+  EXPECT_FALSE(uses_product_loops(s));
+  s.queries = s.keys = 1000;
+  s.products = Products::loops;
+  EXPECT_TRUE(uses_product_loops(s));
+}
+
+}  // namespace
+}  // namespace heed::kernels
