@@ -138,6 +138,30 @@ std::size_t count(const std::string& s, const std::string& what) {
   return n;
 }
 
+// --attention-window (docs/MODELS.md#windowed-decoding) for speech: a window wider than any
+// utterance changes nothing, a narrow one still decodes, eval says which it used, and a
+// malformed one is a usage error naming what was expected.
+TEST_F(LasTones, AttentionWindow) {
+  ASSERT_EQ(trained_->exit_code, 0) << trained_->output;
+  const std::string model = " --model " + dir_->path("model");
+  const auto plain = run_heed("transcribe" + model + test_files(5));
+  const auto wide = run_heed("transcribe" + model + " --attention-window 1000,1000" + test_files(5));
+  ASSERT_EQ(wide.exit_code, 0) << wide.output;
+  EXPECT_EQ(wide.output, plain.output);
+  const auto narrow = run_heed("transcribe" + model + " --attention-window 0,1 --max-len 12" +
+                               test_files(5));
+  ASSERT_EQ(narrow.exit_code, 0) << narrow.output;
+  EXPECT_EQ(count(narrow.output, "\n"), 5u) << narrow.output;
+  const auto eval = run_heed("eval" + model + " --speech " + dir_->path("test.tsv") +
+                             " --attention-window 2,3");
+  ASSERT_EQ(eval.exit_code, 0) << eval.output;
+  EXPECT_NE(eval.output.find("greedy, attention window 2,3, "), std::string::npos) << eval.output;
+  const auto bad = run_heed("transcribe" + model + " --attention-window 3" + test_files(1));
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--attention-window: expected L,R, two integers from 0"),
+            std::string::npos) << bad.output;
+}
+
 TEST_F(LasTones, ShowDrawsEachUtterancesSpectrogramAndAttention) {
   ASSERT_EQ(trained_->exit_code, 0) << trained_->output;
   const std::string out = dir_->path("show");

@@ -16,6 +16,7 @@
 #include "heed/base/error.h"
 #include "heed/cli/eval_image_sequences.h"
 #include "heed/cli/eval_questions.h"
+#include "heed/cli/attention_window_option.h"
 #include "heed/cli/eval_speech.h"
 #include "heed/cli/validators.h"
 #include "heed/data/image_classes.h"
@@ -87,6 +88,7 @@ class EvalCommand : public Command {
                    "(heed data digits' test.tsv)");
     app.add_option("--output", output_, "las: write every utterance's reference and output as "
                    "JSON lines to this file");
+    add_attention_window_option(app, window_, "listener frames (annotations), las only,");
     app.add_option("--babi", babi_, "memn2n: the bAbI tasks' directory (default: the model's "
                    "data.babi.dir)");
     app.add_option("--split", split_, "memn2n: test, train, or dev (the share of the training "
@@ -121,12 +123,14 @@ class EvalCommand : public Command {
       o.manifest = speech_;
       o.output = output_;
       o.beam = beam_;
+      o.window = window_;
       o.max_len = max_len_option_->count() > 0 ? max_len_ : 0;
       o.samples = samples_;
       o.seed = seed_;
       return eval_speech(o);
     }
-    check_usage(speech_.empty() && output_.empty(), "--speech and --output are for model.kind las");
+    check_usage(speech_.empty() && output_.empty() && window_.empty(),
+                "--speech, --output and --attention-window are for model.kind las");
     if (answers_questions(kind)) {
       check_usage(images_.empty() && targets_.empty() && locations_.empty() && paths_ == 0 &&
                       beam_ == 1,
@@ -276,7 +280,8 @@ class EvalCommand : public Command {
                    : ": no such file (--images: gzipped IDX images, as heed data images writes)");
   }
 
-  std::string dir_, images_, targets_, weights_ = "best", locations_, attention_, speech_, output_;
+  std::string dir_, images_, targets_, weights_ = "best", locations_, attention_, speech_, output_,
+      window_;
   CLI::Option* max_len_option_ = nullptr;
   std::string babi_, split_ = "test", tasks_, json_;
   std::int64_t paths_ = 0, batch_ = 256, samples_ = 1000, threads_ = 0, beam_ = 1, max_len_ = 20;

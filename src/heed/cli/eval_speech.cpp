@@ -10,6 +10,7 @@
 #include "heed/base/atomic_file.h"
 #include "heed/base/error.h"
 #include "heed/base/utf8.h"
+#include "heed/cli/attention_window_option.h"
 #include "heed/data/speech_manifest.h"
 #include "heed/metrics/bootstrap.h"
 #include "heed/metrics/wer.h"
@@ -42,6 +43,7 @@ int eval_speech(const SpeechEval& o) {
   DecodeOptions dopt;
   dopt.beam = o.beam;
   dopt.max_len = o.max_len;
+  dopt.window = parse_attention_window(o.window);
   const auto out = transcribe(*m.model, *m.tgt_tokenizer, m.tgt_vocab, feats, dopt,
                               static_cast<std::size_t>(o.batch));
 
@@ -76,7 +78,8 @@ int eval_speech(const SpeechEval& o) {
   const metrics::ConfidenceInterval s = metrics::bootstrap_ci(strings, samples, o.seed);
   const metrics::ConfidenceInterval w = metrics::bootstrap_ci(words, samples, o.seed);
   const std::vector<double> sums = words.column_sums();
-  const std::string how = o.beam > 1 ? "beam " + std::to_string(o.beam) : "greedy";
+  const std::string how = (o.beam > 1 ? "beam " + std::to_string(o.beam) : "greedy") +
+                          (o.window.empty() ? "" : ", attention window " + o.window);
   std::printf("string error %.2f%% (%lld of %zu utterances; 95%% bootstrap interval %.2f-%.2f%%)\n",
               s.score, static_cast<long long>(wrong), utts.size(), s.lower, s.upper);
   std::printf("word error %.2f%% (%.0f edits in %.0f reference words; 95%% bootstrap interval "

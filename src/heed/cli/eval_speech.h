@@ -13,6 +13,7 @@ struct SpeechEval {
   std::string model_dir, weights, manifest;
   std::string output;  // --attention FILE is not drawn for speech; JSON lines of the outputs
   std::int64_t beam = 1, max_len = 0, batch = 32, samples = 1000;
+  std::string window;  // --attention-window L,R ("" = off)
   std::uint64_t seed = 1234;
 };
 

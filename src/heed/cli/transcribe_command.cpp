@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "heed/base/error.h"
+#include "heed/cli/attention_window_option.h"
 #include "heed/cli/validators.h"
 #include "heed/kernels/gemm.h"
 #include "heed/store/model_dir.h"
@@ -43,6 +44,7 @@ class TranscribeCommand : public Command {
                    "2 per annotation + 10")
         ->check(int_range(0, 100000))
         ->capture_default_str();
+    add_attention_window_option(app, window_, "listener frames (annotations)");
     app.add_option("--batch-size,-b", batch_, "files per batch")
         ->check(int_range(1, 100000))
         ->capture_default_str();
@@ -66,6 +68,7 @@ class TranscribeCommand : public Command {
     o.n_best = nbest_;
     o.alpha = alpha_;
     o.max_len = max_len_;
+    o.window = parse_attention_window(window_);
     const std::vector<std::vector<Transcript>> out =
         transcribe(*m.model, *m.tgt_tokenizer, m.tgt_vocab, feats, o,
                    static_cast<std::size_t>(batch_));
@@ -82,7 +85,7 @@ class TranscribeCommand : public Command {
   }
 
  private:
-  std::string dir_, checkpoint_ = "best";
+  std::string dir_, checkpoint_ = "best", window_;
   std::vector<std::string> files_;
   std::int64_t beam_ = 1, nbest_ = 1, max_len_ = 0, batch_ = 32, threads_ = 0;
   double alpha_ = 0.0;

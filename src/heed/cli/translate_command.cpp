@@ -15,6 +15,7 @@
 #include "heed/base/error.h"
 #include "heed/base/utf8.h"
 #include "heed/cli/alignment_options.h"
+#include "heed/cli/attention_window_option.h"
 #include "heed/cli/enum_option.h"
 #include "heed/cli/model_options.h"
 #include "heed/cli/output_lines.h"
@@ -98,10 +99,7 @@ class TranslateCommand : public Command {
         ->check(int_range(0, 100000000));
     app.add_flag("--strict", strict_,
                  "refuse the whole input, before decoding, if a line is longer than the limit");
-    app.add_option("--attention-window", window_,
-                   "L,R: windowed decoding, each step after the first attends only to the "
-                   "source positions from L before to R after the median of the previous "
-                   "step's attention (docs/MODELS.md#windowed-decoding); default off");
+    add_attention_window_option(app, window_, "source positions");
     app.add_option("--batch-size,-b", batch_size_, "sentences per batch (sorted by length)")
         ->capture_default_str()
         ->check(int_range(1, 100000));
@@ -158,7 +156,7 @@ class TranslateCommand : public Command {
     options.decode.norm = norm_;
     options.decode.len_a = len_a_;
     options.decode.len_b = len_b_;
-    if (!window_.empty()) options.decode.window = parse_window(window_);
+    options.decode.window = parse_attention_window(window_);
     options.batch_size = batch_size_;
     options.replace_unk = replace_unk_;
     options.keep_attention = !attention_.empty() || !alignment_.mode.empty();
@@ -290,22 +288,6 @@ class TranslateCommand : public Command {
   std::string attention_, input_, output_, shortlist_;
   AlignmentFlags alignment_;
   LengthNorm norm_ = LengthNorm::length;
-  // --attention-window L,R: two integers >= 0.
-  static AttentionWindow parse_window(const std::string& text) {
-    const auto comma = text.find(',');
-    std::int64_t v[2] = {-1, -1};
-    bool ok = comma != std::string::npos;
-    for (int i = 0; ok && i < 2; ++i) {
-      const std::string part = i == 0 ? text.substr(0, comma) : text.substr(comma + 1);
-      const auto r = std::from_chars(part.data(), part.data() + part.size(), v[i]);
-      ok = !part.empty() && r.ec == std::errc() && r.ptr == part.data() + part.size() &&
-           v[i] >= 0 && v[i] <= 100000000;
-    }
-    if (!ok)
-      throw UsageError("--attention-window: expected L,R, two integers from 0 (positions "
-                       "before and after the previous step's median), got '" + text + "'");
-    return {v[0], v[1]};
-  }
 
   std::string window_;
   std::int64_t beam_ = 5, nbest_ = 1;
