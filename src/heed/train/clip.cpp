@@ -27,6 +27,19 @@ double max_abs(const T* g, std::int64_t n) {
   return m;
 }
 
+// p's gradient *= coef.
+void scale_grad(const Var& p, double coef, const char* who) {
+  Tensor& g = p.grad_buffer();
+  HEED_CHECK(g.is_contiguous(), who, ": gradient is not contiguous");
+  dispatch(g.dtype(), [&]<typename T>() {
+    T* d = g.data<T>();
+    const T c = static_cast<T>(coef);
+    const std::int64_t n = g.numel();
+#pragma omp parallel for simd if (worth_parallel(n))
+    for (std::int64_t i = 0; i < n; ++i) d[i] *= c;
+  });
+}
+
 }  // namespace
 
 double grad_norm(const std::vector<Var>& params, double norm_type) {
@@ -55,18 +68,8 @@ double clip_grad_norm(const std::vector<Var>& params, double max_norm, double no
              "the gradients is ", norm, " (non-finite)");
   const double coef = max_norm / (norm + 1e-6);
   if (coef >= 1.0) return norm;  // torch multiplies by clamp(coef, max=1): a no-op here
-  for (const auto& p : params) {
-    if (!p.has_grad()) continue;
-    Tensor& g = p.grad_buffer();
-    HEED_CHECK(g.is_contiguous(), "clip_grad_norm: gradient is not contiguous");
-    dispatch(g.dtype(), [&]<typename T>() {
-      T* d = g.data<T>();
-      const T c = static_cast<T>(coef);
-      const std::int64_t n = g.numel();
-#pragma omp parallel for simd if (worth_parallel(n))
-      for (std::int64_t i = 0; i < n; ++i) d[i] *= c;
-    });
-  }
+  for (const auto& p : params)
+    if (p.has_grad()) scale_grad(p, coef, "clip_grad_norm");
   return norm;
 }
 
@@ -77,16 +80,7 @@ double clip_grad_norm_each(const std::vector<Var>& params, double max_norm) {
     const double norm = grad_norm({p});
     if (!(norm <= largest)) largest = norm;  // propagates NaN
     const double coef = max_norm / (norm + 1e-6);
-    if (coef >= 1.0) continue;
-    Tensor& g = p.grad_buffer();
-    HEED_CHECK(g.is_contiguous(), "clip_grad_norm_each: gradient is not contiguous");
-    dispatch(g.dtype(), [&]<typename T>() {
-      T* d = g.data<T>();
-      const T c = static_cast<T>(coef);
-      const std::int64_t n = g.numel();
-#pragma omp parallel for simd if (worth_parallel(n))
-      for (std::int64_t i = 0; i < n; ++i) d[i] *= c;
-    });
+    if (coef < 1.0) scale_grad(p, coef, "clip_grad_norm_each");
   }
   return largest;
 }
