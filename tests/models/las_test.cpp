@@ -155,6 +155,16 @@ TEST(Listener, GradientsOfEveryParameterInDoublePrecision) {
 // The whole model's loss: the gradient reaches the listener's first layer through the speller's
 // attention and initial state (the speller's own parameters are the Bahdanau decoder's, checked
 // with the text models).
+// Two target sequences fed to the speller (BOS first), of lengths 3 and 2.
+TokenBatch two_targets() {
+  TokenBatch tgt;
+  tgt.batch = 2;
+  tgt.len = 3;
+  tgt.ids = {kBos, 4, 5, kBos, 6, kPad};
+  tgt.lengths = {3, 2};
+  return tgt;
+}
+
 TEST(ListenAttendSpell, TheLossGradientReachesTheListenerInDoublePrecision) {
   ModelConfig c = small_model(2);
   c.enc_layers = 2;
@@ -162,11 +172,7 @@ TEST(ListenAttendSpell, TheLossGradientReachesTheListenerInDoublePrecision) {
   Rng rng(6);
   auto model = make_model(c, rng, DType::f64);
   const TokenBatch src = speech_batch(utterances({5, 3}, 7, DType::f64), 2, DType::f64);
-  TokenBatch tgt;
-  tgt.batch = 2;
-  tgt.len = 3;
-  tgt.ids = {kBos, 4, 5, kBos, 6, kPad};
-  tgt.lengths = {3, 2};
+  const TokenBatch tgt = two_targets();
   const std::vector<std::int32_t> out = {4, 5, kEos, 6, kEos, kPad};
   std::vector<Var> params;
   for (const auto& [name, p] : model->named_parameters())
@@ -234,11 +240,7 @@ TEST(ListenAttendSpell, WithoutAttentionTheSpellerReadsTheListenersFinalStates) 
   EXPECT_LT(names.size(), attending->named_parameters().size());
 
   const TokenBatch src = speech_batch(utterances({5, 3}, 7, DType::f64), 2, DType::f64);
-  TokenBatch tgt;
-  tgt.batch = 2;
-  tgt.len = 3;
-  tgt.ids = {kBos, 4, 5, kBos, 6, kPad};
-  tgt.lengths = {3, 2};
+  const TokenBatch tgt = two_targets();
   const std::vector<std::int32_t> out = {4, 5, kEos, 6, kEos, kPad};
   std::vector<Var> params;
   for (const auto& [name, p] : model->named_parameters())
