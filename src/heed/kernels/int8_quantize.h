@@ -21,8 +21,20 @@ void quantize_weight_rows(const float* w, std::int64_t rows, std::int64_t cols, 
                           std::int8_t* q, float* scales);
 
 // rows x cols floats (row stride ld) to dense u8 in [0, 127] (row stride cols), a scale and a
-// zero point per row: a ~ scale * (q - zero_point).
+// zero point per row: a ~ scale * (q - zero_point), q = clamp(nearbyint(fma(a, 1 / scale,
+// zero_point)), 0, 127) (a NaN to 0). Runs once per product, so it is a hot kernel: compiled
+// per kernel set (int8_rows.cpp, kernel_table.h), every set computing the same bytes.
 void quantize_activation_rows(const float* a, std::int64_t rows, std::int64_t cols, std::int64_t ld,
                               std::uint8_t* q, float* scales, std::int32_t* zero_points);
+
+// An int8 product's integer sums S (M x N, dense) back to fp32, in C (row stride ldc):
+//   C[i][j] = fma(s_a[i] s_w[j], S[i][j] - z[i] sum_w[j], bias[j]) + beta C[i][j]
+// (s_a, z: A's row scales and zero points; s_w, sum_w: the weight rows' scales and sums of
+// their int8 values; bias may be null, beta is 0 or 1; without a bias and with beta 1 the
+// fma adds C itself). A hot kernel like the one above.
+void dequantize_int8_rows(const std::int32_t* S, std::int64_t M, std::int64_t N,
+                          const float* a_scales, const std::int32_t* zero_points,
+                          const float* w_scales, const std::int32_t* w_sums, const float* bias,
+                          float beta, float* C, std::int64_t ldc);
 
 }  // namespace heed::kernels

@@ -17,6 +17,7 @@
 #include "heed/kernels/attention.h"
 #include "heed/kernels/cross_entropy.h"
 #include "heed/kernels/gru_cell.h"
+#include "heed/kernels/int8_quantize.h"
 #include "heed/kernels/kernel_table.h"
 #include "heed/kernels/lstm_cell.h"
 #include "heed/kernels/softmax.h"
@@ -354,6 +355,18 @@ void lstm_step_backward(const GemmOptions& options, std::int64_t rows, std::int6
                         std::int64_t ld_dgates) {
   ops<T>().lstm_step_backward(options, rows, H, c, ld_c, w_hh, mask, save, dh, ld_dh, dc, ld_dc,
                               dgates, ld_dgates);
+}
+
+void quantize_activation_rows(const float* a, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                              std::uint8_t* q, float* scales, std::int32_t* zero_points) {
+  active().table->int8.quantize_activation_rows(a, rows, cols, ld, q, scales, zero_points);
+}
+void dequantize_int8_rows(const std::int32_t* S, std::int64_t M, std::int64_t N,
+                          const float* a_scales, const std::int32_t* zero_points,
+                          const float* w_scales, const std::int32_t* w_sums, const float* bias,
+                          float beta, float* C, std::int64_t ldc) {
+  active().table->int8.dequantize_int8_rows(S, M, N, a_scales, zero_points, w_scales, w_sums, bias,
+                                            beta, C, ldc);
 }
 
 #define HEED_INSTANTIATE(T)                                                                        \

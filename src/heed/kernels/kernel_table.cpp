@@ -80,6 +80,7 @@ constexpr KernelOps<T> ops() {
 
 constinit const KernelTable table{HEED_STRINGIFY(HEED_KERNEL_ISA), kFeatures,
                                   static_cast<int>(sizeof kFeatures / sizeof kFeatures[0]),
-                                  ops<float>(), ops<double>()};
+                                  ops<float>(), ops<double>(),
+                                  {&quantize_activation_rows, &dequantize_int8_rows}};
 
 }  // namespace heed::kernels::HEED_KERNEL_ISA

@@ -3,7 +3,7 @@
 // function pointers through which the public kernel functions reach the set chosen at run
 // time (kernel_isa.h says how it is chosen).
 //
-// attention.cpp, softmax.cpp, cross_entropy.cpp, gru_cell.cpp, lstm_cell.cpp and
+// attention.cpp, softmax.cpp, cross_entropy.cpp, gru_cell.cpp, lstm_cell.cpp, int8_rows.cpp and
 // kernel_table.cpp are compiled by CMakeLists.txt once per set, each time with that set's
 // -march and HEED_KERNEL_ISA naming a namespace of its own: avx2 (x86-64-v3) and avx512
 // (x86-64-v4) in a portable build, native alone under -DHEED_NATIVE=ON. One source, so one
@@ -63,12 +63,22 @@ struct KernelOps {
                              std::int64_t, T*, std::int64_t, T*, std::int64_t);
 };
 
+// The int8 products' per-call row work (int8_quantize.h), fp32 only.
+struct Int8RowOps {
+  void (*quantize_activation_rows)(const float*, std::int64_t, std::int64_t, std::int64_t,
+                                   std::uint8_t*, float*, std::int32_t*);
+  void (*dequantize_int8_rows)(const std::int32_t*, std::int64_t, std::int64_t, const float*,
+                               const std::int32_t*, const float*, const std::int32_t*,
+                               const float*, float, float*, std::int64_t);
+};
+
 struct KernelTable {
   const char* name;             // "avx2", "avx512" or "native"
   const char* const* features;  // the CPU features its compiler targeted (cpu_has_feature
   int feature_count;            // names), all of which the CPU must have to run it
   KernelOps<float> f32;
   KernelOps<double> f64;
+  Int8RowOps int8;
 };
 
 // The table of a set this build holds ("avx2", "avx512", "native"), or null: for the tests
@@ -144,6 +154,13 @@ void lstm_step_backward(const GemmOptions& options, std::int64_t rows, std::int6
                         std::int64_t ld_dgates);
 
 extern const KernelTable table;
+
+void quantize_activation_rows(const float* a, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                              std::uint8_t* q, float* scales, std::int32_t* zero_points);
+void dequantize_int8_rows(const std::int32_t* S, std::int64_t M, std::int64_t N,
+                          const float* a_scales, const std::int32_t* zero_points,
+                          const float* w_scales, const std::int32_t* w_sums, const float* bias,
+                          float beta, float* C, std::int64_t ldc);
 
 }  // namespace heed::kernels::HEED_KERNEL_ISA
 #endif

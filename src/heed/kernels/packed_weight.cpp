@@ -143,25 +143,6 @@ struct ThreadBuffers {
   std::vector<float> a_dense, c_dense;  // strided A and C, copied
 };
 
-// C (M x N, row stride ldc) = s_a[i] s_w[j] (S[i][j] - z[i] sum_w[j]) + bias[j] + beta C: an
-// int8 product's integer sums S scaled back to fp32.
-void dequantize_rows(const std::int32_t* S, std::int64_t M, std::int64_t N, const float* a_scales,
-                     const std::int32_t* zero_points, const float* w_scales,
-                     const std::int32_t* w_sums, const float* bias, float beta, float* C,
-                     std::int64_t ldc) {
-  for (std::int64_t i = 0; i < M; ++i) {
-    const std::int32_t* s = S + i * N;
-    float* c = C + i * ldc;
-    const float sa = a_scales[i];
-    const std::int32_t z = zero_points[i];
-    for (std::int64_t j = 0; j < N; ++j) {
-      float v = sa * w_scales[j] * static_cast<float>(s[j] - z * w_sums[j]);
-      if (bias) v += bias[j];
-      c[j] = beta != 0.0f ? c[j] + v : v;
-    }
-  }
-}
-
 }  // namespace
 
 struct PackedWeight::State {
@@ -303,8 +284,8 @@ bool PackedWeight::run(std::int64_t M, std::int64_t N, std::int64_t K, const flo
   prim->matmul.execute(stream, args);
   stream.wait();
   if (int8)
-    dequantize_rows(buf.c_s32.data(), M, N, buf.a_scales.data(), buf.a_zero_points.data(),
-                    packed->scales.data(), packed->sums.data(), bias, beta, C, ldc);
+    dequantize_int8_rows(buf.c_s32.data(), M, N, buf.a_scales.data(), buf.a_zero_points.data(),
+                         packed->scales.data(), packed->sums.data(), bias, beta, C, ldc);
   else if (!dense_c)
     store_rows(static_cast<const float*>(c), M, N, beta, C, ldc);
   st.products.fetch_add(1, std::memory_order_relaxed);
