@@ -79,7 +79,7 @@ class FakeModel : public Seq2Seq {
     }
     state.parts[1] = Var(code);
     state.parts[2] = Var(t);
-    return {Var(logits), Var(alpha), Var()};
+    return {Var(logits), Var(alpha), Var(), nullptr};
   }
 
   Var forward(const TokenBatch&, const TokenBatch&, Tensor*) const override {

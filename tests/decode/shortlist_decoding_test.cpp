@@ -15,8 +15,10 @@
 #include "heed/base/error.h"
 #include "heed/decode/beam_search.h"
 #include "heed/decode/ensemble.h"
+#include "heed/decode/frozen_model.h"
 #include "heed/decode/greedy.h"
 #include "heed/models/model_registry.h"
+#include "heed/models/output_shortlist.h"
 #include "support/tiny_models.h"
 
 namespace heed::testing {
@@ -97,30 +99,82 @@ TEST_P(ShortlistKinds, WholeVocabularyDecodesAsWithout) {
   expect_same(decode(*model, src, true), beam, std::string(GetParam()) + " beam");
 }
 
-TEST_P(ShortlistKinds, StepLogitsAreTheFullRowsOrMinusInfinity) {
-  const auto model = build(tiny_config(GetParam()));
-  TokenBatch src = make_batch(kSentences);
+// A step over a shortlist returns its K columns (StepOutput::shortlist names their ids), each
+// the full row's logit of that id; scattered back they are the full row with -inf elsewhere.
+// In float64, and frozen for decoding in float32 at every precision (the K rows are packed as
+// the whole weight is, so the columns are bit for bit the full row's).
+void expect_shortlist_columns(const Seq2Seq& model, TokenBatch src, double tol, const std::string& what) {
   NoGradGuard ng;
   const std::vector<std::int32_t> y = {kBos, kBos, kBos};
-  const Encoded full_enc = model->encode(src);
-  DecoderState full_state = model->initial_state(full_enc);
-  const Tensor full = model->step(y, full_state, full_enc).logits.value();
+  const Encoded full_enc = model.encode(src);
+  DecoderState full_state = model.initial_state(full_enc);
+  const StepOutput full_out = model.step(y, full_state, full_enc);
+  EXPECT_EQ(full_out.shortlist, nullptr) << what;
+  const Tensor full = full_out.logits.value().to(DType::f64);
   src.shortlist = {0, 1, 2, 3, 5, 8};
-  const Encoded enc = model->encode(src);
-  ASSERT_NE(enc.shortlist, nullptr);
-  EXPECT_EQ(enc.shortlist->weight.dim(0), 6);
-  DecoderState state = model->initial_state(enc);
-  const Tensor cut = model->step(y, state, enc).logits.value();
-  ASSERT_EQ(cut.shape(), full.shape());
-  for (std::int64_t b = 0; b < 3; ++b)
-    for (std::int64_t v = 0; v < model->tgt_vocab(); ++v) {
+  const Encoded enc = model.encode(src);
+  ASSERT_NE(enc.shortlist, nullptr) << what;
+  EXPECT_EQ(enc.shortlist->weight.dim(0), 6) << what;
+  DecoderState state = model.initial_state(enc);
+  const StepOutput out = model.step(y, state, enc);
+  ASSERT_EQ(out.shortlist, enc.shortlist) << what;
+  const Tensor cut = out.logits.value().to(DType::f64);
+  ASSERT_EQ(cut.shape(), Shape({3, 6})) << what;
+  const Tensor scattered = scatter_shortlist(*out.shortlist, out.logits.value()).to(DType::f64);
+  ASSERT_EQ(scattered.shape(), full.shape()) << what;
+  for (std::int64_t b = 0; b < 3; ++b) {
+    for (std::int64_t c = 0; c < 6; ++c)
+      EXPECT_NEAR(cut.at({b, c}), full.at({b, src.shortlist[static_cast<std::size_t>(c)]}), tol)
+          << what << " " << b << "," << c;
+    for (std::int64_t v = 0; v < model.tgt_vocab(); ++v) {
       const bool in = std::binary_search(src.shortlist.begin(), src.shortlist.end(),
                                          static_cast<std::int32_t>(v));
       if (in)
-        EXPECT_NEAR(cut.at({b, v}), full.at({b, v}), 1e-12) << b << "," << v;
+        EXPECT_NEAR(scattered.at({b, v}), full.at({b, v}), tol) << what << " " << b << "," << v;
       else
-        EXPECT_EQ(cut.at({b, v}), -INFINITY) << b << "," << v;
+        EXPECT_EQ(scattered.at({b, v}), -INFINITY) << what << " " << b << "," << v;
     }
+  }
+}
+
+TEST_P(ShortlistKinds, StepLogitsAreTheShortlistsColumnsOfTheFullRows) {
+  const auto model = build(tiny_config(GetParam()));
+  expect_shortlist_columns(*model, make_batch(kSentences), 1e-12, "f64");
+}
+
+std::unique_ptr<Seq2Seq> build_f32(const ModelConfig& c, kernels::MatmulPrecision decoding) {
+  Rng rng(7);
+  auto m = make_model(c, rng, DType::f32);
+  m->set_compute_type({kernels::MatmulPrecision::f32, decoding});
+  m->eval();
+  return m;
+}
+
+const kernels::MatmulPrecision kPrecisions[] = {
+    kernels::MatmulPrecision::f32, kernels::MatmulPrecision::bf16, kernels::MatmulPrecision::int8};
+
+TEST_P(ShortlistKinds, FrozenAtEveryPrecisionTheColumnsAreTheFullRowsOwn) {
+  for (const auto p : kPrecisions) {
+    const auto model = build_f32(tiny_config(GetParam()), p);
+    const FrozenModel frozen(*model);
+    expect_shortlist_columns(*model, make_batch(kSentences), 0.0,
+                             std::string(kernels::matmul_precision_name(p)));
+  }
+}
+
+TEST_P(ShortlistKinds, FrozenAtEveryPrecisionTheWholeVocabularyDecodesAsWithout) {
+  for (const auto p : kPrecisions) {
+    const auto model = build_f32(tiny_config(GetParam()), p);
+    TokenBatch src = make_batch(kSentences);
+    const DecodeResult greedy = decode(*model, src, false), beam = decode(*model, src, true);
+    src.shortlist = all_ids(model->tgt_vocab());
+    const std::string what =
+        std::string(GetParam()) + " " + std::string(kernels::matmul_precision_name(p));
+    expect_same(decode(*model, src, false), greedy, what + " greedy");
+    expect_same(decode(*model, src, true), beam, what + " beam");
+    src.shortlist = {0, 1, 2, 3, 6, 7};
+    expect_within(decode(*model, src, true), src.shortlist, what + " small");
+  }
 }
 
 TEST_P(ShortlistKinds, SmallShortlistEmitsOnlyItsTokens) {

@@ -77,6 +77,11 @@ class BenchCommand : public Command {
                    "text configs: the location filters' width, odd (model.location_width)")
         ->capture_default_str()
         ->check(int_range(1, 1001));
+    app.add_option("--shortlist", opt_.shortlist,
+                   "text configs: decode with a vocabulary shortlist of this many target ids per "
+                   "batch (the specials and random others; 0 = none)")
+        ->capture_default_str()
+        ->check(int_range(0, 1000000));
     app.add_flag("--coverage", opt_.coverage,
                  "text configs: the coverage vector in the attention score (model.coverage)");
     add_enum_option(app, "--precision", opt_.precision,

@@ -184,6 +184,7 @@ class TranslateCommand : public Command {
 
     warn_skipped(result, translator.max_source_length());
     warn_unknown(result, translator.model(0));
+    if (options.shortlist) report_shortlist(result, options.shortlist->target_vocab());
 
     std::vector<std::string> out;
     out.reserve(lines.size() * static_cast<std::size_t>(nbest_));
@@ -243,6 +244,26 @@ class TranslateCommand : public Command {
               "so lowercase the input (or train with data.source.lowercase: true, which "
               "lowercases the input of translation too)";
     std::cerr << text + "\n";
+  }
+
+  // What the shortlist left of the vocabulary: the target ids per sentence's batch, averaged
+  // over the decoded sentences (so over batches, weighted by their sizes).
+  static void report_shortlist(const std::vector<Translation>& result, std::size_t vocab) {
+    std::size_t n = 0, lo = 0, hi = 0;
+    double sum = 0;
+    for (const Translation& t : result) {
+      if (t.shortlist_ids == 0) continue;
+      lo = n == 0 ? t.shortlist_ids : std::min(lo, t.shortlist_ids);
+      hi = std::max(hi, t.shortlist_ids);
+      sum += static_cast<double>(t.shortlist_ids);
+      ++n;
+    }
+    if (n == 0) return;
+    const double mean = sum / static_cast<double>(n);
+    std::fprintf(stderr,
+                 "heed translate: shortlist: %.1f target ids per sentence's batch on average "
+                 "(%zu to %zu; %.1f%% of %zu)\n",
+                 mean, lo, hi, 100.0 * mean / static_cast<double>(vocab), vocab);
   }
 
   // One warning for all the over-long lines skipped: how many, the limit, the first few.

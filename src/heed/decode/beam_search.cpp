@@ -127,7 +127,7 @@ DecodeResult beam_loop(const Seq2Seq& model, const TokenBatch& src, const Decode
         const T s = scores[r];
         if (s == kNegInf) continue;  // all its candidates are -inf: only used to fill up
         if (finished[r]) {           // frozen: PAD at cost 0 is its one continuation
-          top.offer(s, j * V + kPad);
+          top.offer(s, j * V + kPad);  // (PAD's column, with or without a shortlist)
           continue;
         }
         const T* row = logits + static_cast<std::int64_t>(r) * V;
@@ -151,7 +151,7 @@ DecodeResult beam_loop(const Seq2Seq& model, const TokenBatch& src, const Decode
         const Candidate<T>& c = slots[static_cast<std::size_t>(b * k + i)];
         const auto r = static_cast<std::size_t>(b * k + i);
         const std::int64_t back = c.flat / V;
-        const auto tok = static_cast<std::int32_t>(c.flat % V);
+        const auto tok = detail::column_id(out, c.flat % V);
         parent[r] = b * k + back;
         const auto p = static_cast<std::size_t>(parent[r]);
         scores[r] = c.score;

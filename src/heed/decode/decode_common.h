@@ -22,7 +22,18 @@ inline Tensor step_logits(const StepOutput& out, std::int64_t rows) {
   Tensor t = out.logits.value().contiguous();
   HEED_CHECK(t.ndim() == 2 && t.dim(0) == rows && t.dim(1) >= 1, "decode: step logits have shape ",
              t.shape().str(), ", expected (", rows, ", V)");
+  HEED_CHECK(!out.shortlist || static_cast<std::size_t>(t.dim(1)) == out.shortlist->ids.size(),
+             "decode: step logits have ", t.dim(1), " columns for a shortlist of ",
+             out.shortlist ? out.shortlist->ids.size() : 0, " ids");
   return t;
+}
+
+// The target id of column c of a step's logits: c itself, or the c-th id of the step's
+// shortlist (StepOutput::shortlist; its ids are sorted and start with the specials, so the
+// special ids keep their columns).
+inline std::int32_t column_id(const StepOutput& out, std::int64_t c) {
+  return out.shortlist ? out.shortlist->ids[static_cast<std::size_t>(c)]
+                       : static_cast<std::int32_t>(c);
 }
 
 // The step's attention as a contiguous (rows, m) tensor of dtype, or undefined.

@@ -235,6 +235,7 @@ StepOutput Ensemble::step(std::span<const std::int32_t> y_prev, DecoderState& st
   HEED_CHECK(counts.size() == members_.size() && total == state.parts.size(),
              "Ensemble: the decoder state was not made by Ensemble::initial_state");
   std::vector<Tensor> logits, alphas;
+  std::vector<std::shared_ptr<const OutputShortlist>> shortlists;
   std::size_t at = 0;
   for (std::size_t i = 0; i < members_.size(); ++i) {
     DecoderState s;
@@ -245,9 +246,21 @@ StepOutput Ensemble::step(std::span<const std::int32_t> y_prev, DecoderState& st
     for (std::size_t p = 0; p < counts[i]; ++p) state.parts[at + p] = std::move(s.parts[p]);
     at += counts[i];
     logits.push_back(o.logits.value());
+    shortlists.push_back(o.shortlist);
     alphas.push_back(o.alpha.defined() ? o.alpha.value() : Tensor{});
   }
   StepOutput out;
+  // Members that computed their logits over the same shortlist are mixed over its K columns
+  // (the batch's shortlist reaches every member, so they all do unless one is a copy model);
+  // otherwise each shortlist's columns are scattered into the whole vocabulary first.
+  bool same = shortlists[0] != nullptr;
+  for (const auto& s : shortlists) same = same && s && s->ids == shortlists[0]->ids;
+  if (same) {
+    out.shortlist = shortlists[0];
+  } else {
+    for (std::size_t i = 0; i < logits.size(); ++i)
+      if (shortlists[i]) logits[i] = scatter_shortlist(*shortlists[i], logits[i].contiguous());
+  }
   out.logits = Var(log_mean_softmax(logits));
   Tensor a = mean_of(alphas);
   if (a.defined()) out.alpha = Var(a);

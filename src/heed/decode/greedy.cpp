@@ -47,6 +47,8 @@ DecodeResult greedy_loop(const Seq2Seq& model, const TokenBatch& src, const Deco
     // Each row's argmax over the logits (not the log-probabilities: rounding could merge
     // them) and its log-probability.
     kernels::argmax_log_prob_rows(lg.data<T>(), B, V, pick.data(), pick_logp.data());
+    if (out.shortlist)  // columns to target ids
+      for (auto& p : pick) p = detail::column_id(out, p);
     Tensor a = detail::step_alpha(out, B, m, dtype);
     if (t == 0) {
       has_attn = a.defined();

@@ -215,13 +215,32 @@ void bench_train(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& opt
   emit(out, j);
 }
 
+// K sorted target ids: the specials 0-3 and K - 4 distinct others from [4, V).
+std::vector<std::int32_t> random_shortlist(std::int64_t K, std::int64_t V, Rng& rng) {
+  std::vector<std::int32_t> pool(static_cast<std::size_t>(V - 4));
+  for (std::size_t i = 0; i < pool.size(); ++i) pool[i] = static_cast<std::int32_t>(i + 4);
+  const auto draw = static_cast<std::size_t>(K - 4);
+  for (std::size_t i = 0; i < draw; ++i) {  // a partial Fisher-Yates shuffle
+    const auto j = i + static_cast<std::size_t>(rng.uniform() * static_cast<double>(pool.size() - i));
+    std::swap(pool[i], pool[std::min(j, pool.size() - 1)]);
+  }
+  std::vector<std::int32_t> ids = {0, 1, 2, 3};
+  ids.insert(ids.end(), pool.begin(), pool.begin() + static_cast<std::ptrdiff_t>(draw));
+  std::sort(ids.begin() + 4, ids.end());
+  return ids;
+}
+
 void bench_decode(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& opt, const Json& base,
                   bool beam, std::ostream& out) {
   const std::int64_t n_sent = beam ? opt.beam_sents : opt.decode_sents;
   const std::int64_t n_batches = std::max<std::int64_t>(1, n_sent / opt.batch);
   const std::uint64_t seed = opt.seed + (beam ? 2 : 1);
-  const auto batches =
+  auto batches =
       make_batches(n_batches + 1, opt.batch, cfg.lo, cfg.hi, cfg.src_vocab, cfg.tgt_vocab, seed);
+  if (opt.shortlist > 0) {
+    Rng rng(seed + 1000);
+    for (SyntheticBatch& b : batches) b.src.shortlist = random_shortlist(opt.shortlist, cfg.tgt_vocab, rng);
+  }
   model.eval();
   const FlopTerms terms = flop_terms(cfg);
   const std::int64_t T = opt.decode_steps;
@@ -273,6 +292,7 @@ void bench_decode(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& op
   else
     j["attention_shape"] = att_shape;
   if (beam) j["beam"] = opt.beam;
+  if (opt.shortlist > 0) j["shortlist"] = opt.shortlist;
   j["peak_rss_mb"] = peak_rss_mb();
   emit(out, j);
 }
@@ -469,6 +489,8 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
                name, " trains with Adam, as its reference does");
   kernels::set_num_threads(opt.threads);
   for (const auto& name : names) {
+    HEED_CHECK(opt.shortlist == 0 || (name != "ram" && name != "memn2n" && name != "las"),
+               "bench: --shortlist is for the text configs, not ", name);
     if (name == "ram") {  // an image model: its own protocol
       run_ram_bench(opt, out);
       continue;
@@ -482,6 +504,9 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
       continue;
     }
     const BenchConfig& cfg = bench_config(name);
+    HEED_CHECK(opt.shortlist == 0 || (opt.shortlist >= 4 && opt.shortlist <= cfg.tgt_vocab),
+               "bench: --shortlist ", opt.shortlist, " for config ", name,
+               ": expected 0 (none) or 4 to its target vocabulary of ", cfg.tgt_vocab);
     Rng rng(opt.seed);
     ModelConfig mc = model_config(cfg);
     mc.location_filters = opt.location_filters;

@@ -102,6 +102,11 @@ struct BenchOptions {
   std::int64_t location_filters = 0;
   std::int64_t location_width = 7;
   bool coverage = false;
+  // Text configs' decoding with a vocabulary shortlist (docs/DECODING.md#vocabulary-shortlists)
+  // of this many target ids per batch: the four specials and shortlist - 4 others drawn
+  // uniformly per batch (from the batch's seed), standing for the union a learned shortlist
+  // gives a batch of real sentences; the decoding lines then carry "shortlist". 0: none.
+  std::int64_t shortlist = 0;
   std::string tag;
 };
 

@@ -77,7 +77,12 @@ StepOutput EncoderDecoder::step(std::span<const std::int32_t> y_prev, DecoderSta
   Var e = decoder_->embed(y_prev, {static_cast<std::int64_t>(y_prev.size())}, m);
   StepOutput out;
   Var features = decoder_->step(e, state, enc, m, decoder_->has_attention() ? &out.alpha : nullptr);
-  out.logits = logits(features, enc, m);
+  if (enc.shortlist) {  // the K columns only (StepOutput::shortlist)
+    out.logits = Var(shortlist_rows(*enc.shortlist, decoder_->pre_output(features, m), m.precision));
+    out.shortlist = enc.shortlist;
+  } else {
+    out.logits = decoder_->output(features, m);
+  }
   return out;
 }
 

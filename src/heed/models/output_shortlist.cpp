@@ -6,6 +6,7 @@
 #include "heed/autograd/index.h"
 #include "heed/autograd/matmul.h"
 #include "heed/base/error.h"
+#include "heed/kernels/gemm.h"
 #include "heed/models/output_layer.h"
 #include "heed/models/token_batch.h"
 #include "heed/tensor/arena.h"
@@ -52,20 +53,41 @@ OutputShortlist gather_shortlist(const OutputLayer& layer, std::span<const std::
   s.weight = Var(gather_rows(layer.weight, rows).value().contiguous());
   const auto K = static_cast<std::int64_t>(rows.size());
   s.bias = Var(gather_rows(reshape(layer.bias, {V, 1}), rows).value().reshape({K}));
+  if (const kernels::PackedWeight* full = layer.weight.packed();
+      full && s.weight.dtype() == DType::f32)
+    s.packed = std::make_shared<const kernels::PackedWeight>(
+        s.weight.value().data<float>(), static_cast<std::size_t>(s.weight.value().numel()),
+        full->precision());
   return s;
 }
 
-Var shortlist_logits(const OutputShortlist& s, const Var& x, kernels::MatmulPrecision precision) {
+Tensor shortlist_rows(const OutputShortlist& s, const Var& x, kernels::MatmulPrecision precision) {
   HEED_CHECK(x.value().ndim() == 2, "shortlist logits: features must be (B, F), got ",
              x.shape().str());
-  const Tensor rows = linear(x, s.weight, s.bias, precision).value().contiguous();  // (B, K)
+  if (!s.packed) return linear(x, s.weight, s.bias, precision).value().contiguous();
+  const Tensor xv = x.value().contiguous();
+  const std::int64_t B = xv.dim(0), F = xv.dim(1), K = s.weight.dim(0);
+  HEED_CHECK(F == s.weight.dim(1) && xv.dtype() == DType::f32, "shortlist logits: features ",
+             xv.shape().str(), " do not fit the packed rows (", K, ", ", s.weight.dim(1), ")");
+  Tensor out = Tensor::empty({B, K}, DType::f32);
+  kernels::affine_rows<float>({precision, s.packed.get()}, B, K, F, xv.data<float>(),
+                              s.weight.value().data<float>(), s.bias.value().data<float>(),
+                              out.data<float>());
+  return out;
+}
+
+Tensor scatter_shortlist(const OutputShortlist& s, const Tensor& rows) {
   Tensor out =
       Tensor::full({rows.dim(0), s.vocab}, -std::numeric_limits<double>::infinity(), rows.dtype());
   if (rows.dtype() == DType::f32)
     scatter<float>(rows, s.ids, out);
   else
     scatter<double>(rows, s.ids, out);
-  return Var(out);
+  return out;
+}
+
+Var shortlist_logits(const OutputShortlist& s, const Var& x, kernels::MatmulPrecision precision) {
+  return Var(scatter_shortlist(s, shortlist_rows(s, x, precision)));
 }
 
 }  // namespace heed

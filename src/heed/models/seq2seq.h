@@ -14,6 +14,7 @@
 // Every tensor in Encoded and DecoderState is batch-major (dimension 0 is the batch row), so
 // decoders reorder or replicate hypotheses generically (see reorder_rows).
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -42,6 +43,11 @@ struct StepOutput {
   Var logits;
   Var alpha;   // (B, m); undefined without attention
   Var p_gen;   // copy models: (B), the probability of generating rather than copying
+  // Set when the source batch carried a vocabulary shortlist (TokenBatch::shortlist) and the
+  // model computed its logits over the shortlist's K ids only: logits are then (B, K), column
+  // c the logit of target id shortlist->ids[c] (sorted; every other id has probability 0).
+  // The decoders map the columns back (decode_common.h); copy models never set it.
+  std::shared_ptr<const OutputShortlist> shortlist;
 };
 
 // Teacher forcing for a copy model's loss (autograd/copy_loss_op.h), at the real target

@@ -229,6 +229,7 @@ std::vector<Translation> LineTranslator::translate(
 
     for (std::size_t k = start; k < end; ++k) {
       Translation& tr = out[order[k]];
+      tr.shortlist_ids = src.shortlist.size();
       const auto& hyps = r.nbest.at(k - start);
       for (std::size_t h = 0; h < hyps.size(); ++h) {
         const Hypothesis& hyp = hyps[h];

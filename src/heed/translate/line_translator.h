@@ -62,6 +62,9 @@ struct Translation {
   // maximum source length) and was not decoded: nbest is empty. source_tokens says how long.
   bool skipped = false;
   std::size_t source_tokens = 0;
+  // With a vocabulary shortlist (TranslateOptions::shortlist): how many target ids its batch
+  // was decoded with (the union over the batch); 0 without one.
+  std::size_t shortlist_ids = 0;
 };
 
 // A given sentence pair aligned by forced decoding (LineTranslator::align).
