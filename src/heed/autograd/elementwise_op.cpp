@@ -7,6 +7,7 @@
 
 #include "heed/autograd/tape.h"
 #include "heed/kernels/elementwise.h"
+#include "heed/kernels/parallel_chunks.h"
 #include "heed/kernels/reduce.h"
 
 namespace heed {
@@ -19,17 +20,32 @@ void check_same(const Tensor& a, const Tensor& b, const char* op) {
              dtype_name(b.dtype()));
 }
 
-// y = fwd(x) element-wise; the backward gets (x, y, dy, dx) and accumulates into dx.
+// y = fwd(x) element-wise; the backward gets (x, y, dy, dx) and accumulates into dx. Both
+// run over cache-line chunks split across the threads (kernels/parallel_chunks.h).
 template <typename Fwd, typename Bwd>
 Var unary(const Var& x, Fwd fwd, Bwd bwd) {
   Tensor xv = x.value().contiguous();
   Tensor y = Tensor::empty(xv.shape(), xv.dtype());
   const std::int64_t n = xv.numel();
-  dispatch(xv.dtype(), [&]<typename T>() { fwd(xv.data<T>(), y.data<T>(), n); });
+  dispatch(xv.dtype(), [&]<typename T>() {
+    const T* in = xv.data<T>();
+    T* out = y.data<T>();
+    kernels::parallel_chunks(
+        n, 1, [&](std::int64_t i0, std::int64_t i1) { fwd(in + i0, out + i0, i1 - i0); }, 16);
+  });
   return record_op(y, {&x}, [x, xv, bwd, n](Var& o) {
     if (!x.requires_grad()) return;
     dispatch(o.dtype(), [&]<typename T>() {
-      bwd(xv.data<T>(), o.value().data<T>(), o.grad().data<T>(), x.grad_buffer().data<T>(), n);
+      const T* in = xv.data<T>();
+      const T* out = o.value().data<T>();
+      const T* dy = o.grad().data<T>();
+      T* dx = x.grad_buffer().data<T>();
+      kernels::parallel_chunks(
+          n, 1,
+          [&](std::int64_t i0, std::int64_t i1) {
+            bwd(in + i0, out + i0, dy + i0, dx + i0, i1 - i0);
+          },
+          16);
     });
   });
 }
