@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "heed/autograd/elementwise_op.h"
 #include "heed/autograd/tape.h"
 #include "support/gradcheck.h"
 
@@ -64,6 +65,31 @@ TEST(Matmul, BatchedGradientCheckAllTransposes) {
       Var b = random_var(tb ? Shape{2, 5, 4} : Shape{2, 4, 5}, 7);
       EXPECT_TRUE(gradcheck([&] { return matmul(a, b, ta, tb); }, {a, b})) << ta << tb;
     }
+}
+
+// The products write a new gradient buffer without zeroing it first (Var::
+// grad_buffer_unzeroed) and accumulate into one that exists: an input that reaches the loss
+// twice, through two products or a product and a sum, gets both contributions.
+TEST(Matmul, AnInputUsedTwiceAccumulatesBothGradients) {
+  Var a = random_var({3, 3}, 8), x = random_var({2, 3}, 9), W = random_var({3, 3}, 10);
+  EXPECT_TRUE(gradcheck([&] { return matmul(a, a, false, true); }, {a}));
+  EXPECT_TRUE(gradcheck([&] { return matmul(a, a, true, false); }, {a}));
+  EXPECT_TRUE(gradcheck([&] { return add(linear(x, W), x); }, {x, W}));
+  EXPECT_TRUE(gradcheck([&] { return linear(linear(x, W), W); }, {x, W}));
+}
+
+// An empty inner dimension: the product writes nothing, the gradient is zero.
+TEST(Matmul, EmptyInnerDimensionGivesZeroGradients) {
+  Var a(Tensor::full({2, 3}, 1.0), true), b(Tensor::full({3, 0}, 1.0), true);
+  Tape::current().clear();
+  Var y = matmul(a, b);
+  ASSERT_EQ(y.value().shape(), Shape({2, 0}));
+  Var c(Tensor::full({0, 2}, 1.0), true), d(Tensor::full({2, 4}, 1.0), true);
+  Var z = matmul(c, d);  // d's gradient sums over c's 0 rows
+  Tape::current().backward(z, Tensor::zeros({0, 4}));
+  ASSERT_TRUE(d.has_grad());
+  for (std::int64_t i = 0; i < 8; ++i) EXPECT_EQ(d.grad().data<float>()[i], 0.0f) << i;
+  Tape::current().clear();
 }
 
 TEST(Tape, NoGradGuardRecordsNothing) {

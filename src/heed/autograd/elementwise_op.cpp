@@ -50,6 +50,23 @@ Var unary(const Var& x, Fwd fwd, Bwd bwd) {
   });
 }
 
+// x's gradient += dy (n elements), a copy when x has no gradient buffer yet (a residual
+// sum's inputs), split across the threads.
+template <typename T>
+void pass_gradient(const T* dy, const Var& x, std::int64_t n) {
+  bool fresh = false;
+  T* dx = x.grad_buffer_unzeroed(fresh).data<T>();
+  kernels::parallel_chunks(
+      n, 1,
+      [&](std::int64_t i0, std::int64_t i1) {
+        if (fresh)
+          std::copy(dy + i0, dy + i1, dx + i0);
+        else
+          kernels::accumulate<T>(dy + i0, dx + i0, i1 - i0);
+      },
+      16);
+}
+
 }  // namespace
 
 Var add(const Var& a, const Var& b) {
@@ -62,8 +79,8 @@ Var add(const Var& a, const Var& b) {
   return record_op(y, {&a, &b}, [a, b, n](Var& o) {
     dispatch(o.dtype(), [&]<typename T>() {
       const T* dy = o.grad().data<T>();
-      if (a.requires_grad()) kernels::accumulate<T>(dy, a.grad_buffer().data<T>(), n);
-      if (b.requires_grad()) kernels::accumulate<T>(dy, b.grad_buffer().data<T>(), n);
+      if (a.requires_grad()) pass_gradient<T>(dy, a, n);
+      if (b.requires_grad()) pass_gradient<T>(dy, b, n);
     });
   });
 }

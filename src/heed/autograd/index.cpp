@@ -123,12 +123,16 @@ Var add_rows(const Var& x, std::span<const std::int64_t> rows, const Var& y) {
                                    F, N](Var& o) {
     dispatch(o.dtype(), [&]<typename T>() {
       const T* g = o.grad().data<T>();
-      if (x.requires_grad()) {
-        T* dx = x.grad_buffer().data<T>();
+      if (x.requires_grad()) {  // a copy when x has no gradient buffer yet
+        bool fresh = false;
+        T* dx = x.grad_buffer_unzeroed(fresh).data<T>();
         kernels::parallel_chunks(
             N * F, 1,
             [&](std::int64_t i0, std::int64_t i1) {
-              kernels::accumulate<T>(g + i0, dx + i0, i1 - i0);
+              if (fresh)
+                std::copy(g + i0, g + i1, dx + i0);
+              else
+                kernels::accumulate<T>(g + i0, dx + i0, i1 - i0);
             },
             16);
       }

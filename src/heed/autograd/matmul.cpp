@@ -34,10 +34,13 @@ Var linear_block(const Var& x, const Var& W, const Var& b, std::int64_t first, s
     const kernels::GemmOptions go{precision};
     dispatch(o.dtype(), [&]<typename T>() {
       const T* dy = o.grad().data<T>();
-      if (x.requires_grad())
+      if (x.requires_grad()) {
+        // The product writes the whole of dx: a new buffer needs no zeroing first.
+        bool fresh = false;
+        T* dx = x.grad_buffer_unzeroed(fresh).data<T>();
         kernels::gemm<T>(go, false, false, rows, in, out, T(1), dy, out,
-                         W.value().data<T>() + first * in, in, T(1), x.grad_buffer().data<T>(),
-                         in);
+                         W.value().data<T>() + first * in, in, fresh ? T(0) : T(1), dx, in);
+      }
       if (W.requires_grad())
         kernels::gemm<T>(go, true, false, out, in, rows, T(1), dy, out, x.value().data<T>(), in,
                          T(1), W.grad_buffer().data<T>() + first * in, in);
@@ -83,25 +86,32 @@ Var matmul(const Var& a, const Var& b, bool ta, bool tb, kernels::MatmulPrecisio
   return record_op(y, {&a, &b}, [a, b, ta, tb, batch, M, N, K, ar, ac, br, bc, go](Var& o) mutable {
     dispatch(o.dtype(), [&]<typename T>() {
       const T* dy = o.grad().data<T>();
+      // Each product writes the whole of its gradient: a new buffer needs no zeroing first
+      // (a == b shares one buffer: the second product then accumulates; an empty inner
+      // dimension writes nothing, so that buffer is zeroed).
       if (a.requires_grad()) {
         // dA = dY op(B)^T, stored transposed when a was used transposed.
-        T* da = a.grad_buffer().data<T>();
+        bool fresh = false;
+        T* da = (N > 0 ? a.grad_buffer_unzeroed(fresh) : a.grad_buffer()).data<T>();
+        const T beta = fresh ? T(0) : T(1);
         if (!ta)
           kernels::gemm_batched<T>(go, false, !tb, batch, M, K, N, T(1), dy, N, M * N,
-                                   b.value().data<T>(), bc, br * bc, T(1), da, ac, ar * ac);
+                                   b.value().data<T>(), bc, br * bc, beta, da, ac, ar * ac);
         else
           kernels::gemm_batched<T>(go, tb, true, batch, K, M, N, T(1), b.value().data<T>(), bc,
-                                   br * bc, dy, N, M * N, T(1), da, ac, ar * ac);
+                                   br * bc, dy, N, M * N, beta, da, ac, ar * ac);
       }
       if (b.requires_grad()) {
         // dB = op(A)^T dY, stored transposed when b was used transposed.
-        T* db = b.grad_buffer().data<T>();
+        bool fresh = false;
+        T* db = (M > 0 ? b.grad_buffer_unzeroed(fresh) : b.grad_buffer()).data<T>();
+        const T beta = fresh ? T(0) : T(1);
         if (!tb)
           kernels::gemm_batched<T>(go, !ta, false, batch, K, N, M, T(1), a.value().data<T>(), ac,
-                                   ar * ac, dy, N, M * N, T(1), db, bc, br * bc);
+                                   ar * ac, dy, N, M * N, beta, db, bc, br * bc);
         else
           kernels::gemm_batched<T>(go, true, ta, batch, N, K, M, T(1), dy, N, M * N,
-                                   a.value().data<T>(), ac, ar * ac, T(1), db, bc, br * bc);
+                                   a.value().data<T>(), ac, ar * ac, beta, db, bc, br * bc);
       }
     });
   });

@@ -2,9 +2,12 @@
 
 #include "heed/autograd/tape.h"
 
+#include <cstddef>
+#include <cstring>
 #include <unordered_map>
 
 #include "heed/kernels/packed_weight.h"
+#include "heed/kernels/parallel_chunks.h"
 
 namespace heed {
 namespace {
@@ -12,6 +15,19 @@ namespace {
 // The weights whose packed handles the calling thread's FrozenModels hold, with how many
 // holds each (they nest).
 thread_local std::unordered_map<const void*, int> t_held;
+
+// Zeroes a contiguous tensor, split across the threads when large (a training step zeroes
+// every parameter's gradient and many activations' gradient buffers).
+void zero_contiguous(Tensor& t) {
+  auto* p = static_cast<std::byte*>(t.raw());
+  const auto size = static_cast<std::int64_t>(dtype_size(t.dtype()));
+  kernels::parallel_chunks(
+      t.numel(), 1,
+      [&](std::int64_t i0, std::int64_t i1) {
+        std::memset(p + i0 * size, 0, static_cast<std::size_t>((i1 - i0) * size));
+      },
+      16);
+}
 
 }  // namespace
 
@@ -68,7 +84,17 @@ const Tensor& Var::grad() const {
 
 Tensor& Var::grad_buffer() const {
   HEED_CHECK(impl_, "use of an undefined Var");
-  if (!impl_->grad.defined()) impl_->grad = Tensor::zeros_like(impl_->value);
+  if (!impl_->grad.defined()) {
+    impl_->grad = Tensor::empty(impl_->value.shape(), impl_->value.dtype());
+    zero_contiguous(impl_->grad);
+  }
+  return impl_->grad;
+}
+
+Tensor& Var::grad_buffer_unzeroed(bool& first) const {
+  HEED_CHECK(impl_, "use of an undefined Var");
+  first = !impl_->grad.defined();
+  if (first) impl_->grad = Tensor::empty(impl_->value.shape(), impl_->value.dtype());
   return impl_->grad;
 }
 
@@ -77,7 +103,11 @@ void Var::clear_grad() const {
 }
 
 void Var::zero_grad() const {
-  if (impl_ && impl_->grad.defined()) impl_->grad.zero();
+  if (!impl_ || !impl_->grad.defined()) return;
+  if (impl_->grad.is_contiguous())
+    zero_contiguous(impl_->grad);
+  else
+    impl_->grad.zero();
 }
 
 }  // namespace heed

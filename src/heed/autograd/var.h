@@ -28,6 +28,11 @@ class Var {
   bool has_grad() const { return impl_ && impl_->grad.defined(); }
   // The gradient buffer, zero-filled on first use; backward kernels accumulate into it.
   Tensor& grad_buffer() const;
+  // For a backward kernel that can either write every element or accumulate: the buffer,
+  // allocated without zeroing when there was none (first = true: the caller must overwrite
+  // all of it), the existing one otherwise (first = false: accumulate into it). Saves the
+  // zeroing pass where the first gradient to arrive is a product's whole output.
+  Tensor& grad_buffer_unzeroed(bool& first) const;
   // Gives the gradient storage up (undefined again); parameters zero theirs instead.
   void clear_grad() const;
   void zero_grad() const;
