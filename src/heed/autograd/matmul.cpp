@@ -41,9 +41,16 @@ Var linear_block(const Var& x, const Var& W, const Var& b, std::int64_t first, s
         kernels::gemm<T>(go, false, false, rows, in, out, T(1), dy, out,
                          W.value().data<T>() + first * in, in, fresh ? T(0) : T(1), dx, in);
       }
-      if (W.requires_grad())
+      if (W.requires_grad()) {
+        // The whole of W (and rows to sum over): a new or just-zeroed gradient is overwritten.
+        bool fresh = false;
+        T* dW = (first == 0 && out == W.value().dim(0) && rows > 0
+                     ? W.grad_buffer_unzeroed(fresh)
+                     : W.grad_buffer())
+                    .data<T>();
         kernels::gemm<T>(go, true, false, out, in, rows, T(1), dy, out, x.value().data<T>(), in,
-                         T(1), W.grad_buffer().data<T>() + first * in, in);
+                         fresh ? T(0) : T(1), dW + first * in, in);
+      }
       if (b.requires_grad())
         kernels::sum_rows<T>(dy, b.grad_buffer().data<T>() + first, rows, out);
     });

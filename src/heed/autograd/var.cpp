@@ -79,6 +79,10 @@ void Var::set_packed(std::shared_ptr<kernels::PackedWeight> packed) const {
 
 const Tensor& Var::grad() const {
   HEED_CHECK(impl_, "use of an undefined Var");
+  if (impl_->grad_zero_pending) {
+    zero_contiguous(impl_->grad);
+    impl_->grad_zero_pending = false;
+  }
   return impl_->grad;
 }
 
@@ -87,27 +91,32 @@ Tensor& Var::grad_buffer() const {
   if (!impl_->grad.defined()) {
     impl_->grad = Tensor::empty(impl_->value.shape(), impl_->value.dtype());
     zero_contiguous(impl_->grad);
+  } else if (impl_->grad_zero_pending) {
+    zero_contiguous(impl_->grad);
   }
+  impl_->grad_zero_pending = false;
   return impl_->grad;
 }
 
 Tensor& Var::grad_buffer_unzeroed(bool& first) const {
   HEED_CHECK(impl_, "use of an undefined Var");
-  first = !impl_->grad.defined();
-  if (first) impl_->grad = Tensor::empty(impl_->value.shape(), impl_->value.dtype());
+  first = !impl_->grad.defined() || impl_->grad_zero_pending;
+  if (!impl_->grad.defined())
+    impl_->grad = Tensor::empty(impl_->value.shape(), impl_->value.dtype());
+  impl_->grad_zero_pending = false;
   return impl_->grad;
 }
 
 void Var::clear_grad() const {
-  if (impl_) impl_->grad = Tensor();
+  if (!impl_) return;
+  impl_->grad = Tensor();
+  impl_->grad_zero_pending = false;
 }
 
 void Var::zero_grad() const {
-  if (!impl_ || !impl_->grad.defined()) return;
-  if (impl_->grad.is_contiguous())
-    zero_contiguous(impl_->grad);
-  else
-    impl_->grad.zero();
+  // The buffer (always contiguous: only grad_buffer* allocate it) is zeroed when next read
+  // or accumulated into, and not at all when a product overwrites it first.
+  if (impl_ && impl_->grad.defined()) impl_->grad_zero_pending = true;
 }
 
 }  // namespace heed

@@ -35,6 +35,9 @@ class Var {
   Tensor& grad_buffer_unzeroed(bool& first) const;
   // Gives the gradient storage up (undefined again); parameters zero theirs instead.
   void clear_grad() const;
+  // Zeroes the gradient, lazily: grad() and grad_buffer() zero the buffer when next called,
+  // grad_buffer_unzeroed hands it over as new (a parameter's gradient that a product
+  // overwrites is never zeroed). Every read goes through those, so none sees stale values.
   void zero_grad() const;
 
   const Shape& shape() const { return value().shape(); }
@@ -63,6 +66,7 @@ class Var {
   struct Impl {
     Tensor value;
     Tensor grad;
+    bool grad_zero_pending = false;  // zero_grad was called: grad's contents are stale
     bool requires_grad = false;
     std::shared_ptr<kernels::PackedWeight> packed;
   };
