@@ -1,16 +1,19 @@
 #include "heed/autograd/matmul.h"
 
 #include "heed/autograd/tape.h"
+#include "heed/kernels/elementwise.h"
 #include "heed/kernels/gemm.h"
+#include "heed/kernels/parallel_chunks.h"
 #include "heed/kernels/reduce.h"
 
 namespace heed {
 
 namespace {
 
-// linear over W's rows [first, first + out) and b's (out = W's rows when the whole of W).
+// linear over W's rows [first, first + out) and b's (out = W's rows when the whole of W),
+// followed by ReLU when relu is set.
 Var linear_block(const Var& x, const Var& W, const Var& b, std::int64_t first, std::int64_t out,
-                 kernels::MatmulPrecision precision, const char* name) {
+                 kernels::MatmulPrecision precision, const char* name, bool relu = false) {
   const Tensor& xv = x.value();
   const Tensor& Wv = W.value();
   HEED_CHECK(Wv.ndim() == 2, name, ": weight must be 2-D, got ", Wv.shape().str());
@@ -29,11 +32,34 @@ Var linear_block(const Var& x, const Var& W, const Var& b, std::int64_t first, s
     kernels::affine_rows<T>({precision, W.packed()}, rows, out, in, xv.data<T>(),
                             Wv.data<T>() + first * in,
                             b.defined() ? b.value().data<T>() + first : nullptr, y.data<T>());
+    if (relu) {  // in place, the same numbers as relu() on linear's output
+      T* v = y.data<T>();
+      kernels::parallel_chunks(
+          rows * out, 1,
+          [&](std::int64_t i0, std::int64_t i1) {
+            kernels::relu_forward<T>(v + i0, v + i0, i1 - i0);
+          },
+          16);
+    }
   });
-  return record_op(y, {&x, &W, &b}, [x, W, b, rows, in, out, first, precision](Var& o) mutable {
+  return record_op(y, {&x, &W, &b}, [x, W, b, rows, in, out, first, precision,
+                                     relu](Var& o) mutable {
     const kernels::GemmOptions go{precision};
     dispatch(o.dtype(), [&]<typename T>() {
       const T* dy = o.grad().data<T>();
+      Tensor masked;  // with ReLU: the gradient before it, dy [y > 0], into a scratch buffer
+      if (relu) {
+        masked = Tensor::empty({rows, out}, o.dtype());
+        const T* yv = o.value().data<T>();
+        T* dz = masked.data<T>();
+        kernels::parallel_chunks(
+            rows * out, 1,
+            [&](std::int64_t i0, std::int64_t i1) {
+              for (std::int64_t i = i0; i < i1; ++i) dz[i] = yv[i] > T(0) ? dy[i] : T(0);
+            },
+            16);
+        dy = dz;
+      }
       if (x.requires_grad()) {
         // The product writes the whole of dx: a new buffer needs no zeroing first.
         bool fresh = false;
@@ -62,6 +88,12 @@ Var linear_block(const Var& x, const Var& W, const Var& b, std::int64_t first, s
 Var linear(const Var& x, const Var& W, const Var& b, kernels::MatmulPrecision precision) {
   HEED_CHECK(W.value().ndim() == 2, "linear: weight must be 2-D, got ", W.value().shape().str());
   return linear_block(x, W, b, 0, W.value().dim(0), precision, "linear");
+}
+
+Var linear_relu(const Var& x, const Var& W, const Var& b, kernels::MatmulPrecision precision) {
+  HEED_CHECK(W.value().ndim() == 2, "linear_relu: weight must be 2-D, got ",
+             W.value().shape().str());
+  return linear_block(x, W, b, 0, W.value().dim(0), precision, "linear_relu", true);
 }
 
 Var linear_rows(const Var& x, const Var& W, const Var& b, std::int64_t first, std::int64_t count,
