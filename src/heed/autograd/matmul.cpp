@@ -55,7 +55,7 @@ Var linear_block(const Var& x, const Var& W, const Var& b, std::int64_t first, s
         kernels::parallel_chunks(
             rows * out, 1,
             [&](std::int64_t i0, std::int64_t i1) {
-              for (std::int64_t i = i0; i < i1; ++i) dz[i] = yv[i] > T(0) ? dy[i] : T(0);
+              kernels::relu_backward_store<T>(yv + i0, dy + i0, dz + i0, i1 - i0);
             },
             16);
         dy = dz;

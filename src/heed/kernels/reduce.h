@@ -1,5 +1,6 @@
 #pragma once
 // Row reductions and broadcasts over row-major (rows x cols) blocks.
+#include <algorithm>
 #include <cstdint>
 
 #include "heed/kernels/parallel_chunks.h"
@@ -24,10 +25,7 @@ void sum_rows(const T* x, T* out, std::int64_t rows, std::int64_t cols) {
 template <typename T>
 void broadcast_rows(const T* v, T* y, std::int64_t rows, std::int64_t cols) {
   parallel_chunks(rows, cols, [&](std::int64_t r0, std::int64_t r1) {
-    for (std::int64_t r = r0; r < r1; ++r) {
-      T* yr = y + r * cols;
-      for (std::int64_t c = 0; c < cols; ++c) yr[c] = v[c];
-    }
+    for (std::int64_t r = r0; r < r1; ++r) std::copy_n(v, cols, y + r * cols);
   });
 }
 
