@@ -78,11 +78,16 @@ Var gather_rows(const Var& x, std::span<const std::int64_t> rows) {
     dispatch(o.dtype(), [&]<typename T>() {
       const T* g = o.grad().data<T>();
       T* dx = x.grad_buffer().data<T>();
-      for (std::size_t i = 0; i < idx.size(); ++i) {
-        T* row = dx + idx[i] * F;
-        const T* gi = g + static_cast<std::int64_t>(i) * F;
-        for (std::int64_t j = 0; j < F; ++j) row[j] += gi[j];
-      }
+      // A row may be picked twice: threads take column blocks, each summing in index order.
+      const auto R = static_cast<std::int64_t>(idx.size());
+      kernels::parallel_chunks(
+          F, R,
+          [&](std::int64_t j0, std::int64_t j1) {
+            for (std::int64_t i = 0; i < R; ++i)
+              kernels::accumulate<T>(g + i * F + j0, dx + idx[static_cast<std::size_t>(i)] * F + j0,
+                                     j1 - j0);
+          },
+          16);
     });
   });
 }
