@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include "heed/autograd/elementwise_op.h"
+#include "heed/autograd/reduce_op.h"
 #include "heed/autograd/tape.h"
+#include "heed/kernels/gemm.h"
 #include "support/gradcheck.h"
 
 namespace heed {
@@ -58,6 +61,32 @@ TEST(Index, AddRows) {
   EXPECT_THROW(add_rows(a, twice, b), Error);
   EXPECT_THROW(add_rows(a, outside, b), Error);
   EXPECT_THROW(add_rows(a, std::vector<std::int64_t>{0, 1}, b), Error);  // 2 rows, y has 3
+}
+
+// gather_rows and add_rows split their rows (and gather_rows' gradient its columns) across
+// the threads when large: the same values and gradients, bit for bit, on one and two threads,
+// a row picked twice included.
+TEST(Index, GatherAndAddRowsAreTheSameBitsOnOneAndTwoThreads) {
+  const std::int64_t N = 800, F = 256;
+  std::vector<std::int64_t> picks;
+  for (std::int64_t r = 0; r < N; r += 2) picks.push_back(r);
+  picks.push_back(4);  // twice
+  std::vector<std::int64_t> distinct(picks.begin(), picks.end() - 1);
+  auto run = [&](int threads) {
+    const kernels::ScopedNumThreads scoped(threads);
+    Tape::current().clear();
+    Var x = random_var({N, F}, 21);
+    Var y = random_var({static_cast<std::int64_t>(distinct.size()), F}, 22);
+    Var g = gather_rows(x, picks);
+    Var z = add_rows(x, distinct, y);
+    Var loss = add(sum(mul(g, g)), sum(mul(z, z)));
+    Tape::current().backward(loss);
+    Tape::current().clear();
+    return std::vector<Tensor>{g.value(), z.value(), x.grad(), y.grad()};
+  };
+  const auto one = run(1), two = run(2);
+  for (std::size_t t = 0; t < one.size(); ++t)
+    EXPECT_TRUE(all_close(one[t], two[t], 0, 0)) << t;
 }
 
 TEST(Index, RejectsOutOfRange) {

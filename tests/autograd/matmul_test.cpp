@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include "heed/autograd/elementwise_op.h"
 #include "heed/autograd/tape.h"
+#include "heed/base/random.h"
+#include "heed/kernels/gemm.h"
 #include "support/gradcheck.h"
 
 namespace heed {
@@ -64,6 +67,64 @@ TEST(Matmul, BatchedGradientCheckAllTransposes) {
       Var b = random_var(tb ? Shape{2, 5, 4} : Shape{2, 4, 5}, 7);
       EXPECT_TRUE(gradcheck([&] { return matmul(a, b, ta, tb); }, {a, b})) << ta << tb;
     }
+}
+
+// The products write a new gradient buffer without zeroing it first (Var::
+// grad_buffer_unzeroed) and accumulate into one that exists: an input that reaches the loss
+// twice, through two products or a product and a sum, gets both contributions.
+TEST(Matmul, AnInputUsedTwiceAccumulatesBothGradients) {
+  Var a = random_var({3, 3}, 8), x = random_var({2, 3}, 9), W = random_var({3, 3}, 10);
+  EXPECT_TRUE(gradcheck([&] { return matmul(a, a, false, true); }, {a}));
+  EXPECT_TRUE(gradcheck([&] { return matmul(a, a, true, false); }, {a}));
+  EXPECT_TRUE(gradcheck([&] { return add(linear(x, W), x); }, {x, W}));
+  EXPECT_TRUE(gradcheck([&] { return linear(linear(x, W), W); }, {x, W}));
+}
+
+// linear_relu: relu(linear(...)) bit for bit, forward and backward (float64 finite
+// differences too), on a batch large enough to split across two threads.
+TEST(LinearRelu, IsReluOfLinearAndGradientsCheck) {
+  Var x = random_var({2, 3, 4}, 11), W = random_var({5, 4}, 12), b = random_var({5}, 13);
+  EXPECT_TRUE(gradcheck([&] { return linear_relu(x, W, b); }, {x, W, b}));
+  EXPECT_TRUE(gradcheck([&] { return linear_relu(x, W); }, {x, W}));
+  const kernels::ScopedNumThreads two(2);
+  Rng rng(5);
+  auto var = [&](const Shape& s) {
+    Tensor t = Tensor::empty(s);
+    for (std::int64_t i = 0; i < t.numel(); ++i)
+      t.data<float>()[i] = static_cast<float>(rng.uniform() * 2 - 1);
+    return Var(t, true);
+  };
+  Var X = var({300, 64}), V = var({256, 64}), c = var({256}), dY = var({300, 256});
+  std::vector<Tensor> grads[2];
+  Tensor values[2];
+  for (int fused = 0; fused < 2; ++fused) {
+    Tape::current().clear();
+    for (const Var& v : {X, V, c}) v.clear_grad();
+    Var y = fused ? linear_relu(X, V, c) : relu(linear(X, V, c));
+    Tape::current().backward(y, dY.value());
+    values[fused] = y.value();
+    grads[fused] = {X.grad(), V.grad(), c.grad()};
+  }
+  Tape::current().clear();
+  for (std::int64_t i = 0; i < values[0].numel(); ++i)
+    ASSERT_EQ(values[0].data<float>()[i], values[1].data<float>()[i]) << i;
+  for (std::size_t g = 0; g < 3; ++g)
+    for (std::int64_t i = 0; i < grads[0][g].numel(); ++i)
+      ASSERT_EQ(grads[0][g].data<float>()[i], grads[1][g].data<float>()[i]) << g << " " << i;
+}
+
+// An empty inner dimension: the product writes nothing, the gradient is zero.
+TEST(Matmul, EmptyInnerDimensionGivesZeroGradients) {
+  Var a(Tensor::full({2, 3}, 1.0), true), b(Tensor::full({3, 0}, 1.0), true);
+  Tape::current().clear();
+  Var y = matmul(a, b);
+  ASSERT_EQ(y.value().shape(), Shape({2, 0}));
+  Var c(Tensor::full({0, 2}, 1.0), true), d(Tensor::full({2, 4}, 1.0), true);
+  Var z = matmul(c, d);  // d's gradient sums over c's 0 rows
+  Tape::current().backward(z, Tensor::zeros({0, 4}));
+  ASSERT_TRUE(d.has_grad());
+  for (std::int64_t i = 0; i < 8; ++i) EXPECT_EQ(d.grad().data<float>()[i], 0.0f) << i;
+  Tape::current().clear();
 }
 
 TEST(Tape, NoGradGuardRecordsNothing) {

@@ -7,6 +7,7 @@
 
 #include "heed/autograd/tape.h"
 #include "heed/kernels/elementwise.h"
+#include "heed/kernels/parallel_chunks.h"
 #include "heed/kernels/reduce.h"
 
 namespace heed {
@@ -19,19 +20,51 @@ void check_same(const Tensor& a, const Tensor& b, const char* op) {
              dtype_name(b.dtype()));
 }
 
-// y = fwd(x) element-wise; the backward gets (x, y, dy, dx) and accumulates into dx.
+// y = fwd(x) element-wise; the backward gets (x, y, dy, dx) and accumulates into dx. Both
+// run over cache-line chunks split across the threads (kernels/parallel_chunks.h).
 template <typename Fwd, typename Bwd>
 Var unary(const Var& x, Fwd fwd, Bwd bwd) {
   Tensor xv = x.value().contiguous();
   Tensor y = Tensor::empty(xv.shape(), xv.dtype());
   const std::int64_t n = xv.numel();
-  dispatch(xv.dtype(), [&]<typename T>() { fwd(xv.data<T>(), y.data<T>(), n); });
+  dispatch(xv.dtype(), [&]<typename T>() {
+    const T* in = xv.data<T>();
+    T* out = y.data<T>();
+    kernels::parallel_chunks(
+        n, 1, [&](std::int64_t i0, std::int64_t i1) { fwd(in + i0, out + i0, i1 - i0); }, 16);
+  });
   return record_op(y, {&x}, [x, xv, bwd, n](Var& o) {
     if (!x.requires_grad()) return;
     dispatch(o.dtype(), [&]<typename T>() {
-      bwd(xv.data<T>(), o.value().data<T>(), o.grad().data<T>(), x.grad_buffer().data<T>(), n);
+      const T* in = xv.data<T>();
+      const T* out = o.value().data<T>();
+      const T* dy = o.grad().data<T>();
+      T* dx = x.grad_buffer().data<T>();
+      kernels::parallel_chunks(
+          n, 1,
+          [&](std::int64_t i0, std::int64_t i1) {
+            bwd(in + i0, out + i0, dy + i0, dx + i0, i1 - i0);
+          },
+          16);
     });
   });
+}
+
+// x's gradient += dy (n elements), a copy when x has no gradient buffer yet (a residual
+// sum's inputs), split across the threads.
+template <typename T>
+void pass_gradient(const T* dy, const Var& x, std::int64_t n) {
+  bool fresh = false;
+  T* dx = x.grad_buffer_unzeroed(fresh).data<T>();
+  kernels::parallel_chunks(
+      n, 1,
+      [&](std::int64_t i0, std::int64_t i1) {
+        if (fresh)
+          std::copy(dy + i0, dy + i1, dx + i0);
+        else
+          kernels::accumulate<T>(dy + i0, dx + i0, i1 - i0);
+      },
+      16);
 }
 
 }  // namespace
@@ -46,8 +79,8 @@ Var add(const Var& a, const Var& b) {
   return record_op(y, {&a, &b}, [a, b, n](Var& o) {
     dispatch(o.dtype(), [&]<typename T>() {
       const T* dy = o.grad().data<T>();
-      if (a.requires_grad()) kernels::accumulate<T>(dy, a.grad_buffer().data<T>(), n);
-      if (b.requires_grad()) kernels::accumulate<T>(dy, b.grad_buffer().data<T>(), n);
+      if (a.requires_grad()) pass_gradient<T>(dy, a, n);
+      if (b.requires_grad()) pass_gradient<T>(dy, b, n);
     });
   });
 }

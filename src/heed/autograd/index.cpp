@@ -6,6 +6,7 @@
 #include "heed/autograd/tape.h"
 #include "heed/kernels/concat.h"
 #include "heed/kernels/elementwise.h"
+#include "heed/kernels/parallel_chunks.h"
 
 namespace heed {
 namespace {
@@ -67,7 +68,9 @@ Var gather_rows(const Var& x, std::span<const std::int64_t> rows) {
   dispatch(xv.dtype(), [&]<typename T>() {
     const T* src = xv.data<T>();
     T* dst = y.data<T>();
-    for (std::int64_t i = 0; i < R; ++i) std::copy_n(src + rows[i] * F, F, dst + i * F);
+    kernels::parallel_chunks(R, F, [&](std::int64_t i0, std::int64_t i1) {
+      for (std::int64_t i = i0; i < i1; ++i) std::copy_n(src + rows[i] * F, F, dst + i * F);
+    });
   });
   return record_op(y, {&x}, [x, idx = std::vector<std::int64_t>(rows.begin(), rows.end()),
                              F](Var& o) {
@@ -75,11 +78,16 @@ Var gather_rows(const Var& x, std::span<const std::int64_t> rows) {
     dispatch(o.dtype(), [&]<typename T>() {
       const T* g = o.grad().data<T>();
       T* dx = x.grad_buffer().data<T>();
-      for (std::size_t i = 0; i < idx.size(); ++i) {
-        T* row = dx + idx[i] * F;
-        const T* gi = g + static_cast<std::int64_t>(i) * F;
-        for (std::int64_t j = 0; j < F; ++j) row[j] += gi[j];
-      }
+      // A row may be picked twice: threads take column blocks, each summing in index order.
+      const auto R = static_cast<std::int64_t>(idx.size());
+      kernels::parallel_chunks(
+          F, R,
+          [&](std::int64_t j0, std::int64_t j1) {
+            for (std::int64_t i = 0; i < R; ++i)
+              kernels::accumulate<T>(g + i * F + j0, dx + idx[static_cast<std::size_t>(i)] * F + j0,
+                                     j1 - j0);
+          },
+          16);
     });
   });
 }
@@ -99,22 +107,48 @@ Var add_rows(const Var& x, std::span<const std::int64_t> rows, const Var& y) {
     HEED_CHECK(!seen[static_cast<std::size_t>(r)], "add_rows: row ", r, " given twice");
     seen[static_cast<std::size_t>(r)] = 1;
   }
-  Tensor out = xv0.contiguous().clone();
+  const Tensor xv = xv0.contiguous();
+  Tensor out = Tensor::empty(xv.shape(), xv.dtype());
   const Tensor yv = y.value().contiguous();
   dispatch(out.dtype(), [&]<typename T>() {
     T* o = out.data<T>();
+    const T* in = xv.data<T>();
     const T* src = yv.data<T>();
-    for (std::int64_t i = 0; i < R; ++i) kernels::accumulate<T>(src + i * F, o + rows[i] * F, F);
+    // The copy of x, then the rows' sums (distinct rows: checked above), both split across
+    // the threads (kernels/parallel_chunks.h).
+    kernels::parallel_chunks(
+        N * F, 1, [&](std::int64_t i0, std::int64_t i1) { std::copy(in + i0, in + i1, o + i0); },
+        16);
+    kernels::parallel_chunks(R, F, [&](std::int64_t i0, std::int64_t i1) {
+      for (std::int64_t i = i0; i < i1; ++i)
+        kernels::accumulate<T>(src + i * F, o + rows[i] * F, F);
+    });
   });
   return record_op(out, {&x, &y}, [x, y, idx = std::vector<std::int64_t>(rows.begin(), rows.end()),
                                    F, N](Var& o) {
     dispatch(o.dtype(), [&]<typename T>() {
       const T* g = o.grad().data<T>();
-      if (x.requires_grad()) kernels::accumulate<T>(g, x.grad_buffer().data<T>(), N * F);
+      if (x.requires_grad()) {  // a copy when x has no gradient buffer yet
+        bool fresh = false;
+        T* dx = x.grad_buffer_unzeroed(fresh).data<T>();
+        kernels::parallel_chunks(
+            N * F, 1,
+            [&](std::int64_t i0, std::int64_t i1) {
+              if (fresh)
+                std::copy(g + i0, g + i1, dx + i0);
+              else
+                kernels::accumulate<T>(g + i0, dx + i0, i1 - i0);
+            },
+            16);
+      }
       if (y.requires_grad()) {
         T* dy = y.grad_buffer().data<T>();
-        for (std::size_t i = 0; i < idx.size(); ++i)
-          kernels::accumulate<T>(g + idx[i] * F, dy + static_cast<std::int64_t>(i) * F, F);
+        kernels::parallel_chunks(static_cast<std::int64_t>(idx.size()), F,
+                                 [&](std::int64_t i0, std::int64_t i1) {
+                                   for (std::int64_t i = i0; i < i1; ++i)
+                                     kernels::accumulate<T>(g + idx[static_cast<std::size_t>(i)] * F,
+                                                            dy + i * F, F);
+                                 });
       }
     });
   });

@@ -1,16 +1,19 @@
 #include "heed/autograd/matmul.h"
 
 #include "heed/autograd/tape.h"
+#include "heed/kernels/elementwise.h"
 #include "heed/kernels/gemm.h"
+#include "heed/kernels/parallel_chunks.h"
 #include "heed/kernels/reduce.h"
 
 namespace heed {
 
 namespace {
 
-// linear over W's rows [first, first + out) and b's (out = W's rows when the whole of W).
+// linear over W's rows [first, first + out) and b's (out = W's rows when the whole of W),
+// followed by ReLU when relu is set.
 Var linear_block(const Var& x, const Var& W, const Var& b, std::int64_t first, std::int64_t out,
-                 kernels::MatmulPrecision precision, const char* name) {
+                 kernels::MatmulPrecision precision, const char* name, bool relu = false) {
   const Tensor& xv = x.value();
   const Tensor& Wv = W.value();
   HEED_CHECK(Wv.ndim() == 2, name, ": weight must be 2-D, got ", Wv.shape().str());
@@ -29,18 +32,51 @@ Var linear_block(const Var& x, const Var& W, const Var& b, std::int64_t first, s
     kernels::affine_rows<T>({precision, W.packed()}, rows, out, in, xv.data<T>(),
                             Wv.data<T>() + first * in,
                             b.defined() ? b.value().data<T>() + first : nullptr, y.data<T>());
+    if (relu) {  // in place, the same numbers as relu() on linear's output
+      T* v = y.data<T>();
+      kernels::parallel_chunks(
+          rows * out, 1,
+          [&](std::int64_t i0, std::int64_t i1) {
+            kernels::relu_forward<T>(v + i0, v + i0, i1 - i0);
+          },
+          16);
+    }
   });
-  return record_op(y, {&x, &W, &b}, [x, W, b, rows, in, out, first, precision](Var& o) mutable {
+  return record_op(y, {&x, &W, &b}, [x, W, b, rows, in, out, first, precision,
+                                     relu](Var& o) mutable {
     const kernels::GemmOptions go{precision};
     dispatch(o.dtype(), [&]<typename T>() {
       const T* dy = o.grad().data<T>();
-      if (x.requires_grad())
+      Tensor masked;  // with ReLU: the gradient before it, dy [y > 0], into a scratch buffer
+      if (relu) {
+        masked = Tensor::empty({rows, out}, o.dtype());
+        const T* yv = o.value().data<T>();
+        T* dz = masked.data<T>();
+        kernels::parallel_chunks(
+            rows * out, 1,
+            [&](std::int64_t i0, std::int64_t i1) {
+              kernels::relu_backward_store<T>(yv + i0, dy + i0, dz + i0, i1 - i0);
+            },
+            16);
+        dy = dz;
+      }
+      if (x.requires_grad()) {
+        // The product writes the whole of dx: a new buffer needs no zeroing first.
+        bool fresh = false;
+        T* dx = x.grad_buffer_unzeroed(fresh).data<T>();
         kernels::gemm<T>(go, false, false, rows, in, out, T(1), dy, out,
-                         W.value().data<T>() + first * in, in, T(1), x.grad_buffer().data<T>(),
-                         in);
-      if (W.requires_grad())
+                         W.value().data<T>() + first * in, in, fresh ? T(0) : T(1), dx, in);
+      }
+      if (W.requires_grad()) {
+        // The whole of W (and rows to sum over): a new or just-zeroed gradient is overwritten.
+        bool fresh = false;
+        T* dW = (first == 0 && out == W.value().dim(0) && rows > 0
+                     ? W.grad_buffer_unzeroed(fresh)
+                     : W.grad_buffer())
+                    .data<T>();
         kernels::gemm<T>(go, true, false, out, in, rows, T(1), dy, out, x.value().data<T>(), in,
-                         T(1), W.grad_buffer().data<T>() + first * in, in);
+                         fresh ? T(0) : T(1), dW + first * in, in);
+      }
       if (b.requires_grad())
         kernels::sum_rows<T>(dy, b.grad_buffer().data<T>() + first, rows, out);
     });
@@ -52,6 +88,12 @@ Var linear_block(const Var& x, const Var& W, const Var& b, std::int64_t first, s
 Var linear(const Var& x, const Var& W, const Var& b, kernels::MatmulPrecision precision) {
   HEED_CHECK(W.value().ndim() == 2, "linear: weight must be 2-D, got ", W.value().shape().str());
   return linear_block(x, W, b, 0, W.value().dim(0), precision, "linear");
+}
+
+Var linear_relu(const Var& x, const Var& W, const Var& b, kernels::MatmulPrecision precision) {
+  HEED_CHECK(W.value().ndim() == 2, "linear_relu: weight must be 2-D, got ",
+             W.value().shape().str());
+  return linear_block(x, W, b, 0, W.value().dim(0), precision, "linear_relu", true);
 }
 
 Var linear_rows(const Var& x, const Var& W, const Var& b, std::int64_t first, std::int64_t count,
@@ -83,25 +125,32 @@ Var matmul(const Var& a, const Var& b, bool ta, bool tb, kernels::MatmulPrecisio
   return record_op(y, {&a, &b}, [a, b, ta, tb, batch, M, N, K, ar, ac, br, bc, go](Var& o) mutable {
     dispatch(o.dtype(), [&]<typename T>() {
       const T* dy = o.grad().data<T>();
+      // Each product writes the whole of its gradient: a new buffer needs no zeroing first
+      // (a == b shares one buffer: the second product then accumulates; an empty inner
+      // dimension writes nothing, so that buffer is zeroed).
       if (a.requires_grad()) {
         // dA = dY op(B)^T, stored transposed when a was used transposed.
-        T* da = a.grad_buffer().data<T>();
+        bool fresh = false;
+        T* da = (N > 0 ? a.grad_buffer_unzeroed(fresh) : a.grad_buffer()).data<T>();
+        const T beta = fresh ? T(0) : T(1);
         if (!ta)
           kernels::gemm_batched<T>(go, false, !tb, batch, M, K, N, T(1), dy, N, M * N,
-                                   b.value().data<T>(), bc, br * bc, T(1), da, ac, ar * ac);
+                                   b.value().data<T>(), bc, br * bc, beta, da, ac, ar * ac);
         else
           kernels::gemm_batched<T>(go, tb, true, batch, K, M, N, T(1), b.value().data<T>(), bc,
-                                   br * bc, dy, N, M * N, T(1), da, ac, ar * ac);
+                                   br * bc, dy, N, M * N, beta, da, ac, ar * ac);
       }
       if (b.requires_grad()) {
         // dB = op(A)^T dY, stored transposed when b was used transposed.
-        T* db = b.grad_buffer().data<T>();
+        bool fresh = false;
+        T* db = (M > 0 ? b.grad_buffer_unzeroed(fresh) : b.grad_buffer()).data<T>();
+        const T beta = fresh ? T(0) : T(1);
         if (!tb)
           kernels::gemm_batched<T>(go, !ta, false, batch, K, N, M, T(1), a.value().data<T>(), ac,
-                                   ar * ac, dy, N, M * N, T(1), db, bc, br * bc);
+                                   ar * ac, dy, N, M * N, beta, db, bc, br * bc);
         else
           kernels::gemm_batched<T>(go, true, ta, batch, N, K, M, T(1), dy, N, M * N,
-                                   a.value().data<T>(), ac, ar * ac, T(1), db, bc, br * bc);
+                                   a.value().data<T>(), ac, ar * ac, beta, db, bc, br * bc);
       }
     });
   });

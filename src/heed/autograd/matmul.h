@@ -15,6 +15,12 @@ namespace heed {
 Var linear(const Var& x, const Var& W, const Var& b = Var(),
            kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32);
 
+// relu(linear(x, W, b)) as one op: the same numbers, with ReLU applied in place on the
+// product's output and its backward folded into the product's (no separate gradient
+// buffer for the pre-activation). The feed-forward network's first layer.
+Var linear_relu(const Var& x, const Var& W, const Var& b = Var(),
+                kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32);
+
 // y = x W[first, first + count)^T + b[first, first + count): linear with a block of W's rows
 // (and of b), e.g. the query or the key and value rows of a stacked attention projection. The
 // block is read in place, so a frozen W's packed copy (W.packed()) serves its products as it

@@ -2,9 +2,12 @@
 
 #include "heed/autograd/tape.h"
 
+#include <cstddef>
+#include <cstring>
 #include <unordered_map>
 
 #include "heed/kernels/packed_weight.h"
+#include "heed/kernels/parallel_chunks.h"
 
 namespace heed {
 namespace {
@@ -12,6 +15,19 @@ namespace {
 // The weights whose packed handles the calling thread's FrozenModels hold, with how many
 // holds each (they nest).
 thread_local std::unordered_map<const void*, int> t_held;
+
+// Zeroes a contiguous tensor, split across the threads when large (a training step zeroes
+// every parameter's gradient and many activations' gradient buffers).
+void zero_contiguous(Tensor& t) {
+  auto* p = static_cast<std::byte*>(t.raw());
+  const auto size = static_cast<std::int64_t>(dtype_size(t.dtype()));
+  kernels::parallel_chunks(
+      t.numel(), 1,
+      [&](std::int64_t i0, std::int64_t i1) {
+        std::memset(p + i0 * size, 0, static_cast<std::size_t>((i1 - i0) * size));
+      },
+      16);
+}
 
 }  // namespace
 
@@ -63,21 +79,44 @@ void Var::set_packed(std::shared_ptr<kernels::PackedWeight> packed) const {
 
 const Tensor& Var::grad() const {
   HEED_CHECK(impl_, "use of an undefined Var");
+  if (impl_->grad_zero_pending) {
+    zero_contiguous(impl_->grad);
+    impl_->grad_zero_pending = false;
+  }
   return impl_->grad;
 }
 
 Tensor& Var::grad_buffer() const {
   HEED_CHECK(impl_, "use of an undefined Var");
-  if (!impl_->grad.defined()) impl_->grad = Tensor::zeros_like(impl_->value);
+  if (!impl_->grad.defined()) {
+    impl_->grad = Tensor::empty(impl_->value.shape(), impl_->value.dtype());
+    zero_contiguous(impl_->grad);
+  } else if (impl_->grad_zero_pending) {
+    zero_contiguous(impl_->grad);
+  }
+  impl_->grad_zero_pending = false;
+  return impl_->grad;
+}
+
+Tensor& Var::grad_buffer_unzeroed(bool& first) const {
+  HEED_CHECK(impl_, "use of an undefined Var");
+  first = !impl_->grad.defined() || impl_->grad_zero_pending;
+  if (!impl_->grad.defined())
+    impl_->grad = Tensor::empty(impl_->value.shape(), impl_->value.dtype());
+  impl_->grad_zero_pending = false;
   return impl_->grad;
 }
 
 void Var::clear_grad() const {
-  if (impl_) impl_->grad = Tensor();
+  if (!impl_) return;
+  impl_->grad = Tensor();
+  impl_->grad_zero_pending = false;
 }
 
 void Var::zero_grad() const {
-  if (impl_ && impl_->grad.defined()) impl_->grad.zero();
+  // The buffer (always contiguous: only grad_buffer* allocate it) is zeroed when next read
+  // or accumulated into, and not at all when a product overwrites it first.
+  if (impl_ && impl_->grad.defined()) impl_->grad_zero_pending = true;
 }
 
 }  // namespace heed

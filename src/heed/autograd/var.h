@@ -28,8 +28,16 @@ class Var {
   bool has_grad() const { return impl_ && impl_->grad.defined(); }
   // The gradient buffer, zero-filled on first use; backward kernels accumulate into it.
   Tensor& grad_buffer() const;
+  // For a backward kernel that can either write every element or accumulate: the buffer,
+  // allocated without zeroing when there was none (first = true: the caller must overwrite
+  // all of it), the existing one otherwise (first = false: accumulate into it). Saves the
+  // zeroing pass where the first gradient to arrive is a product's whole output.
+  Tensor& grad_buffer_unzeroed(bool& first) const;
   // Gives the gradient storage up (undefined again); parameters zero theirs instead.
   void clear_grad() const;
+  // Zeroes the gradient, lazily: grad() and grad_buffer() zero the buffer when next called,
+  // grad_buffer_unzeroed hands it over as new (a parameter's gradient that a product
+  // overwrites is never zeroed). Every read goes through those, so none sees stale values.
   void zero_grad() const;
 
   const Shape& shape() const { return value().shape(); }
@@ -58,6 +66,7 @@ class Var {
   struct Impl {
     Tensor value;
     Tensor grad;
+    bool grad_zero_pending = false;  // zero_grad was called: grad's contents are stale
     bool requires_grad = false;
     std::shared_ptr<kernels::PackedWeight> packed;
   };

@@ -89,6 +89,11 @@ template <typename T>
 void relu_backward(const T* y, const T* dy, T* dx, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) dx[i] += y[i] > T(0) ? dy[i] : T(0);
 }
+// dx = dy [y > 0]: relu_backward into a buffer that it overwrites
+template <typename T>
+void relu_backward_store(const T* y, const T* dy, T* dx, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) dx[i] = y[i] > T(0) ? dy[i] : T(0);
+}
 
 template <typename T>
 void exp_forward(const T* x, T* y, std::int64_t n) {

@@ -1,25 +1,32 @@
 #pragma once
 // Row reductions and broadcasts over row-major (rows x cols) blocks.
+#include <algorithm>
 #include <cstdint>
+
+#include "heed/kernels/parallel_chunks.h"
 
 namespace heed::kernels {
 
-// out[c] += sum_r x[r, c]
+// out[c] += sum_r x[r, c], in row order for every column (threads take column blocks).
 template <typename T>
 void sum_rows(const T* x, T* out, std::int64_t rows, std::int64_t cols) {
-  for (std::int64_t r = 0; r < rows; ++r) {
-    const T* xr = x + r * cols;
-    for (std::int64_t c = 0; c < cols; ++c) out[c] += xr[c];
-  }
+  parallel_chunks(
+      cols, rows,
+      [&](std::int64_t c0, std::int64_t c1) {
+        for (std::int64_t r = 0; r < rows; ++r) {
+          const T* xr = x + r * cols;
+          for (std::int64_t c = c0; c < c1; ++c) out[c] += xr[c];
+        }
+      },
+      16);
 }
 
-// y[r, c] = v[c]
+// y[r, c] = v[c] (threads take row blocks).
 template <typename T>
 void broadcast_rows(const T* v, T* y, std::int64_t rows, std::int64_t cols) {
-  for (std::int64_t r = 0; r < rows; ++r) {
-    T* yr = y + r * cols;
-    for (std::int64_t c = 0; c < cols; ++c) yr[c] = v[c];
-  }
+  parallel_chunks(rows, cols, [&](std::int64_t r0, std::int64_t r1) {
+    for (std::int64_t r = r0; r < r1; ++r) std::copy_n(v, cols, y + r * cols);
+  });
 }
 
 // Sum of n elements, accumulated in double so long float sums keep their precision.

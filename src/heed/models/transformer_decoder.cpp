@@ -38,11 +38,16 @@ Encoded TransformerDecoder::prepare(const EncoderOutput& enc, const RunMode& mod
   Encoded out;
   out.annotations = enc.annotations;
   out.lengths = enc.lengths;
-  std::vector<Var> kv;  // [K_l; V_l] of every layer, once per batch
+  // [K_l; V_l] of every layer, once per batch, projected from the real source positions only
+  // (real_rows): a padded key is masked, so its key and value stay 0.
+  const std::int64_t B = enc.annotations.dim(0), m = enc.annotations.dim(1);
+  const std::vector<std::int64_t> rows = real_rows(B, m, enc.lengths);
+  const Var source = pick_rows(enc.annotations, rows);
+  std::vector<Var> kv;
   for (const auto& layer : stack_.layers)
-    kv.push_back(layer->multihead_attn.keys_values(enc.annotations, mode.precision));
-  out.keys = kv.size() == 1 ? kv[0] : concat(kv, 2);
-  const std::int64_t B = enc.annotations.dim(0);
+    kv.push_back(layer->multihead_attn.keys_values(source, mode.precision));
+  out.keys = scatter_rows(kv.size() == 1 ? kv[0] : concat(kv, static_cast<int>(kv[0].value().ndim()) - 1), rows,
+                          B, m);
   for (std::size_t l = 0; l < stack_.layers.size(); ++l)
     out.initial.parts.push_back(Var(Tensor::zeros({B, 0, 2 * d_}, enc.annotations.dtype())));
   return out;
