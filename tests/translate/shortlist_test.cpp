@@ -129,6 +129,31 @@ TEST(ShortlistBuilder, CooccurrenceRanksByDice) {
   EXPECT_EQ(le->second, (Pieces{"the", "dog"}));
 }
 
+// Multi30k's German training text has a TAB inside one line, which the tokenizer passes through
+// as a piece of its own: the file cannot hold it (nor can any vocabulary), so the builder
+// leaves it out, counts it, and the shortlist is written (it used to be refused at the end).
+TEST(ShortlistBuilder, PiecesTheFileCannotHoldAreLeftOutAndCounted) {
+  ShortlistBuilder b;
+  b.add_pair({"le", "chat"}, {"the", "\t", "cat"});
+  b.add_pair({"le\tx", "chat"}, {"the", "cat\n", ""});
+  b.add_link("le", "\t");
+  b.add_link("chat", "cat");
+  b.add_link("\r", "cat");
+  EXPECT_EQ(b.unlistable(), 5u);  // "\t", "le\tx", "cat\n", "", "\r"
+  for (const ShortlistSource from : {ShortlistSource::attention, ShortlistSource::cooccurrence}) {
+    const Shortlist s = b.build(from, 3, 5);
+    EXPECT_EQ(s.frequent, (Pieces{"the", "cat"}));
+    for (const auto& [source, targets] : s.lists) {
+      EXPECT_EQ(source.find_first_of("\t\n\r"), std::string::npos);
+      for (const auto& t : targets) EXPECT_EQ(t.find_first_of("\t\n\r"), std::string::npos);
+    }
+    TempDir tmp;
+    const std::string path = tmp.file("s.shortlist");
+    write_shortlist(path, s);
+    EXPECT_EQ(read_shortlist(path).lists, s.lists);
+  }
+}
+
 TEST(ShortlistIndex, UnionPerBatchAndSkippedPieces) {
   const Vocabulary src = Vocabulary::from_tokens({"le", "chat", "noir"});        // 4 5 6
   const Vocabulary tgt = Vocabulary::from_tokens({"the", "cat", "black", "a"});  // 4 5 6 7

@@ -122,6 +122,11 @@ class ShortlistCommand : public Command {
         s.lists.size(),
         s.lists.empty() ? 0.0 : static_cast<double>(listed) / static_cast<double>(s.lists.size()),
         s.frequent.size(), out_.c_str());
+    if (builder.unlistable() > 0)
+      std::fprintf(stderr,
+                   "heed shortlist: left out %zu distinct pieces with a TAB or line break inside "
+                   "(the text has TABs within its lines; no vocabulary holds such a piece)\n",
+                   builder.unlistable());
     return 0;
   }
 

@@ -127,10 +127,22 @@ Shortlist read_shortlist(const std::string& path) {
   return s;
 }
 
+bool ShortlistBuilder::listable(const std::string& piece) {
+  if (!piece.empty() && piece.find_first_of("\t\n\r") == std::string::npos) return true;
+  unlistable_.insert(piece);
+  return false;
+}
+
 void ShortlistBuilder::add_pair(const std::vector<std::string>& source,
                                 const std::vector<std::string>& target) {
-  for (const std::string& t : target) ++target_count_[t];
-  const std::set<std::string> s(source.begin(), source.end()), t(target.begin(), target.end());
+  std::set<std::string> s, t;
+  for (const std::string& a : source)
+    if (listable(a)) s.insert(a);
+  for (const std::string& b : target)
+    if (listable(b)) {
+      ++target_count_[b];
+      t.insert(b);
+    }
   for (const std::string& a : s) ++src_sentences_[a];
   for (const std::string& b : t) ++tgt_sentences_[b];
   for (const std::string& a : s) {
@@ -139,7 +151,9 @@ void ShortlistBuilder::add_pair(const std::vector<std::string>& source,
   }
 }
 
-void ShortlistBuilder::add_link(const std::string& s, const std::string& t) { ++links_[s][t]; }
+void ShortlistBuilder::add_link(const std::string& s, const std::string& t) {
+  if (listable(s) && listable(t)) ++links_[s][t];
+}
 
 Shortlist ShortlistBuilder::build(ShortlistSource from, std::size_t top_k,
                                   std::size_t frequent) const {

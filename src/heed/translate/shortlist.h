@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <map>
 #include <span>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -51,14 +52,21 @@ Shortlist read_shortlist(const std::string& path);
 class ShortlistBuilder {
  public:
   // One sentence pair's pieces (no EOS): the target frequencies and the co-occurrence counts.
+  // A piece the file cannot hold (empty, or a TAB or line break inside: raw text with a TAB
+  // that the tokenizer passed through; no vocabulary holds such a piece) is left out, here and
+  // in add_link, and counted.
   void add_pair(const std::vector<std::string>& source, const std::vector<std::string>& target);
   // One alignment link from source piece s to target piece t.
   void add_link(const std::string& s, const std::string& t);
   // Per source piece its top_k targets by link count (attention) or Dice (cooccurrence),
   // ties by piece; the `frequent` most frequent target pieces, ties by piece.
   Shortlist build(ShortlistSource from, std::size_t top_k, std::size_t frequent) const;
+  // The distinct pieces left out so far.
+  std::size_t unlistable() const { return unlistable_.size(); }
 
  private:
+  bool listable(const std::string& piece);
+  std::set<std::string> unlistable_;
   std::map<std::string, std::size_t> target_count_;                   // occurrences
   std::map<std::string, std::size_t> src_sentences_, tgt_sentences_;  // sentences holding it
   std::map<std::string, std::map<std::string, std::size_t>> cooc_, links_;
