@@ -1,5 +1,5 @@
 // The row blocks that parallel decoding cuts a batch into (decode/sentence_blocks.h): each
-// block's rows, lengths and ids, and copy attention's map cut with them.
+// block's rows, lengths and ids, copy attention's map cut with them, the shortlist kept whole.
 #include "heed/decode/sentence_blocks.h"
 
 #include <gtest/gtest.h>
@@ -29,6 +29,11 @@ TEST(RowBlock, CutsTheIdsAndTheCopyMapAlike) {
   EXPECT_EQ(part.extended, 3);
   b.copy_ids.clear();
   EXPECT_TRUE(detail::row_block(b, 0, 1).copy_ids.empty());
+  // A vocabulary shortlist is the whole batch's: every block keeps it (it was dropped, so
+  // decoding on two threads ran without the shortlist).
+  EXPECT_TRUE(part.shortlist.empty());
+  b.shortlist = {0, 1, 2, 3, 7, 9};
+  EXPECT_EQ(detail::row_block(b, 1, 3).shortlist, b.shortlist);
   EXPECT_THROW(detail::row_block(b, 2, 4), Error);
 }
 

@@ -17,6 +17,7 @@
 #include "heed/decode/ensemble.h"
 #include "heed/decode/frozen_model.h"
 #include "heed/decode/greedy.h"
+#include "heed/kernels/gemm.h"
 #include "heed/models/model_registry.h"
 #include "heed/models/output_shortlist.h"
 #include "support/tiny_models.h"
@@ -186,6 +187,22 @@ TEST_P(ShortlistKinds, SmallShortlistEmitsOnlyItsTokens) {
   // Only the specials: every hypothesis is UNK... or EOS, still with a finite score.
   src.shortlist = {0, 1, 2, 3};
   expect_within(decode(*model, src, true), src.shortlist, "specials only");
+}
+
+// On two threads a batch of 16 or more is decoded in row blocks (decode/sentence_blocks.h):
+// each block keeps the batch's shortlist (the blocks once dropped it and decoded the whole
+// vocabulary), and the result is the one-thread result.
+TEST_P(ShortlistKinds, RowBlocksOnTwoThreadsKeepTheShortlist) {
+  const auto model = build(tiny_config(GetParam()));
+  std::vector<std::vector<std::int32_t>> many;
+  for (int i = 0; i < 6; ++i) many.insert(many.end(), kSentences.begin(), kSentences.end());
+  TokenBatch src = make_batch(many);  // 18 sentences
+  src.shortlist = {0, 1, 2, 3, 6};
+  const DecodeResult one = decode(*model, src, true);
+  const kernels::ScopedNumThreads two(2);
+  const DecodeResult blocks = decode(*model, src, true);
+  expect_within(blocks, src.shortlist, "two threads");
+  expect_same(blocks, one, "two threads against one");
 }
 
 INSTANTIATE_TEST_SUITE_P(Decoders, ShortlistKinds,

@@ -22,6 +22,7 @@ TokenBatch row_block(const TokenBatch& src, std::int64_t r0, std::int64_t r1) {
     std::copy_n(src.ids.begin() + (r0 + b) * src.len, part.len,
                 part.ids.begin() + b * part.len);
   if (src.images.defined()) part.images = src.images.slice(0, r0, r1).contiguous();
+  part.shortlist = src.shortlist;  // the batch's union: every block decodes with all of it
   if (!src.copy_ids.empty()) {  // copy attention's map, cut like the ids
     part.copy_ids.resize(part.ids.size());
     for (std::int64_t b = 0; b < part.batch; ++b)
