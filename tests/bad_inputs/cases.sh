@@ -196,6 +196,9 @@ check bench-optimizer-unknown 2 "--optimizer;expected one of;rmsprop" '$H bench 
 check bench-memn2n-adamw 1 "--optimizer: config memn2n trains with sgd or adam;adamw" '$H bench --config memn2n --optimizer adamw --threads 1'
 check bench-optimizer-other-config 1 "--optimizer is config memn2n's;config g2p trains with Adam;!\"measure\"" '$H bench --config g2p,memn2n --optimizer sgd --threads 1'
 check bench-memn2n-bf16 1 "--precision: config memn2n runs in fp32;bf16" '$H bench --config memn2n --precision bf16 --threads 1'
+check bench-shortlist-too-small 1 "bench: --shortlist 2 for config g2p: expected 0 (none) or 4 to its target vocabulary of 80;!\"measure\"" '$H bench --config g2p --shortlist 2 --threads 1'
+check bench-shortlist-beyond-a-later-config 1 "--shortlist 100 for config g2p;target vocabulary of 80;!\"measure\"" '$H bench --config mt,g2p --shortlist 100 --threads 1'
+check bench-shortlist-speech 1 "bench: --shortlist is for the text configs, not las;!\"measure\"" '$H bench --config las --shortlist 10 --threads 1'
 
 # ---- heed serve --------------------------------------------------------------------------
 check serve-port-busy 1 "cannot listen on 127.0.0.1:;in use" '$S/with_server.sh $H $F/m "timeout 20 $H serve -m $F/m --port \$PORT"'

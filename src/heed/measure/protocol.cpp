@@ -488,9 +488,16 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
     HEED_CHECK(!opt.optimizer || name == "memn2n", "--optimizer is config memn2n's; config ",
                name, " trains with Adam, as its reference does");
   kernels::set_num_threads(opt.threads);
+  // --shortlist is checked against every config before anything runs.
   for (const auto& name : names) {
-    HEED_CHECK(opt.shortlist == 0 || (name != "ram" && name != "memn2n" && name != "las"),
+    if (opt.shortlist == 0) break;
+    HEED_CHECK(name != "ram" && name != "memn2n" && name != "las",
                "bench: --shortlist is for the text configs, not ", name);
+    const std::int64_t V = bench_config(name).tgt_vocab;
+    HEED_CHECK(opt.shortlist >= 4 && opt.shortlist <= V, "bench: --shortlist ", opt.shortlist,
+               " for config ", name, ": expected 0 (none) or 4 to its target vocabulary of ", V);
+  }
+  for (const auto& name : names) {
     if (name == "ram") {  // an image model: its own protocol
       run_ram_bench(opt, out);
       continue;
@@ -504,9 +511,6 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
       continue;
     }
     const BenchConfig& cfg = bench_config(name);
-    HEED_CHECK(opt.shortlist == 0 || (opt.shortlist >= 4 && opt.shortlist <= cfg.tgt_vocab),
-               "bench: --shortlist ", opt.shortlist, " for config ", name,
-               ": expected 0 (none) or 4 to its target vocabulary of ", cfg.tgt_vocab);
     Rng rng(opt.seed);
     ModelConfig mc = model_config(cfg);
     mc.location_filters = opt.location_filters;
