@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include "support/bf16.h"
 
+#include "heed/base/error.h"
 #include "heed/kernels/gemm.h"
 #include "support/gradcheck.h"
 #include "heed/kernels/onednn.h"
@@ -130,6 +131,57 @@ TEST(Bf16Products, APrecisionOnOneThreadLeavesOthersAlone) {
     gemm<float>({i % 2 ? MatmulPrecision::bf16 : MatmulPrecision::f32}, false, false, M, N, K, 1.0f,
                 A.data(), K, B.data(), N, 0.0f, out[static_cast<std::size_t>(i)].data(), N);
   for (int i = 0; i < 8; ++i) EXPECT_EQ(out[static_cast<std::size_t>(i)], i % 2 ? bf16 : fp32) << i;
+}
+
+// A weight scope (a training step's promise that the parameters hold still): a product whose
+// operand lies inside a listed region rounds it once and reuses the copy, bit for bit the
+// same sums as without a scope; an operand outside the regions is rounded every time, even
+// at an address seen before; a new scope rounds the weights again, so an update between
+// steps is seen.
+TEST(Bf16Products, AWeightScopeRoundsEachWeightOncePerScope) {
+  HEED_SKIP_WITHOUT_BF16();
+  const std::int64_t M = 6, N = 20, K = 33, ldw = K + 5;
+  std::vector<float> W = random_floats(static_cast<std::size_t>(N * ldw), 8);  // (N, K) at ldw
+  std::vector<float> x = random_floats(static_cast<std::size_t>(M * K), 9);
+  const std::vector<float> x2 = random_floats(static_cast<std::size_t>(M * K), 10);
+  const GemmOptions bf16{MatmulPrecision::bf16};
+  auto product = [&](const std::vector<float>& a, const float* w, std::int64_t ld) {
+    std::vector<float> y(static_cast<std::size_t>(M * N));
+    gemm<float>(bf16, false, true, M, N, K, 1.0f, a.data(), K, w, ld, 0.0f, y.data(), N);
+    return y;
+  };
+  const std::vector<float> plain = product(x, W.data(), ldw), plain2 = product(x2, W.data(), ldw);
+  const Bf16WeightCopyCounts c0 = bf16_weight_copies_on_this_thread();
+  {
+    Bf16WeightScope scope({{W.data(), W.size()}});
+    EXPECT_EQ(product(x, W.data(), ldw), plain);
+    EXPECT_EQ(product(x, W.data(), ldw), plain);
+    // x's storage now holds x2: the activation is rounded again, not taken from a copy.
+    std::vector<float> same_storage = x;
+    EXPECT_EQ(product(same_storage, W.data(), ldw), plain);
+    std::copy(x2.begin(), x2.end(), same_storage.begin());
+    EXPECT_EQ(product(same_storage, W.data(), ldw), plain2);
+    const Bf16WeightCopyCounts c1 = bf16_weight_copies_on_this_thread();
+    EXPECT_EQ(c1.made - c0.made, 1u);
+    EXPECT_EQ(c1.reused - c0.reused, 3u);
+    // Reaching one float past the region: not a weight of the scope.
+    std::vector<float> wide(static_cast<std::size_t>(N * (ldw + 1)));
+    Bf16WeightScope* nested = nullptr;
+    EXPECT_THROW(nested = new Bf16WeightScope({{wide.data(), wide.size()}}), Error);
+    delete nested;
+    product(x, W.data() + (ldw - K) + 1, ldw);  // its last row ends one float past W
+    EXPECT_EQ(bf16_weight_copies_on_this_thread().made, c1.made);
+    EXPECT_EQ(bf16_weight_copies_on_this_thread().reused, c1.reused);
+  }
+  // The update between two steps.
+  for (float& w : W) w *= -2.0f;
+  const std::vector<float> updated = product(x, W.data(), ldw);
+  EXPECT_NE(updated, plain);
+  {
+    Bf16WeightScope scope({{W.data(), W.size()}});
+    EXPECT_EQ(product(x, W.data(), ldw), updated);
+  }
+  EXPECT_EQ(bf16_weight_copies_on_this_thread().made - c0.made, 2u);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -18,6 +19,7 @@
 #include "heed/base/error.h"
 #include "heed/base/random.h"
 #include "heed/kernels/attention.h"
+#include "heed/kernels/gemm.h"
 #include "heed/kernels/kernel_table.h"
 #include "heed/kernels/softmax.h"
 
@@ -263,6 +265,46 @@ TEST(KernelIsa, EverySetComputesTheInt8RowsBitForBit) {
         EXPECT_EQ(C, dequantized(with_bias, beta)) << t->name << " bias " << with_bias << " beta " << beta;
       }
   }
+}
+
+// The bf16 products' rounding (bf16_rows.cpp) in every set the CPU runs, against round to
+// nearest even written out here another way (the dropped half compared with 0x8000): the same
+// bits for halfway cases both ways, signed zeros, subnormals, the largest floats (which round
+// to infinity), infinities and NaNs (quiet, sign kept); odd tails, and a block large enough
+// for the rows to be shared between 2 threads.
+TEST(KernelIsa, EverySetRoundsToBf16BitForBit) {
+  const std::int64_t rows = 240, cols = 301, ld = 310;
+  std::vector<float> a = random_floats(rows * ld, 31);
+  const std::uint32_t special[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x807fffffu,
+                                   0x3f808000u, 0x3f818000u, 0x3f80ffffu, 0xbf817fffu,
+                                   0x7f7fffffu, 0xff7fffffu, 0x7f800000u, 0xff800000u,
+                                   0x7fc00000u, 0xffc00001u, 0x7f800001u, 0xff812345u,
+                                   0x7fff8000u, 0x3f7f8000u};
+  for (std::size_t k = 0; k < sizeof special / sizeof special[0]; ++k)
+    a[k * 7] = std::bit_cast<float>(special[k]);
+  std::vector<std::uint16_t> ref(static_cast<std::size_t>(rows * cols));
+  for (std::int64_t i = 0; i < rows; ++i)
+    for (std::int64_t j = 0; j < cols; ++j) {
+      const std::uint32_t u = std::bit_cast<std::uint32_t>(a[static_cast<std::size_t>(i * ld + j)]);
+      std::uint32_t hi = u >> 16;
+      const std::uint32_t dropped = u & 0xffffu;
+      if (std::isnan(std::bit_cast<float>(u)))
+        hi |= 0x40u;
+      else if (dropped > 0x8000u || (dropped == 0x8000u && (hi & 1u)))
+        ++hi;
+      ref[static_cast<std::size_t>(i * cols + j)] = static_cast<std::uint16_t>(hi);
+    }
+  EXPECT_EQ(ref[7 * 4], 0x3f80u);   // 1 + 2^-8: halfway, even kept
+  EXPECT_EQ(ref[7 * 5], 0x3f82u);   // halfway above an odd one: up
+  EXPECT_EQ(ref[7 * 8], 0x7f80u);   // the largest float: infinity
+  EXPECT_EQ(ref[7 * 14], 0x7fc0u);  // a signalling NaN: quiet
+  ScopedNumThreads two(2);
+  for (const KernelTable* t : runnable_tables())
+    for (const std::int64_t r : {std::int64_t{1}, std::int64_t{3}, rows}) {
+      std::vector<std::uint16_t> out(static_cast<std::size_t>(r * cols), 0xdeadu);
+      t->bf16.round_to_bf16(a.data(), r, cols, ld, out.data());
+      EXPECT_TRUE(std::equal(out.begin(), out.end(), ref.begin())) << t->name << ", " << r << " rows";
+    }
 }
 
 TEST(KernelIsa, EverySetTheCpuRunsAgreesWithTheActiveOne) {

@@ -15,6 +15,7 @@
 
 #include "heed/base/error.h"
 #include "heed/kernels/attention.h"
+#include "heed/kernels/bf16_products.h"
 #include "heed/kernels/cross_entropy.h"
 #include "heed/kernels/gru_cell.h"
 #include "heed/kernels/int8_quantize.h"
@@ -367,6 +368,11 @@ void dequantize_int8_rows(const std::int32_t* S, std::int64_t M, std::int64_t N,
                           float beta, float* C, std::int64_t ldc) {
   active().table->int8.dequantize_int8_rows(S, M, N, a_scales, zero_points, w_scales, w_sums, bias,
                                             beta, C, ldc);
+}
+
+void round_to_bf16(const float* src, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                   std::uint16_t* dst) {
+  active().table->bf16.round_to_bf16(src, rows, cols, ld, dst);
 }
 
 #define HEED_INSTANTIATE(T)                                                                        \

@@ -81,6 +81,7 @@ constexpr KernelOps<T> ops() {
 constinit const KernelTable table{HEED_STRINGIFY(HEED_KERNEL_ISA), kFeatures,
                                   static_cast<int>(sizeof kFeatures / sizeof kFeatures[0]),
                                   ops<float>(), ops<double>(),
-                                  {&quantize_activation_rows, &dequantize_int8_rows}};
+                                  {&quantize_activation_rows, &dequantize_int8_rows},
+                                  {&round_to_bf16}};
 
 }  // namespace heed::kernels::HEED_KERNEL_ISA

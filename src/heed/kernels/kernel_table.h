@@ -3,8 +3,8 @@
 // function pointers through which the public kernel functions reach the set chosen at run
 // time (kernel_isa.h says how it is chosen).
 //
-// attention.cpp, softmax.cpp, cross_entropy.cpp, gru_cell.cpp, lstm_cell.cpp, int8_rows.cpp and
-// kernel_table.cpp are compiled by CMakeLists.txt once per set, each time with that set's
+// attention.cpp, softmax.cpp, cross_entropy.cpp, gru_cell.cpp, lstm_cell.cpp, int8_rows.cpp,
+// bf16_rows.cpp and kernel_table.cpp are compiled by CMakeLists.txt once per set, each time with that set's
 // -march and HEED_KERNEL_ISA naming a namespace of its own: avx2 (x86-64-v3) and avx512
 // (x86-64-v4) in a portable build, native alone under -DHEED_NATIVE=ON. One source, so one
 // definition of every kernel's mathematics; the namespaces keep the copies apart. The public
@@ -72,6 +72,11 @@ struct Int8RowOps {
                                const float*, float, float*, std::int64_t);
 };
 
+// The bf16 products' rounding of each operand (onednn.h).
+struct Bf16RowOps {
+  void (*round_to_bf16)(const float*, std::int64_t, std::int64_t, std::int64_t, std::uint16_t*);
+};
+
 struct KernelTable {
   const char* name;             // "avx2", "avx512" or "native"
   const char* const* features;  // the CPU features its compiler targeted (cpu_has_feature
@@ -79,6 +84,7 @@ struct KernelTable {
   KernelOps<float> f32;
   KernelOps<double> f64;
   Int8RowOps int8;
+  Bf16RowOps bf16;
 };
 
 // The table of a set this build holds ("avx2", "avx512", "native"), or null: for the tests
@@ -161,6 +167,9 @@ void dequantize_int8_rows(const std::int32_t* S, std::int64_t M, std::int64_t N,
                           const float* a_scales, const std::int32_t* zero_points,
                           const float* w_scales, const std::int32_t* w_sums, const float* bias,
                           float beta, float* C, std::int64_t ldc);
+
+void round_to_bf16(const float* src, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                   std::uint16_t* dst);
 
 }  // namespace heed::kernels::HEED_KERNEL_ISA
 #endif

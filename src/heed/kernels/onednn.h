@@ -1,5 +1,5 @@
 #pragma once
-// What heed's oneDNN users share: the CPU engine and rounding to bfloat16.
+// What heed's oneDNN users share: the CPU engine and storing a dense result into a strided one.
 #include <cstddef>
 #include <cstdint>
 
@@ -9,11 +9,6 @@ namespace heed::kernels {
 
 // The process's oneDNN CPU engine.
 dnnl::engine& onednn_engine();
-
-// rows x cols floats (row stride ld) to dense bfloat16 (row stride cols), rounded to
-// nearest even; NaN stays NaN.
-void round_to_bf16(const float* src, std::int64_t rows, std::int64_t cols, std::int64_t ld,
-                   std::uint16_t* dst);
 
 // C (rows x cols, row stride ldc) = D (dense rows x cols) when beta is 0, C += D otherwise:
 // how a product computed into a dense buffer reaches a strided C.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "heed/base/error.h"
+#include "heed/kernels/bf16_products.h"
 #include "heed/kernels/int8_quantize.h"
 #include "heed/kernels/onednn.h"
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 
 #include "heed/autograd/attention_score.h"
@@ -146,12 +147,14 @@ void bench_train(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& opt
       ArenaScope scope(&arena);
       const auto t0 = Clock::now();
       optimizer.zero_grad();
+      std::optional<kernels::Bf16WeightScope> weights(std::in_place, weight_regions(params));
       // The real positions only.
       Var logits = model.forward_packed(b.src, b.tgt_in);
       Var loss = cross_entropy(logits, pack_targets(b.tgt_out, b.tgt_in), kPad);
       loss_value = loss.value().item();
       const auto t1 = Clock::now();
       Tape::current().backward(loss);
+      weights.reset();  // the update below changes them
       const auto t2 = Clock::now();
       clip_grad_norm(params, 5.0);
       optimizer.step();

@@ -113,4 +113,12 @@ void Optimizer::load_state_dict(const NamedTensors& state) {
   }
 }
 
+std::vector<std::pair<const float*, std::size_t>> weight_regions(const std::vector<Var>& params) {
+  std::vector<std::pair<const float*, std::size_t>> out;
+  for (const Var& p : params)
+    if (p.value().dtype() == DType::f32 && p.value().is_contiguous())
+      out.emplace_back(p.value().data<float>(), static_cast<std::size_t>(p.value().numel()));
+  return out;
+}
+
 }  // namespace heed

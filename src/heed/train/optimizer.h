@@ -59,4 +59,9 @@ class Optimizer {
 // True when n elements are worth a parallel loop (below, thread start-up costs more).
 inline bool worth_parallel(std::int64_t n) { return n >= (std::int64_t{1} << 15); }
 
+// The fp32 parameters' storage as kernels::Bf16WeightScope regions: a training step opens
+// the scope over its forward and backward (the parameters change only in the update after
+// them), so that bf16 products round each weight once per step.
+std::vector<std::pair<const float*, std::size_t>> weight_regions(const std::vector<Var>& params);
+
 }  // namespace heed

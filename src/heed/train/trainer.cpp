@@ -18,6 +18,7 @@
 #include "heed/base/atomic_file.h"
 #include "heed/base/error.h"
 #include "heed/data/batch_sampler.h"
+#include "heed/kernels/bf16_products.h"
 #include "heed/kernels/gemm.h"
 #include "heed/models/model_registry.h"
 #include "heed/store/checkpoint.h"
@@ -137,7 +138,11 @@ class TrainingLoop {
 double TrainingLoop::train_step(const Batch& batch) {
   optimizer_->zero_grad();
   task_->begin_step(state_.step + 1);
-  const double loss = parallel_.step(batch, task_->corpus(), *task_);
+  double loss = 0.0;
+  {
+    kernels::Bf16WeightScope weights(weight_regions(params_));  // until the update below
+    loss = parallel_.step(batch, task_->corpus(), *task_);
+  }
   HEED_CHECK(std::isfinite(loss), "step ", state_.step + 1, ": the training loss is ", loss,
              "; lower training.lr or set training.clip_norm");
   if (t_.clip_norm > 0) {
