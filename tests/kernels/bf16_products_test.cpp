@@ -141,7 +141,9 @@ TEST(Bf16Products, APrecisionOnOneThreadLeavesOthersAlone) {
 TEST(Bf16Products, AWeightScopeRoundsEachWeightOncePerScope) {
   HEED_SKIP_WITHOUT_BF16();
   const std::int64_t M = 6, N = 20, K = 33, ldw = K + 5;
-  std::vector<float> W = random_floats(static_cast<std::size_t>(N * ldw), 8);  // (N, K) at ldw
+  // (N, K) at ldw, and one float more: the region the scope is told of ends before it.
+  const std::size_t n_w = static_cast<std::size_t>(N * ldw);
+  std::vector<float> W = random_floats(n_w + 1, 8);
   std::vector<float> x = random_floats(static_cast<std::size_t>(M * K), 9);
   const std::vector<float> x2 = random_floats(static_cast<std::size_t>(M * K), 10);
   const GemmOptions bf16{MatmulPrecision::bf16};
@@ -153,7 +155,7 @@ TEST(Bf16Products, AWeightScopeRoundsEachWeightOncePerScope) {
   const std::vector<float> plain = product(x, W.data(), ldw), plain2 = product(x2, W.data(), ldw);
   const Bf16WeightCopyCounts c0 = bf16_weight_copies_on_this_thread();
   {
-    Bf16WeightScope scope({{W.data(), W.size()}});
+    Bf16WeightScope scope({{W.data(), n_w}});
     EXPECT_EQ(product(x, W.data(), ldw), plain);
     EXPECT_EQ(product(x, W.data(), ldw), plain);
     // x's storage now holds x2: the activation is rounded again, not taken from a copy.
@@ -169,7 +171,7 @@ TEST(Bf16Products, AWeightScopeRoundsEachWeightOncePerScope) {
     Bf16WeightScope* nested = nullptr;
     EXPECT_THROW(nested = new Bf16WeightScope({{wide.data(), wide.size()}}), Error);
     delete nested;
-    product(x, W.data() + (ldw - K) + 1, ldw);  // its last row ends one float past W
+    product(x, W.data() + (ldw - K) + 1, ldw);  // its last row ends one float past the region
     EXPECT_EQ(bf16_weight_copies_on_this_thread().made, c1.made);
     EXPECT_EQ(bf16_weight_copies_on_this_thread().reused, c1.reused);
   }
@@ -178,7 +180,7 @@ TEST(Bf16Products, AWeightScopeRoundsEachWeightOncePerScope) {
   const std::vector<float> updated = product(x, W.data(), ldw);
   EXPECT_NE(updated, plain);
   {
-    Bf16WeightScope scope({{W.data(), W.size()}});
+    Bf16WeightScope scope({{W.data(), n_w}});
     EXPECT_EQ(product(x, W.data(), ldw), updated);
   }
   EXPECT_EQ(bf16_weight_copies_on_this_thread().made - c0.made, 2u);
