@@ -27,7 +27,7 @@ bool gemm_bf16(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::
 
 // rows x cols floats (row stride ld) to dense bfloat16 (row stride cols), rounded to
 // nearest even; NaN stays NaN (quiet, its sign kept). A hot kernel of every kernel set
-// (bf16_rows.cpp), threaded over rows when the block is large.
+// (bf16_rows.cpp).
 void round_to_bf16(const float* src, std::int64_t rows, std::int64_t cols, std::int64_t ld,
                    std::uint16_t* dst);
 

@@ -1,4 +1,4 @@
-// The bf16 products' per-call row work (onednn.h): each operand of a bf16 product is rounded
+// The bf16 products' per-call row work (bf16_products.h): each operand of a bf16 product is rounded
 // from fp32 before oneDNN multiplies it, the weights as well as the activations in training,
 // so the rounding runs on every product of a bf16 training step (a tenth of a one-thread mt
 // step when it was compiled for AVX2 alone). A hot kernel, compiled once per kernel set into
@@ -7,14 +7,10 @@
 #include <bit>
 #include <cstdint>
 
-#include "heed/kernels/gemm.h"
 #include "heed/kernels/kernel_table.h"
 
 namespace heed::kernels::HEED_KERNEL_ISA {
 namespace {
-
-// Rows are independent; threads only pay off on large blocks.
-constexpr std::int64_t kParallelWork = std::int64_t{1} << 16;
 
 void round_row(const float* in, std::int64_t cols, std::uint16_t* out) {
 #pragma omp simd
@@ -28,10 +24,10 @@ void round_row(const float* in, std::int64_t cols, std::uint16_t* out) {
 
 }  // namespace
 
+// One thread: decoding calls it from its own row-block threads, and in training it is memory
+// bound beside the product that follows.
 void round_to_bf16(const float* src, std::int64_t rows, std::int64_t cols, std::int64_t ld,
                    std::uint16_t* dst) {
-  const bool parallel = rows > 1 && rows * cols >= kParallelWork;
-#pragma omp parallel for schedule(static) if (parallel) num_threads(num_threads())
   for (std::int64_t i = 0; i < rows; ++i) round_row(src + i * ld, cols, dst + i * cols);
 }
 

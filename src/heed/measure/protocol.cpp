@@ -147,7 +147,8 @@ void bench_train(Seq2Seq& model, const BenchConfig& cfg, const BenchOptions& opt
       ArenaScope scope(&arena);
       const auto t0 = Clock::now();
       optimizer.zero_grad();
-      std::optional<kernels::Bf16WeightScope> weights(std::in_place, weight_regions(params));
+      std::optional<kernels::Bf16WeightScope> weights;
+      if (opt.precision == kernels::MatmulPrecision::bf16) weights.emplace(weight_regions(params));
       // The real positions only.
       Var logits = model.forward_packed(b.src, b.tgt_in);
       Var loss = cross_entropy(logits, pack_targets(b.tgt_out, b.tgt_in), kPad);

@@ -140,7 +140,9 @@ double TrainingLoop::train_step(const Batch& batch) {
   task_->begin_step(state_.step + 1);
   double loss = 0.0;
   {
-    kernels::Bf16WeightScope weights(weight_regions(params_));  // until the update below
+    // bf16 products round each weight once in the step: it holds still until the update.
+    std::optional<kernels::Bf16WeightScope> weights;
+    if (t_.precision == kernels::MatmulPrecision::bf16) weights.emplace(weight_regions(params_));
     loss = parallel_.step(batch, task_->corpus(), *task_);
   }
   HEED_CHECK(std::isfinite(loss), "step ", state_.step + 1, ": the training loss is ", loss,
