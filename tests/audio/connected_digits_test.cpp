@@ -107,6 +107,51 @@ TEST(ConnectedDigits, SameSeedSameUtterance) {
   EXPECT_NE(x.samples, make_connected_digits(clips, o, c).samples);
 }
 
+TEST(ConnectedDigits, PlaysEachDigitAtItsSpeed) {
+  // Fixed edges, pauses and gains: a fixed speed draws nothing, so speeds 1 and 1.25 give the
+  // same digits and noise draws, each clip resampled to round(len / 1.25) samples. (A fresh
+  // Rng per utterance: the noise draws as many numbers as the utterance has samples.)
+  const auto clips = constant_clips();
+  ConnectedDigitsOptions o;
+  o.min_digits = o.max_digits = 3;
+  o.min_edge = o.max_edge = 0.1;
+  o.min_pause = o.max_pause = 0.1;
+  o.min_gain_db = o.max_gain_db = 0;
+  ConnectedDigitsOptions fast = o;
+  fast.min_speed = fast.max_speed = 1.25;
+  for (std::uint64_t i = 0; i < 10; ++i) {
+    Rng a(4 + i), b(4 + i);
+    const ConnectedDigits x = make_connected_digits(clips, o, a);
+    const ConnectedDigits y = make_connected_digits(clips, fast, b);
+    ASSERT_EQ(x.digits, y.digits);
+    EXPECT_EQ(x.snr_db, y.snr_db);
+    std::size_t plain = 4 * 800, sped = 4 * 800;
+    for (int d : x.digits) {
+      const std::size_t len = 100 + 10 * static_cast<std::size_t>(d);
+      plain += len;
+      sped += static_cast<std::size_t>(std::llround(static_cast<double>(len) / 1.25));
+    }
+    EXPECT_EQ(x.samples.size(), plain);
+    EXPECT_EQ(y.samples.size(), sped);
+  }
+  // A range: each digit's length somewhere between its clip's at 1.1 and at 0.9, not fixed.
+  ConnectedDigitsOptions range = o;
+  range.min_digits = range.max_digits = 1;
+  range.min_speed = 0.9;
+  range.max_speed = 1.1;
+  std::set<std::size_t> lengths;
+  Rng c(5);
+  for (int i = 0; i < 40; ++i) {
+    const ConnectedDigits u = make_connected_digits(clips, range, c);
+    const double len = 100 + 10 * u.digits[0];
+    const double speech = static_cast<double>(u.samples.size()) - 1600;
+    EXPECT_GE(speech, std::floor(len / 1.1));
+    EXPECT_LE(speech, std::ceil(len / 0.9));
+    lengths.insert(u.samples.size());
+  }
+  EXPECT_GT(lengths.size(), 10u);
+}
+
 TEST(ConnectedDigits, WordsOfTheDigits) {
   EXPECT_EQ(digit_words(std::vector<int>{4, 0, 7}), "four zero seven");
   EXPECT_EQ(digit_words(std::vector<int>{9}), "nine");
@@ -130,6 +175,16 @@ TEST(ConnectedDigits, RefusesBadOptionsAndNoClips) {
   EXPECT_THROW(validate(o), UsageError);
   o = {};
   o.peak = 1.5;
+  EXPECT_THROW(validate(o), UsageError);
+  o = {};
+  o.min_speed = 0.4;
+  EXPECT_THROW(validate(o), UsageError);
+  o = {};
+  o.max_speed = 2.5;
+  EXPECT_THROW(validate(o), UsageError);
+  o = {};
+  o.min_speed = 1.1;
+  o.max_speed = 0.9;
   EXPECT_THROW(validate(o), UsageError);
   Rng rng(1);
   EXPECT_THROW(make_connected_digits({}, ConnectedDigitsOptions{}, rng), Error);

@@ -120,6 +120,25 @@ TEST_F(DataDigitsCommand, ResamplesToTheRateAsked) {
     EXPECT_EQ(std::count(line.begin(), line.end(), ' '), 1) << line;  // two words
 }
 
+TEST_F(DataDigitsCommand, PerturbsTheTrainingDigitsSpeedOnly) {
+  const std::string args = "--count 4 --dev-count 2 --test-count 2 --seed 3";
+  ASSERT_EQ(digits("p", args).exit_code, 0);
+  auto r = digits("q", args + " --speed 0.8,1.2");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("training digits at speed 0.8 to 1.2"), std::string::npos) << r.output;
+  // Dev and test: the same utterances as without --speed; training: other audio.
+  for (const char* f : {"dev.tsv", "test.tsv", "dev/000001.wav", "test/000000.wav"})
+    EXPECT_EQ(bytes_of(dir_.path(std::string("p/") + f)), bytes_of(dir_.path(std::string("q/") + f)))
+        << f;
+  EXPECT_NE(bytes_of(dir_.path("p/train/000000.wav")), bytes_of(dir_.path("q/train/000000.wav")));
+  r = digits("x", "--speed 1.2,0.8");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("speeds 1.2 to 0.8: expected 0.5 <= min <= max <= 2"), std::string::npos)
+      << r.output;
+  EXPECT_EQ(digits("x", "--speed 0.3,1").exit_code, 2);
+  EXPECT_EQ(digits("x", "--speed 1.1").exit_code, 2);
+}
+
 TEST_F(DataDigitsCommand, RefusesBadInput) {
   // A truncated recording: exit 1 naming it, nothing written.
   const std::string bad = src_ + "/recordings/2_a_7.wav";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "heed/audio/resample.h"
 #include "heed/base/error.h"
 
 namespace heed {
@@ -29,6 +30,9 @@ void validate(const ConnectedDigitsOptions& o) {
   check_range(o.min_pause, o.max_pause, 0.0, "pauses between digits (seconds)");
   check_range(o.min_edge, o.max_edge, 0.0, "pauses before and after (seconds)");
   check_range(o.min_gain_db, o.max_gain_db, -1e9, "gains (dB)");
+  if (!(o.min_speed >= 0.5 && o.min_speed <= o.max_speed && o.max_speed <= 2.0))
+    throw UsageError(detail::concat("speeds ", o.min_speed, " to ", o.max_speed,
+                                    ": expected 0.5 <= min <= max <= 2"));
   check_range(o.min_snr_db, o.max_snr_db, -1e9, "SNR (dB)");
   if (!(o.peak > 0 && o.peak <= 1))
     throw UsageError(detail::concat("peak ", o.peak, ": expected 0 < peak <= 1"));
@@ -41,12 +45,23 @@ ConnectedDigits make_connected_digits(std::span<const DigitClip> clips,
   ConnectedDigits out;
   const auto n = static_cast<std::size_t>(o.min_digits) +
                  rng.below(static_cast<std::uint64_t>(o.max_digits - o.min_digits + 1));
-  std::vector<const DigitClip*> chosen(n);
+  // Each digit's samples: its clip's, or the clip resampled when its speed is not 1.
+  std::vector<std::span<const float>> chosen(n);
+  std::vector<std::vector<float>> sped(n);
   std::vector<double> gain(n);
   for (std::size_t i = 0; i < n; ++i) {
-    chosen[i] = &clips[rng.below(clips.size())];
+    const DigitClip& clip = clips[rng.below(clips.size())];
     gain[i] = std::pow(10.0, rng.uniform(o.min_gain_db, o.max_gain_db) / 20.0);
-    out.digits.push_back(chosen[i]->digit);
+    const double speed =
+        o.min_speed < o.max_speed ? rng.uniform(o.min_speed, o.max_speed) : o.min_speed;
+    const int from_rate = static_cast<int>(std::lround(speed * o.sample_rate));
+    if (from_rate != o.sample_rate) {
+      sped[i] = resample(clip.samples, from_rate, o.sample_rate);
+      chosen[i] = sped[i];
+    } else {
+      chosen[i] = clip.samples;
+    }
+    out.digits.push_back(clip.digit);
   }
   std::vector<std::size_t> pause(n + 1);
   pause[0] = samples_of(rng.uniform(o.min_edge, o.max_edge), o.sample_rate);
@@ -55,18 +70,18 @@ ConnectedDigits make_connected_digits(std::span<const DigitClip> clips,
   pause[n] = samples_of(rng.uniform(o.min_edge, o.max_edge), o.sample_rate);
   // Speech: pause, digit, pause, ..., digit, pause.
   std::size_t length = pause[n];
-  for (std::size_t i = 0; i < n; ++i) length += pause[i] + chosen[i]->samples.size();
+  for (std::size_t i = 0; i < n; ++i) length += pause[i] + chosen[i].size();
   std::vector<double> y(length, 0.0);
   double speech_power = 0;
   std::size_t speech_samples = 0, at = 0;
   for (std::size_t i = 0; i < n; ++i) {
     at += pause[i];
-    for (float s : chosen[i]->samples) {
+    for (float s : chosen[i]) {
       const double v = gain[i] * s;
       y[at++] = v;
       speech_power += v * v;
     }
-    speech_samples += chosen[i]->samples.size();
+    speech_samples += chosen[i].size();
   }
   if (speech_samples > 0) speech_power /= static_cast<double>(speech_samples);
   out.noise = rng.below(2) == 0 ? NoiseKind::white : NoiseKind::pink;

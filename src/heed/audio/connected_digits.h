@@ -1,7 +1,8 @@
 #pragma once
 // Connected-digit utterances (docs/DATA.md, "Spoken digits"): recordings of single spoken
 // digits joined into one utterance of 1 to 7 digits, with random pauses, gains and
-// background noise, every choice drawn from one Rng. `heed data digits` writes them.
+// background noise (and, as a training option, each digit's speed perturbed), every choice
+// drawn from one Rng. `heed data digits` writes them.
 #include <array>
 #include <span>
 #include <string>
@@ -29,13 +30,16 @@ struct ConnectedDigitsOptions {
   double min_pause = 0.05, max_pause = 0.5;      // seconds between two digits
   double min_edge = 0.1, max_edge = 0.4;         // seconds before the first, after the last
   double min_gain_db = -6.0, max_gain_db = 6.0;  // each digit's gain
+  // Each digit's speed (Ko et al. 2015's speed perturbation): its clip played s times as
+  // fast, tempo and pitch together (resampled from s * rate to rate). 1, 1: unchanged.
+  double min_speed = 1.0, max_speed = 1.0;
   double min_snr_db = 10.0, max_snr_db = 30.0;   // speech to noise
   double peak = 0.99;                            // the largest |sample| allowed
 };
 
 // Throws UsageError naming the option unless 1 <= min_digits <= max_digits <= 50, the
-// rate is 1000 to 192000 Hz and every range is ordered (pauses and edges >= 0, peak in
-// (0, 1]).
+// rate is 1000 to 192000 Hz and every range is ordered (pauses and edges >= 0, speeds in
+// [0.5, 2], peak in (0, 1]).
 void validate(const ConnectedDigitsOptions& options);
 
 struct ConnectedDigits {
@@ -47,7 +51,8 @@ struct ConnectedDigits {
 
 // One utterance from clips (at options.sample_rate), drawn from rng in this order: the
 // number of digits n (uniform in min..max); per digit its clip (uniform over the clips,
-// Rng::below) and gain in dB (uniform); the pause before the first digit, the n - 1 pauses
+// Rng::below), gain in dB (uniform) and, only when min_speed < max_speed, its speed
+// (uniform; a fixed speed draws nothing, so the default draws what it always did); the pause before the first digit, the n - 1 pauses
 // between digits and the pause after the last (seconds, uniform, rounded to samples); the
 // noise kind (white or pink, one chance in two) and the SNR in dB (uniform); the noise. The
 // noise is scaled so that speech power / noise power is the SNR, speech power being the

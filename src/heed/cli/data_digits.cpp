@@ -117,6 +117,12 @@ void DataDigits::setup(CLI::App& data) {
   a.add_option("--max-digits", options_.max_digits, "most digits per utterance")
       ->check(int_range(1, 50))
       ->capture_default_str();
+  a.add_option("--speed", speed_,
+               "MIN,MAX: each training utterance's digits played at a speed drawn between "
+               "them (tempo and pitch; dev and test keep 1)")
+      ->delimiter(',')
+      ->expected(2)
+      ->check(real_range(0.5, 2.0));
   a.footer(
       "Writes OUT/train/000000.wav ... (16-bit PCM mono) and OUT/train.tsv (a line per\n"
       "utterance: its wav path relative to OUT, a TAB, the digits as words: four zero seven),\n"
@@ -131,7 +137,12 @@ int DataDigits::run() {
                ": exists and is not a directory; --out names the directory to write the "
                "utterances into");
   }
-  validate(options_);
+  ConnectedDigitsOptions train_options = options_;
+  if (!speed_.empty()) {
+    train_options.min_speed = speed_[0];
+    train_options.max_speed = speed_[1];
+  }
+  validate(train_options);
   const std::vector<DigitRecording> recordings = list_fsdd_recordings(fsdd_);
   const DigitSplit split = split_fsdd_recordings(recordings, split_);
   // Every recording is read before anything is written: a bad file writes nothing.
@@ -150,14 +161,18 @@ int DataDigits::run() {
     std::cout << "held-out speaker " << split_.test_speaker << ": test, the others train";
   std::cout << "; dev " << split_.dev_fraction << " of the training recordings, seed "
             << split_.seed << "; " << options_.min_digits << "-" << options_.max_digits
-            << " digits per utterance:\n";
+            << " digits per utterance";
+  if (train_options.min_speed != 1.0 || train_options.max_speed != 1.0)
+    std::cout << "; training digits at speed " << train_options.min_speed << " to "
+              << train_options.max_speed;
+  std::cout << ":\n";
   require_clips("train", count_, train, "--count");
   require_clips("dev", dev_count_, dev, "--dev-count");
   require_clips("test", test_count_, test, "--test-count");
   for (const char* split : {"train", "dev", "test"}) make_split_directory(out_, split);
   const std::uint64_t seed = split_.seed;
   const double train_s =
-      write_split(out_, "train", count_, train, options_, seed + kTrainSeedOffset);
+      write_split(out_, "train", count_, train, train_options, seed + kTrainSeedOffset);
   const double dev_s = write_split(out_, "dev", dev_count_, dev, options_, seed + kDevSeedOffset);
   const double test_s =
       write_split(out_, "test", test_count_, test, options_, seed + kTestSeedOffset);

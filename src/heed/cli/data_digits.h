@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "heed/audio/connected_digits.h"
 #include "heed/audio/fsdd.h"
@@ -25,6 +26,7 @@ class DataDigits {
   ConnectedDigitsOptions options_;
   DigitSplitOptions split_;
   std::int64_t count_ = 5000, dev_count_ = 500, test_count_ = 1000;
+  std::vector<double> speed_;  // --speed MIN,MAX: the training utterances' digits only
   std::string fsdd_, out_;
 };
 
