@@ -5,7 +5,8 @@
 # .en and .de); they are read in place, never copied. WORKDIR (default runs/multi30k)
 # receives model/ and the test outputs. Extra arguments go to `heed train`
 # (e.g. --set training.threads=1 --set model.kind=noattn).
-# Beam width: HEED_MT_BEAM (default 5). The last step checkpoints are averaged
+# HEED_MT_CONFIG names another config (default examples/multi30k/config.yaml; the
+# Transformer: examples/multi30k/transformer.yaml). Beam width: HEED_MT_BEAM (default 5). The last step checkpoints are averaged
 # (HEED_MT_AVERAGE, default 3; 0 = decode with the best checkpoint).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -18,6 +19,7 @@ fi
 data=$1; shift
 work=runs/multi30k
 if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then work=$1; shift; fi
+config=${HEED_MT_CONFIG:-$repo/examples/multi30k/config.yaml}
 beam=${HEED_MT_BEAM:-5}
 average=${HEED_MT_AVERAGE:-3}
 for f in train val test_2016_flickr test_2017_flickr; do
@@ -28,7 +30,7 @@ done
 
 mkdir -p "$work"
 start=$(date +%s)
-"$heed" train "$repo/examples/multi30k/config.yaml" \
+"$heed" train "$config" \
   --set "data.train_source=$data/train.en" --set "data.train_target=$data/train.de" \
   --set "data.dev_source=$data/val.en" --set "data.dev_target=$data/val.de" \
   --set "output=$work/model" "$@"
