@@ -46,8 +46,8 @@ LR, CLIP = 0.01, 40.0
 FIRST_WORD = 4              # after PAD, BOS, EOS, UNK
 
 
-def make_model():
-    return reference.MemN2N(VOCAB, DIM, hops=HOPS, memory_size=MEMORY_SIZE,
+def make_model(dim=DIM, hops=HOPS):
+    return reference.MemN2N(VOCAB, dim, hops=hops, memory_size=MEMORY_SIZE,
                             position_encoding=True, temporal_encoding=True)
 
 
@@ -84,13 +84,15 @@ def main():
     ap.add_argument("--decode-sents", type=int, default=1024, help="inference: timed questions")
     ap.add_argument("--only", default="train,infer")
     ap.add_argument("--optimizer", default="sgd", choices=["sgd", "adam"])
+    ap.add_argument("--memn2n-dim", type=int, default=DIM, help="d (heed bench's option)")
+    ap.add_argument("--memn2n-hops", type=int, default=HOPS, help="K (heed bench's option)")
     ap.add_argument("--seed", type=int, default=1234)
     ap.add_argument("--tag", default="")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     only = set(args.only.split(","))
-    model = make_model()
+    model = make_model(args.memn2n_dim, args.memn2n_hops)
     base = {"config": "memn2n", "threads": torch.get_num_threads(), "torch": torch.__version__,
             "tag": args.tag}
     print(json.dumps({**base, "measure": "info", "model": "memn2n", "batch": args.batch,

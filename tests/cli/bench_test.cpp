@@ -398,6 +398,17 @@ TEST(BenchCommand, Memn2nTakesSgdOrAdamAndNothingElse) {
   EXPECT_THROW(run_bench_command("--config memn2n --optimizer adamw --threads 1"), Error);
   EXPECT_THROW(run_bench_command("--config g2p,memn2n --optimizer sgd --threads 1"), Error);
   EXPECT_THROW(run_bench_command("--config memn2n --optimizer rmsprop"), CLI::ValidationError);
+  // Other sizes, as examples/babi/config.yaml's d = 100 and 4 hops: five tables (180, 100) and
+  // five temporal tables (50, 100), as tools/torch_memn2n.py counts them; memn2n's options only.
+  const auto sized = json_lines(run_bench_command(
+      "--config memn2n --only train --memn2n-dim 100 --memn2n-hops 4 --steps 1 --warmup 0 "
+      "--threads 1 --batch 2"));
+  ASSERT_EQ(sized.size(), 2u);
+  EXPECT_EQ(sized[0].at("config_detail").at("dim"), 100);
+  EXPECT_EQ(sized[0].at("config_detail").at("hops"), 4);
+  EXPECT_EQ(sized[0].at("params"), 5 * 180 * 100 + 5 * 50 * 100);
+  EXPECT_THROW(run_bench_command("--config g2p --memn2n-hops 4 --threads 1"), Error);
+  EXPECT_THROW(run_bench_command("--config memn2n --memn2n-hops 0"), CLI::ValidationError);
   // The memory network trains in fp32 only, as heed train's memn2n.
   EXPECT_THROW(run_bench_command("--config memn2n --precision bf16 --threads 1"), Error);
 }

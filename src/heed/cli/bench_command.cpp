@@ -89,6 +89,14 @@ class BenchCommand : public Command {
                     "decoding's products with the weights, training stays fp32)");
     optimizer_option_ = add_enum_option(app, "--optimizer", optimizer_,
                     "config memn2n's training (the others train with Adam)");
+    memn2n_dim_option_ = app.add_option("--memn2n-dim", memn2n_dim_,
+                                        "config memn2n: d, the embedding size (default the "
+                                        "paper's 50; examples/babi/config.yaml has 100)")
+                             ->check(int_range(1, 4096));
+    memn2n_hops_option_ = app.add_option("--memn2n-hops", memn2n_hops_,
+                                         "config memn2n: K, the hops (default 3; "
+                                         "examples/babi/config.yaml has 4)")
+                              ->check(int_range(1, 16));
     app.footer(
         "Output: an \"info\" line per config (parameters, analytic FLOP terms), then one line per\n"
         "measurement: train (tgt_tok_per_s, src_tgt_tok_per_s, ms_per_step_median, loss_last,\n"
@@ -113,6 +121,8 @@ class BenchCommand : public Command {
     HEED_CHECK(opt_.train || opt_.greedy || opt_.beam_search || opt_.infer,
                "--only names no measurement");
     if (optimizer_option_->count() > 0) opt_.optimizer = optimizer_;
+    if (memn2n_dim_option_->count() > 0) opt_.memn2n_dim = memn2n_dim_;
+    if (memn2n_hops_option_->count() > 0) opt_.memn2n_hops = memn2n_hops_;
     measure::run_bench(opt_, std::cout);
     return 0;
   }
@@ -123,6 +133,9 @@ class BenchCommand : public Command {
   std::string only_ = "train,greedy,beam,infer";
   OptimizerKind optimizer_ = OptimizerKind::sgd;  // named in --help as the default
   CLI::Option* optimizer_option_ = nullptr;
+  std::int64_t memn2n_dim_ = measure::kMemn2nBenchDim, memn2n_hops_ = measure::kMemn2nBenchHops;
+  CLI::Option* memn2n_dim_option_ = nullptr;
+  CLI::Option* memn2n_hops_option_ = nullptr;
 };
 
 }  // namespace

@@ -24,7 +24,7 @@ namespace heed::measure {
 namespace {
 
 // tools/torch_memn2n.py's constants.
-constexpr std::int64_t kVocab = 180, kDim = 50, kHops = 3, kMemorySize = 50;
+constexpr std::int64_t kVocab = 180, kMemorySize = 50;
 constexpr std::int64_t kFirstWord = 4;  // after PAD, BOS, EOS, UNK
 constexpr double kLr = 0.01, kClip = 40.0;
 
@@ -53,12 +53,12 @@ std::vector<MemoryBatch> memory_batches(std::int64_t n, std::int64_t batch, std:
 
 }  // namespace
 
-ModelConfig memn2n_bench_model() {
+ModelConfig memn2n_bench_model(std::int64_t dim, std::int64_t hops) {
   ModelConfig m;
   m.kind = ModelKind::memn2n;
   m.src_vocab = m.tgt_vocab = kVocab;
-  m.emb_dim = kDim;
-  m.memory.hops = kHops;
+  m.emb_dim = dim;
+  m.memory.hops = hops;
   m.memory.memory_size = kMemorySize;
   m.memory.position_encoding = m.memory.temporal_encoding = true;
   return m;
@@ -84,7 +84,8 @@ void run_memn2n_bench(const BenchOptions& opt, std::ostream& out) {
   HEED_CHECK(opt.precision == kernels::MatmulPrecision::f32, "--precision: config memn2n runs "
              "in fp32 (as heed train's memn2n; its products are small), got ",
              kernels::matmul_precision_name(opt.precision));
-  const ModelConfig mc = memn2n_bench_model();
+  const ModelConfig mc = memn2n_bench_model(opt.memn2n_dim.value_or(kMemn2nBenchDim),
+                                            opt.memn2n_hops.value_or(kMemn2nBenchHops));
   Rng init(opt.seed);
   MemoryNetwork model(mc, init, DType::f32);
   Json base;
@@ -96,8 +97,8 @@ void run_memn2n_bench(const BenchOptions& opt, std::ostream& out) {
   info["measure"] = "info";
   info["model"] = "memn2n";
   info["config_detail"] = {{"vocab", kVocab},
-                           {"dim", kDim},
-                           {"hops", kHops},
+                           {"dim", mc.emb_dim},
+                           {"hops", mc.memory.hops},
                            {"memory_size", kMemorySize},
                            {"position_encoding", true},
                            {"temporal_encoding", true}};

@@ -2,9 +2,9 @@
 // `heed bench --config memn2n`: the end-to-end memory network's training and inference speed in
 // questions per second (docs/cli/bench.md#memn2n), on the protocol tools/torch_memn2n.py
 // reproduces in PyTorch:
-//   model     the joint bAbI model's sizes: V = 180 words, d = 50, 3 hops with adjacent tying,
-//             memory_size 50, position and temporal encoding, softmax attention (46,000
-//             parameters)
+//   model     V = 180 words, d = 50 and 3 hops with adjacent tying (the paper's; other d and K
+//             with --memn2n-dim, --memn2n-hops), memory_size 50, position and temporal
+//             encoding, softmax attention (46,000 parameters at d = 50, K = 3)
 //   data      synthetic, from Rng(seed): per question n = the least of three draws uniform in
 //             2..50 statements, each of 3..10 words, a question of 3..6 words, words and the
 //             answer uniform in 4..179 (never a special token), t_i = n - i; each batch of
@@ -27,8 +27,9 @@
 
 namespace heed::measure {
 
-// The model of the protocol (kind memn2n).
-ModelConfig memn2n_bench_model();
+// The model of the protocol (kind memn2n), with d = dim and K = hops.
+ModelConfig memn2n_bench_model(std::int64_t dim = kMemn2nBenchDim,
+                               std::int64_t hops = kMemn2nBenchHops);
 
 // n synthetic questions of the protocol's distribution, drawn from rng.
 std::vector<EncodedQuestion> memn2n_bench_questions(std::int64_t n, Rng& rng);

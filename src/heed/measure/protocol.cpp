@@ -488,9 +488,12 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
       names.push_back(c);
     }
   }
-  for (const auto& name : names)
+  for (const auto& name : names) {
     HEED_CHECK(!opt.optimizer || name == "memn2n", "--optimizer is config memn2n's; config ",
                name, " trains with Adam, as its reference does");
+    HEED_CHECK((!opt.memn2n_dim && !opt.memn2n_hops) || name == "memn2n",
+               "--memn2n-dim and --memn2n-hops are config memn2n's, not ", name, "'s");
+  }
   kernels::set_num_threads(opt.threads);
   // --shortlist is checked against every config before anything runs.
   for (const auto& name : names) {

@@ -78,6 +78,9 @@ std::vector<SyntheticBatch> make_batches(std::int64_t n_batches, std::int64_t ba
                                          std::int64_t lo, std::int64_t hi, std::int64_t src_vocab,
                                          std::int64_t tgt_vocab, std::uint64_t seed);
 
+// Config memn2n's model sizes unless --memn2n-dim, --memn2n-hops: the paper's d and K.
+inline constexpr std::int64_t kMemn2nBenchDim = 50, kMemn2nBenchHops = 3;
+
 struct BenchOptions {
   std::vector<std::string> configs{"g2p"};
   int threads = 2;
@@ -97,6 +100,9 @@ struct BenchOptions {
   // Config memn2n only (measure/memn2n_bench.h): sgd when unset, or adam. The other configs
   // train with Adam, as their references do, and refuse it.
   std::optional<OptimizerKind> optimizer;
+  // Config memn2n only: d and the hops K (tools/torch_memn2n.py's --memn2n-dim, --memn2n-hops).
+  // The protocol's 50 and 3 (the paper's) unless set; examples/babi/config.yaml's are 100, 4.
+  std::optional<std::int64_t> memn2n_dim, memn2n_hops;
   // The text configs' attention with location features (docs/MODELS.md#location-aware-attention,
   // #coverage): model.location_filters, location_width and coverage of their models.
   std::int64_t location_filters = 0;
