@@ -1,7 +1,7 @@
 #!/bin/sh
 # Listen, attend and spell on connected spoken digits, end to end, in the directory it is run
 # from: the utterances of heed data digits from the Free Spoken Digit Dataset (FSDD_DIR: its
-# folder, holding recordings/), a las model trained for 15 minutes (examples/digits/config.yaml),
+# folder, holding recordings/), a las model trained for 20 minutes (examples/digits/config.yaml),
 # then the string error and the digit error on the official test split (recordings 0-4 of
 # every speaker, 1000 utterances) with greedy decoding and with a beam of 8.
 # Usage: sh examples/digits/run.sh FSDD_DIR [HEED]   (HEED: the heed binary, default heed)
