@@ -52,12 +52,13 @@ struct ConnectedDigits {
 // One utterance from clips (at options.sample_rate), drawn from rng in this order: the
 // number of digits n (uniform in min..max); per digit its clip (uniform over the clips,
 // Rng::below), gain in dB (uniform) and, only when min_speed < max_speed, its speed
-// (uniform; a fixed speed draws nothing, so the default draws what it always did); the pause before the first digit, the n - 1 pauses
-// between digits and the pause after the last (seconds, uniform, rounded to samples); the
-// noise kind (white or pink, one chance in two) and the SNR in dB (uniform); the noise. The
-// noise is scaled so that speech power / noise power is the SNR, speech power being the
-// mean square of the gained digit samples (pauses excluded; no noise when it is 0). The sum
-// is scaled down, speech and noise together, when its largest |sample| exceeds peak.
+// (uniform; a fixed speed draws nothing, so the default draws what it always did); the
+// pause before the first digit, the n - 1 pauses between digits and the pause after the
+// last (seconds, uniform, rounded to samples); the noise kind (white or pink, one chance in
+// two) and the SNR in dB (uniform); the noise. The noise is scaled so that speech power /
+// noise power is the SNR, speech power being the mean square of the gained digit samples
+// (pauses excluded; no noise when it is 0). The sum is scaled down, speech and noise
+// together, when its largest |sample| exceeds peak.
 // Throws heed::Error for no clips.
 ConnectedDigits make_connected_digits(std::span<const DigitClip> clips,
                                       const ConnectedDigitsOptions& options, Rng& rng);
