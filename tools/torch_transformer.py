@@ -8,7 +8,7 @@ needs nor imports it.
     /usr/bin/python3 tools/torch_transformer.py [--threads 2] [--steps 20] [--warmup 3]
         [--batch 64] [--decode-sents 512] [--beam-sents 128] [--decode-steps 30] [--beam 5]
         [--only train,greedy,beam] [--seed 1234] [--tag T] [--config transformer]
-        [--decoder cached|prefix]
+        [--decoder cached|prefix] [--precision fp32|bf16]
 
 The model: g2p's vocabularies (32 source, 80 target tokens) and lengths (6..12), d_model 256,
 4 heads, ff_dim 1024, 2 encoder and 2 decoder layers, pre-norm (norm_first) with the final
@@ -27,6 +27,11 @@ at start-up). --decoder prefix decodes as PyTorch's translation tutorial does: t
 nn.TransformerDecoder over the prefix at every step (quadratic in the length). The encoder's
 output is computed once per batch either way. The reference computes no attention weights
 while decoding (heed's bench keeps them): nothing is added to its time for them.
+--precision bf16 is the counterpart of heed's `--precision bf16`: training runs its forward
+pass under CPU autocast to bfloat16 (PyTorch's mixed precision: products in bf16 through
+oneDNN; weights, the loss and Adam in fp32); decoding runs a bfloat16 copy of the model
+(autocast does not reach nn.TransformerEncoder's inference fast path), its logits compared
+and summed in fp32.
 FLOPs: heed's analytic count for the config (measure/protocol.cpp flop_terms: per layer the
 four projections and the feed-forward network, the encoder-decoder attention's products, the
 output layer; the self-attention scores left out), forward x 3 for training; the decoding
@@ -34,6 +39,7 @@ counts are those of an incremental decoder, so the reference's recomputed prefix
 no extra work.
 """
 import argparse
+import copy
 import json
 import math
 import platform
@@ -222,7 +228,7 @@ def beam(model, src, src_len, k, steps, kind):
     tokens = torch.zeros(B * k, 0, dtype=torch.long)
     logits = first_logits(dec, B * k)
     for t in range(steps):
-        logp = logits.log_softmax(-1)                                      # (B k, V)
+        logp = logits.float().log_softmax(-1)                                      # (B k, V)
         V = logp.size(-1)
         total = (score.unsqueeze(2) + logp.view(B, k, V)).view(B, k * V)
         score, idx = total.topk(k, dim=1)
@@ -273,6 +279,12 @@ def decode_flops(t, sl, steps, rows):
                   * (t["per_tgt_step"] + t["per_tgt_step_per_src_token"] * sl)).sum())
 
 
+def autocast(args):
+    """bf16 mixed precision on the CPU, or nothing."""
+    return torch.autocast(device_type="cpu", dtype=torch.bfloat16,
+                          enabled=args.precision == "bf16")
+
+
 def bench_train(model, args, base, terms):
     lo, hi = CONFIG["lengths"]
     batches = make_batches(args.warmup + args.steps, args.batch, lo, hi, CONFIG["src_vocab"],
@@ -283,7 +295,9 @@ def bench_train(model, args, base, terms):
     def step(b):
         src, sl, tin, tout, _ = b
         opt.zero_grad(set_to_none=True)
-        logits = model(src, sl, tin)
+        with autocast(args):
+            logits = model(src, sl, tin)
+        logits = logits.float()
         loss = nn.functional.cross_entropy(logits.reshape(-1, logits.size(-1)), tout.reshape(-1),
                                            ignore_index=PAD)
         loss.backward()
@@ -305,7 +319,7 @@ def bench_train(model, args, base, terms):
     src = sum(int(b[1].sum()) for b in timed)
     flops = 3 * sum(fwd_flops(terms, b[1], b[4]) for b in timed)
     times.sort()
-    emit(dict(base, measure="train", precision="fp32", steps=len(timed), seconds=round(dt, 3),
+    emit(dict(base, measure="train", precision=args.precision, steps=len(timed), seconds=round(dt, 3),
               ms_per_step_mean=round(1000 * dt / len(timed), 2),
               ms_per_step_median=round(1000 * times[len(times) // 2], 2),
               tgt_tokens=tgt, src_tokens=src, tgt_tok_per_s=round(tgt / dt, 1),
@@ -320,6 +334,8 @@ def bench_decode(model, args, base, terms, kind):
     batches = make_batches(max(1, n // args.batch) + 1, args.batch, lo, hi, CONFIG["src_vocab"],
                            CONFIG["tgt_vocab"], args.seed + (1 if kind == "greedy" else 2))
     model.eval()
+    if args.precision == "bf16":
+        model = copy.deepcopy(model).to(torch.bfloat16)
     T = args.decode_steps
 
     def run(b):
@@ -338,7 +354,7 @@ def bench_decode(model, args, base, terms, kind):
     sents = sum(b[0].size(0) for b in timed)
     rows = 1 if kind == "greedy" else args.beam
     flops = sum(decode_flops(terms, b[1], T, rows) for b in timed)
-    rec = dict(base, measure=kind, precision="fp32", sentences=sents, batch=args.batch,
+    rec = dict(base, measure=kind, precision=args.precision, sentences=sents, batch=args.batch,
                steps_per_sentence=T, seconds=round(dt, 3), sent_per_s=round(sents / dt, 2),
                out_tok_per_s=round(sents * T / dt, 1), decode_gflop=round(flops / 1e9, 2),
                achieved_gflop_per_s=round(flops / dt / 1e9, 2), peak_rss_mb=peak_rss_mb())
@@ -364,6 +380,8 @@ def main():
     ap.add_argument("--tag", default="")
     ap.add_argument("--decoder", default="cached", choices=["cached", "prefix"],
                     help="decoding: one position a step with caches, or the whole prefix")
+    ap.add_argument("--precision", default="fp32", choices=["fp32", "bf16"],
+                    help="bf16: the forward passes under CPU autocast to bfloat16")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)

@@ -63,10 +63,36 @@ TEST(Index, AddRows) {
   EXPECT_THROW(add_rows(a, std::vector<std::int64_t>{0, 1}, b), Error);  // 2 rows, y has 3
 }
 
-// gather_rows and add_rows split their rows (and gather_rows' gradient its columns) across
-// the threads when large: the same values and gradients, bit for bit, on one and two threads,
-// a row picked twice included.
-TEST(Index, GatherAndAddRowsAreTheSameBitsOnOneAndTwoThreads) {
+TEST(Index, ScatterRows) {
+  Var y(Tensor::from({2, 2}, {10, 20, 30, 40}, DType::f64), true);
+  const std::vector<std::int64_t> rows{3, 0};
+  Var z = scatter_rows(y, rows, Shape{2, 2, 2});
+  EXPECT_EQ(z.value().shape(), (Shape{2, 2, 2}));
+  EXPECT_TRUE(all_close(z.value(),
+                        Tensor::from({2, 2, 2}, {30, 40, 0, 0, 0, 0, 10, 20}, DType::f64), 0, 0));
+  // add_rows into zeros, in one pass; gather_rows undoes it.
+  Var b = random_var({3, 4}, 6);
+  const std::vector<std::int64_t> picks{5, 0, 2};
+  EXPECT_TRUE(gradcheck([&] { return scatter_rows(b, picks, Shape{2, 3, 4}); }, {b}));
+  EXPECT_TRUE(
+      gradcheck([&] { return gather_rows(scatter_rows(b, picks, Shape{6, 4}), picks); }, {b}));
+  // The gradient accumulates when y already has one (y read twice).
+  const std::vector<std::int64_t> others{1, 3, 4};
+  const auto twice_read = [&] {
+    return add(scatter_rows(b, picks, Shape{6, 4}), scatter_rows(b, others, Shape{6, 4}));
+  };
+  EXPECT_TRUE(gradcheck(twice_read, {b}));
+  const std::vector<std::int64_t> twice{1, 1, 2}, outside{0, 1, 6};
+  EXPECT_THROW(scatter_rows(b, twice, Shape{6, 4}), Error);
+  EXPECT_THROW(scatter_rows(b, outside, Shape{6, 4}), Error);
+  EXPECT_THROW(scatter_rows(b, std::vector<std::int64_t>{0, 1}, Shape{6, 4}), Error);  // 3 in y
+  EXPECT_THROW(scatter_rows(b, picks, Shape{6, 5}), Error);  // rows of 4, not 5
+}
+
+// gather_rows, add_rows and scatter_rows split their rows (and gather_rows' gradient its
+// columns) across the threads when large: the same values and gradients, bit for bit, on one
+// and two threads, a row picked twice included.
+TEST(Index, GatherAddAndScatterRowsAreTheSameBitsOnOneAndTwoThreads) {
   const std::int64_t N = 800, F = 256;
   std::vector<std::int64_t> picks;
   for (std::int64_t r = 0; r < N; r += 2) picks.push_back(r);
@@ -79,10 +105,11 @@ TEST(Index, GatherAndAddRowsAreTheSameBitsOnOneAndTwoThreads) {
     Var y = random_var({static_cast<std::int64_t>(distinct.size()), F}, 22);
     Var g = gather_rows(x, picks);
     Var z = add_rows(x, distinct, y);
-    Var loss = add(sum(mul(g, g)), sum(mul(z, z)));
+    Var s = scatter_rows(y, distinct, Shape{N, F});
+    Var loss = add(add(sum(mul(g, g)), sum(mul(z, z))), sum(mul(s, s)));
     Tape::current().backward(loss);
     Tape::current().clear();
-    return std::vector<Tensor>{g.value(), z.value(), x.grad(), y.grad()};
+    return std::vector<Tensor>{g.value(), z.value(), s.value(), x.grad(), y.grad()};
   };
   const auto one = run(1), two = run(2);
   for (std::size_t t = 0; t < one.size(); ++t)

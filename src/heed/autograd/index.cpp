@@ -57,6 +57,24 @@ Var select(const Var& x, int dim, std::int64_t index) {
 
 Var select_time(const Var& x, std::int64_t t) { return select(x, 0, t); }
 
+namespace {
+
+// dy (R, F) = (or +=, when not fresh) rows idx of g: the gradient of rows placed by index.
+template <typename T>
+void gather_gradient_rows(const T* g, const std::vector<std::int64_t>& idx, std::int64_t F,
+                          bool fresh, T* dy) {
+  kernels::parallel_chunks(static_cast<std::int64_t>(idx.size()), F,
+                           [&](std::int64_t i0, std::int64_t i1) {
+                             for (std::int64_t i = i0; i < i1; ++i) {
+                               const T* gi = g + idx[static_cast<std::size_t>(i)] * F;
+                               if (fresh) std::copy_n(gi, F, dy + i * F);
+                               else kernels::accumulate<T>(gi, dy + i * F, F);
+                             }
+                           });
+}
+
+}  // namespace
+
 Var gather_rows(const Var& x, std::span<const std::int64_t> rows) {
   Tensor xv = x.value().contiguous();
   HEED_CHECK(xv.ndim() >= 1, "gather_rows: needs at least one dimension");
@@ -141,15 +159,50 @@ Var add_rows(const Var& x, std::span<const std::int64_t> rows, const Var& y) {
             },
             16);
       }
-      if (y.requires_grad()) {
-        T* dy = y.grad_buffer().data<T>();
-        kernels::parallel_chunks(static_cast<std::int64_t>(idx.size()), F,
-                                 [&](std::int64_t i0, std::int64_t i1) {
-                                   for (std::int64_t i = i0; i < i1; ++i)
-                                     kernels::accumulate<T>(g + idx[static_cast<std::size_t>(i)] * F,
-                                                            dy + i * F, F);
-                                 });
+      if (y.requires_grad()) {  // a copy of the rows when y has no gradient buffer yet
+        bool fresh = false;
+        T* dy = y.grad_buffer_unzeroed(fresh).data<T>();
+        gather_gradient_rows(g, idx, F, fresh, dy);
       }
+    });
+  });
+}
+
+Var scatter_rows(const Var& y, std::span<const std::int64_t> rows, const Shape& shape) {
+  HEED_CHECK(shape.ndim() >= 1, "scatter_rows: the shape needs at least one dimension");
+  const std::int64_t F = shape[shape.ndim() - 1], N = F ? shape.numel() / F : 0;
+  const auto R = static_cast<std::int64_t>(rows.size());
+  HEED_CHECK(y.value().ndim() == 2 && y.value().dim(0) == R && y.value().dim(1) == F,
+             "scatter_rows: y must be (", R, ", ", F, ") like the rows of ", shape.str(), ", got ",
+             y.value().shape().str());
+  // where[r]: the row of y that lands on output row r, or -1 (a zero row).
+  std::vector<std::int64_t> where(static_cast<std::size_t>(N), -1);
+  for (std::int64_t i = 0; i < R; ++i) {
+    const std::int64_t r = rows[static_cast<std::size_t>(i)];
+    HEED_CHECK(r >= 0 && r < N, "scatter_rows: row ", r, " outside [0, ", N, ")");
+    HEED_CHECK(where[static_cast<std::size_t>(r)] < 0, "scatter_rows: row ", r, " given twice");
+    where[static_cast<std::size_t>(r)] = i;
+  }
+  Tensor out = Tensor::empty(shape, y.dtype());
+  const Tensor yv = y.value().contiguous();
+  dispatch(out.dtype(), [&]<typename T>() {
+    T* o = out.data<T>();
+    const T* src = yv.data<T>();
+    kernels::parallel_chunks(N, F, [&](std::int64_t r0, std::int64_t r1) {
+      for (std::int64_t r = r0; r < r1; ++r) {
+        const std::int64_t i = where[static_cast<std::size_t>(r)];
+        if (i >= 0) std::copy_n(src + i * F, F, o + r * F);
+        else std::fill_n(o + r * F, F, T(0));
+      }
+    });
+  });
+  return record_op(out, {&y}, [y, idx = std::vector<std::int64_t>(rows.begin(), rows.end()),
+                               F](Var& o) {
+    if (!y.requires_grad()) return;
+    dispatch(o.dtype(), [&]<typename T>() {
+      bool fresh = false;  // a copy of the rows when y has no gradient buffer yet
+      T* dy = y.grad_buffer_unzeroed(fresh).data<T>();
+      gather_gradient_rows(o.grad().data<T>(), idx, F, fresh, dy);
     });
   });
 }

@@ -23,6 +23,11 @@ Var gather_rows(const Var& x, std::span<const std::int64_t> rows);
 // F) added to its row rows[i]; x's shape, copied. The rows must be distinct. A residual
 // connection around work done on some rows only (the Transformer's real positions).
 Var add_rows(const Var& x, std::span<const std::int64_t> rows, const Var& y);
+// gather_rows' inverse into zeros: (N, F) (N = rows of `shape`, its last dimension F) with
+// row rows[i] = row i of y (rows.size(), F) and 0 elsewhere, in `shape`; one pass over the
+// output, no zeroed copy first. The rows must be distinct. Work done on the real positions
+// only, spread back over a padded batch (the Transformer's projections).
+Var scatter_rows(const Var& y, std::span<const std::int64_t> rows, const Shape& shape);
 // The same elements in a new shape (one -1 is inferred); a view.
 Var reshape(const Var& x, const Shape& shape);
 

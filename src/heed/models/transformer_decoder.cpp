@@ -46,8 +46,8 @@ Encoded TransformerDecoder::prepare(const EncoderOutput& enc, const RunMode& mod
   std::vector<Var> kv;
   for (const auto& layer : stack_.layers)
     kv.push_back(layer->multihead_attn.keys_values(source, mode.precision));
-  out.keys = scatter_rows(kv.size() == 1 ? kv[0] : concat(kv, static_cast<int>(kv[0].value().ndim()) - 1), rows,
-                          B, m);
+  out.keys = place_rows(
+      kv.size() == 1 ? kv[0] : concat(kv, static_cast<int>(kv[0].value().ndim()) - 1), rows, B, m);
   for (std::size_t l = 0; l < stack_.layers.size(); ++l)
     out.initial.parts.push_back(Var(Tensor::zeros({B, 0, 2 * d_}, enc.annotations.dtype())));
   return out;

@@ -32,10 +32,9 @@ std::vector<std::int64_t> real_rows(std::int64_t B, std::int64_t n,
   return rows;
 }
 
-Var scatter_rows(const Var& y, const std::vector<std::int64_t>& rows, std::int64_t B,
-                 std::int64_t n) {
-  if (rows.empty()) return y;
-  return add_rows(Var(Tensor::zeros({B, n, y.dim(1)}, y.dtype())), rows, y);
+Var place_rows(const Var& y, const std::vector<std::int64_t>& rows, std::int64_t B,
+               std::int64_t n) {
+  return rows.empty() ? y : scatter_rows(y, rows, Shape{B, n, y.dim(1)});
 }
 
 Var pick_rows(const Var& x, const std::vector<std::int64_t>& rows) {
@@ -94,7 +93,7 @@ Var TransformerEncoderLayer::forward(const Var& x, const std::vector<std::int64_
   // The projections on the real positions only; the attention itself on the (B, m) batch.
   const std::vector<std::int64_t> rows = real_rows(B, m, key_lengths);
   const auto self = [&](const Var& in) {
-    const Var qkv = scatter_rows(
+    const Var qkv = place_rows(
         linear(in, self_attn.in_proj_weight, self_attn.in_proj_bias, mode.precision), rows, B, m);
     return self_attn.out_proj.forward(
         pick_rows(multi_head_attention({qkv, 0}, {qkv, d_}, {qkv, 2 * d_}, d_, o, weights), rows),
@@ -135,7 +134,7 @@ Var TransformerDecoderLayer::forward(const Var& x, Var* cache, const Var& memory
                                     : std::vector<std::int64_t>();
   // Masked self-attention: one projection gives Q, K, V of the new positions.
   const auto self = [&](const Var& in) {
-    const Var qkv = scatter_rows(
+    const Var qkv = place_rows(
         linear(in, self_attn.in_proj_weight, self_attn.in_proj_bias, mode.precision), rows, B, n);
     MultiHeadOptions o = plain;
     if (!cache) {  // the whole target: position i reads positions <= i
@@ -159,7 +158,7 @@ Var TransformerDecoderLayer::forward(const Var& x, Var* cache, const Var& memory
   const auto cross = [&](const Var& in) {
     MultiHeadOptions o = plain;
     o.mask.key_lengths = memory_lengths;
-    const Var q = scatter_rows(multihead_attn.queries(in, mode.precision), rows, B, n);
+    const Var q = place_rows(multihead_attn.queries(in, mode.precision), rows, B, n);
     Var heads;
     if (cross_weights) {  // the weights on the tape (copy attention's loss reads them)
       AttentionWithWeights r =

@@ -32,8 +32,8 @@ std::vector<std::int64_t> real_rows(std::int64_t B, std::int64_t n,
                                     const std::vector<std::int64_t>& lengths);
 // y (R, w) of the rows `rows` placed in a (B, n, w) batch, zeros elsewhere; y itself when
 // rows is empty (y is then the whole batch already).
-Var scatter_rows(const Var& y, const std::vector<std::int64_t>& rows, std::int64_t B,
-                 std::int64_t n);
+Var place_rows(const Var& y, const std::vector<std::int64_t>& rows, std::int64_t B,
+               std::int64_t n);
 // x (B, n, w) -> its rows `rows` (R, w); x itself when rows is empty.
 Var pick_rows(const Var& x, const std::vector<std::int64_t>& rows);
 
