@@ -216,6 +216,50 @@ TEST_F(LasTones, ShowDrawsEachUtterancesSpectrogramAndAttention) {
   EXPECT_EQ(nbest.exit_code, 2) << nbest.output;
 }
 
+// Ensembles (decode/ensemble.h): the model with itself transcribes exactly as the model
+// alone; its best and last checkpoints together still get 19 of 20 right, in heed transcribe
+// and heed eval alike; members that compute other features, or a text model, are refused
+// with both directories named, and other kinds take one --model.
+TEST_F(LasTones, Ensembles) {
+  ASSERT_EQ(trained_->exit_code, 0) << trained_->output;
+  const std::string model = dir_->path("model");
+  const auto alone = run_heed("transcribe --model " + model + " --beam 3" + test_files(20));
+  ASSERT_EQ(alone.exit_code, 0) << alone.output;
+  const auto twice = run_heed("transcribe -m " + model + " -m " + model + " --beam 3" +
+                              test_files(20));
+  ASSERT_EQ(twice.exit_code, 0) << twice.output;
+  EXPECT_EQ(twice.output, alone.output);
+  const std::string checkpoints = " -m " + model + " -w " + model + "/best.safetensors -w " +
+                                  model + "/last.safetensors";
+  const auto both = run_heed("transcribe" + checkpoints + test_files(20));
+  ASSERT_EQ(both.exit_code, 0) << both.output;
+  const int wrong = wrong_transcripts(both.output, *test_);
+  EXPECT_LE(wrong, 1) << both.output;
+  const auto eval = run_heed("eval -m " + model + " -m " + model + " --weights last --speech " +
+                             dir_->path("test.tsv"));
+  ASSERT_EQ(eval.exit_code, 0) << eval.output;
+  EXPECT_NE(eval.output.find(" of 20 utterances;"), std::string::npos) << eval.output;
+
+  // Another normalisation of the features: the same shapes, other inputs.
+  const std::string other = dir_->path("other");
+  std::filesystem::remove_all(other);
+  std::filesystem::copy(model, other, std::filesystem::copy_options::recursive);
+  std::string config = read_file(other + "/config.yaml");
+  const std::size_t at = config.find("normalize: true");
+  ASSERT_NE(at, std::string::npos) << config;
+  config.replace(at, 15, "normalize: false");
+  std::ofstream(other + "/config.yaml") << config;
+  const auto mixed = run_heed("transcribe -m " + model + " -m " + other + test_files(1));
+  EXPECT_EQ(mixed.exit_code, 1) << mixed.output;
+  EXPECT_NE(mixed.output.find("cannot ensemble " + model + " and " + other +
+                              ": their features differ"),
+            std::string::npos)
+      << mixed.output;
+  const auto file_weights = run_heed("eval -m " + model + " -m " + model + " --weights " + model +
+                                     "/best.safetensors --speech " + dir_->path("test.tsv"));
+  EXPECT_EQ(file_weights.exit_code, 2) << file_weights.output;
+}
+
 TEST_F(LasTones, BadAudioIsAnErrorNamingTheFile) {
   ASSERT_EQ(trained_->exit_code, 0) << trained_->output;
   const std::string bad = dir_->file("bad.wav", "RIFF, but not really");

@@ -11,6 +11,8 @@
 #include "heed/autograd/tape.h"
 #include "heed/decode/beam_search.h"
 #include "heed/decode/greedy.h"
+#include "heed/decode/sentence_blocks.h"
+#include "heed/kernels/gemm.h"
 
 namespace heed::testing {
 namespace {
@@ -126,6 +128,33 @@ TEST(Ensemble, DecodesLikeTheMixture) {
   // Each member alone decodes differently: A first vs B first.
   EXPECT_EQ(greedy_decode(*member(1), src, o).best(0).tokens.front(), A);
   EXPECT_EQ(greedy_decode(*member(2), src, o).best(0).tokens.front(), Bt);
+}
+
+// Two threads decode the batch in two row blocks at once (decode/sentence_blocks.h), each
+// padded to its own longest sentence, so the two blocks' packed encodings differ in width:
+// each thread keeps its own cache, and the result is the mixture's.
+TEST(Ensemble, ConcurrentRowBlocksOfDifferentLengths) {
+  const kernels::ScopedNumThreads two(2);
+  Ensemble ens({member(1), member(2)});
+  auto mix = mixture();
+  std::vector<std::vector<std::int32_t>> rows;
+  for (int i = 0; i < 2 * static_cast<int>(detail::kMinSentencesPerBlock); ++i)
+    rows.push_back(std::vector<std::int32_t>(i < 8 ? 2 : 6, 4));
+  const TokenBatch src = make_batch(rows);
+  DecodeOptions o;
+  o.beam = 2;
+  o.n_best = 2;
+  o.max_len = 5;
+  for (int round = 0; round < 3; ++round) {  // the threads meet in a different order each time
+    const DecodeResult a = beam_search(ens, src, o), b = beam_search(*mix, src, o);
+    const DecodeResult ga = greedy_decode(ens, src, o), gb = greedy_decode(*mix, src, o);
+    ASSERT_EQ(a.nbest.size(), rows.size());
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      EXPECT_EQ(a.best(r).tokens, b.best(r).tokens) << r;
+      EXPECT_NEAR(a.best(r).raw_score, b.best(r).raw_score, 1e-9) << r;
+      EXPECT_EQ(ga.best(r).tokens, gb.best(r).tokens) << r;
+    }
+  }
 }
 
 TEST(Ensemble, OfOneIsTheModel) {

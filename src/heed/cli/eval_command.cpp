@@ -63,7 +63,10 @@ class EvalCommand : public Command {
   }
 
   void setup(CLI::App& app) override {
-    app.add_option("--model,-m", dir_, "model directory written by heed train")->required();
+    app.add_option("--model,-m", dirs_, "model directory written by heed train; las: repeat it "
+                   "for an ensemble (averaged probabilities)")
+        ->required()
+        ->allow_extra_args(false);
     app.add_option("--images,-i", images_,
                    "gzipped IDX images (heed data images); required for the image kinds");
     app.add_option("--targets,-t", targets_,
@@ -108,6 +111,7 @@ class EvalCommand : public Command {
 
   int run() override {
     if (threads_ > 0) kernels::set_num_threads(static_cast<int>(threads_));
+    const std::string& dir_ = dirs_.front();
     const ModelKind kind = load_model_config(dir_).model.kind;
     if (transcribes_speech(kind)) {
       check_usage(!speech_.empty(), "--speech is required for model.kind las: a .tsv manifest "
@@ -117,9 +121,11 @@ class EvalCommand : public Command {
                       split_ == "test",
                   "a las model transcribes speech: give --speech, --beam, --max-len, --output; "
                   "the other options are for the image kinds and memn2n");
+      check_usage(dirs_.size() == 1 || weights_ == "best" || weights_ == "last",
+                  "--weights FILE names one model's weights; an ensemble (several --model) "
+                  "takes --weights best or last for every member");
       SpeechEval o;
-      o.model_dir = dir_;
-      o.weights = weights_;
+      for (const std::string& d : dirs_) o.models.push_back({d, weights_});
       o.manifest = speech_;
       o.output = output_;
       o.beam = beam_;
@@ -131,6 +137,7 @@ class EvalCommand : public Command {
     }
     check_usage(speech_.empty() && output_.empty() && window_.empty(),
                 "--speech, --output and --attention-window are for model.kind las");
+    check_usage(dirs_.size() == 1, "--model more than once (an ensemble) is for model.kind las");
     if (answers_questions(kind)) {
       check_usage(images_.empty() && targets_.empty() && locations_.empty() && paths_ == 0 &&
                       beam_ == 1,
@@ -280,7 +287,8 @@ class EvalCommand : public Command {
                    : ": no such file (--images: gzipped IDX images, as heed data images writes)");
   }
 
-  std::string dir_, images_, targets_, weights_ = "best", locations_, attention_, speech_, output_,
+  std::vector<std::string> dirs_;
+  std::string images_, targets_, weights_ = "best", locations_, attention_, speech_, output_,
       window_;
   CLI::Option* max_len_option_ = nullptr;
   std::string babi_, split_ = "test", tasks_, json_;

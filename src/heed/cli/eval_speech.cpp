@@ -20,7 +20,8 @@
 namespace heed::cli {
 
 int eval_speech(const SpeechEval& o) {
-  const LoadedModel m = load_speech_model_dir(o.model_dir, o.weights);
+  const SpeechModels models = load_speech_models(o.models);
+  const LoadedModel& m = models.first();
   const std::vector<SpeechUtterance> utts = read_speech_manifest(o.manifest);
   // The features on every thread; the first bad file's error (it names the file).
   std::vector<Tensor> feats(utts.size());
@@ -44,7 +45,7 @@ int eval_speech(const SpeechEval& o) {
   dopt.beam = o.beam;
   dopt.max_len = o.max_len;
   dopt.window = parse_attention_window(o.window);
-  const auto out = transcribe(*m.model, *m.tgt_tokenizer, m.tgt_vocab, feats, dopt,
+  const auto out = transcribe(*models.decoder, *m.tgt_tokenizer, m.tgt_vocab, feats, dopt,
                               static_cast<std::size_t>(o.batch));
 
   std::vector<std::string> hyps, refs;

@@ -1,6 +1,6 @@
 #pragma once
-// The options that choose the model(s) a command loads, shared by `heed translate` and
-// `heed align`: --model (repeated: an ensemble), --weights, --checkpoint.
+// The options that choose the model(s) a command loads, shared by `heed translate`, `heed
+// align` and `heed transcribe`: --model (repeated: an ensemble), --weights, --checkpoint.
 #include <CLI/CLI.hpp>
 
 #include <string>
@@ -38,17 +38,21 @@ struct ModelFlags {
   }
 };
 
+// One value per --model and --weights (so that positional arguments after them stay
+// positional): an ensemble repeats the option.
 inline void add_model_options(CLI::App& app, ModelFlags& flags) {
   app.add_option("--model,-m", flags.dirs,
                  "model directory written by heed train; repeat it for an ensemble (averaged "
                  "probabilities)")
-      ->required();
+      ->required()
+      ->allow_extra_args(false);
   auto* weights =
       app.add_option("--weights,-w", flags.weights,
                      "weights file to load instead of the directory's checkpoint (e.g. from heed "
                      "average): one per --model, or several with a single --model to ensemble "
                      "checkpoints")
-          ->check(CLI::ExistingFile);
+          ->check(CLI::ExistingFile)
+          ->allow_extra_args(false);
   app.add_option("--checkpoint,-c", flags.checkpoint, "which weights of the directory: best | last")
       ->check(CLI::IsMember({"best", "last"}))
       ->excludes(weights);

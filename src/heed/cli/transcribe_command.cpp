@@ -8,9 +8,9 @@
 
 #include "heed/base/error.h"
 #include "heed/cli/attention_window_option.h"
+#include "heed/cli/model_options.h"
 #include "heed/cli/validators.h"
 #include "heed/kernels/gemm.h"
-#include "heed/store/model_dir.h"
 #include "heed/translate/speech_decoding.h"
 
 namespace heed::cli {
@@ -24,12 +24,8 @@ class TranscribeCommand : public Command {
   }
 
   void setup(CLI::App& app) override {
-    app.add_option("--model,-m", dir_, "model directory written by heed train (model.kind las)")
-        ->required();
+    add_model_options(app, models_);  // --model (model.kind las; repeated: an ensemble)
     app.add_option("files", files_, "WAV files (any rate, mixed down to mono)")->required();
-    app.add_option("--checkpoint,-c", checkpoint_, "which weights of the directory: best | last")
-        ->check(CLI::IsMember({"best", "last"}))
-        ->capture_default_str();
     app.add_option("--beam,-k", beam_, "beam width; 1 = greedy decoding")
         ->check(int_range(1, 1000))
         ->capture_default_str();
@@ -57,7 +53,8 @@ class TranscribeCommand : public Command {
       throw UsageError("--nbest " + std::to_string(nbest_) + " exceeds --beam " +
                        std::to_string(beam_) + ": beam search keeps at most --beam hypotheses");
     if (threads_ > 0) kernels::set_num_threads(static_cast<int>(threads_));
-    const LoadedModel m = load_speech_model_dir(dir_, checkpoint_);
+    const SpeechModels models = load_speech_models(models_.specs());
+    const LoadedModel& m = models.first();
     // Every file is read before anything is written: a bad one stops the run with its name.
     SpeechFeatures features(speech_feature_options(m.config));
     std::vector<Tensor> feats;
@@ -70,7 +67,7 @@ class TranscribeCommand : public Command {
     o.max_len = max_len_;
     o.window = parse_attention_window(window_);
     const std::vector<std::vector<Transcript>> out =
-        transcribe(*m.model, *m.tgt_tokenizer, m.tgt_vocab, feats, o,
+        transcribe(*models.decoder, *m.tgt_tokenizer, m.tgt_vocab, feats, o,
                    static_cast<std::size_t>(batch_));
     for (std::size_t i = 0; i < out.size(); ++i) {
       if (nbest_ == 1) {
@@ -85,7 +82,8 @@ class TranscribeCommand : public Command {
   }
 
  private:
-  std::string dir_, checkpoint_ = "best", window_;
+  ModelFlags models_;
+  std::string window_;
   std::vector<std::string> files_;
   std::int64_t beam_ = 1, nbest_ = 1, max_len_ = 0, batch_ = 32, threads_ = 0;
   double alpha_ = 0.0;

@@ -116,14 +116,20 @@ std::vector<Var> Ensemble::weights() const {
   return all;
 }
 
+Ensemble::Cache& Ensemble::cache() const {
+  std::lock_guard lock(mutex_);
+  return caches_[std::this_thread::get_id()];
+}
+
 Encoded Ensemble::encode(const TokenBatch& src) const {
   std::vector<Encoded> encs;
   encs.reserve(members_.size());
   for (const auto& m : members_) encs.push_back(m->encode(src));
   const std::int64_t B = src.batch;
 
-  std::lock_guard lock(mutex_);
-  layout_.assign(members_.size() * 3, Field{});
+  Cache& c = cache();
+  std::vector<Field>& layout = c.layout;
+  layout.assign(members_.size() * 3, Field{});
   std::int64_t width = 0;
   bool have_dtype = false;
   for (std::size_t i = 0; i < encs.size(); ++i) {
@@ -133,10 +139,10 @@ Encoded Ensemble::encode(const TokenBatch& src) const {
       HEED_CHECK(v.value().ndim() >= 1 && v.dim(0) == B, "Ensemble: member ", i,
                  " encoding is not batch-major: ", v.shape().str());
       if (have_dtype)
-        HEED_CHECK(v.dtype() == packed_dtype_, "Ensemble: members' encodings differ in dtype");
-      packed_dtype_ = v.dtype();
+        HEED_CHECK(v.dtype() == c.packed_dtype, "Ensemble: members' encodings differ in dtype");
+      c.packed_dtype = v.dtype();
       have_dtype = true;
-      Field& fl = layout_[i * 3 + static_cast<std::size_t>(f)];
+      Field& fl = layout[i * 3 + static_cast<std::size_t>(f)];
       fl.defined = true;
       std::vector<std::int64_t> dims;
       for (int d = 1; d < v.value().ndim(); ++d) dims.push_back(v.dim(d));
@@ -146,15 +152,15 @@ Encoded Ensemble::encode(const TokenBatch& src) const {
       width += fl.size;
     }
   }
-  packed_width_ = width;
+  c.packed_width = width;
 
   ArenaScope heap(nullptr);  // the encoding lives for the whole decode
-  Tensor packed = Tensor::empty({B, width}, packed_dtype_);
-  const std::size_t esize = dtype_size(packed_dtype_);
+  Tensor packed = Tensor::empty({B, width}, c.packed_dtype);
+  const std::size_t esize = dtype_size(c.packed_dtype);
   auto* dst = static_cast<std::byte*>(packed.raw());
   for (std::size_t i = 0; i < encs.size(); ++i) {
     for (int f = 0; f < 3; ++f) {
-      const Field& fl = layout_[i * 3 + static_cast<std::size_t>(f)];
+      const Field& fl = layout[i * 3 + static_cast<std::size_t>(f)];
       if (!fl.defined) continue;
       Tensor t = field_of(encs[i], f).value().contiguous();
       const auto* from = static_cast<const std::byte*>(t.raw());
@@ -167,33 +173,34 @@ Encoded Ensemble::encode(const TokenBatch& src) const {
   Encoded out;
   out.annotations = Var(packed);
   out.lengths = encs.front().lengths;
-  cached_packed_ = out.annotations;
-  cached_members_ = std::move(encs);
+  c.packed = out.annotations;
+  c.members = std::move(encs);
   return out;
 }
 
 std::vector<Encoded> Ensemble::unpack(const Encoded& enc) const {
-  std::lock_guard lock(mutex_);
+  Cache& c = cache();
   HEED_CHECK(enc.annotations.defined(), "Ensemble: the encoding was not made by Ensemble::encode");
-  if (enc.annotations.same_node(cached_packed_)) return cached_members_;
+  if (enc.annotations.same_node(c.packed)) return c.members;
   const Tensor packed = enc.annotations.value().contiguous();
-  HEED_CHECK(packed.ndim() == 2 && packed.dim(1) == packed_width_ && packed.dtype() == packed_dtype_,
-             "Ensemble: the encoding does not match the last Ensemble::encode call");
-  const std::int64_t B = packed.dim(0), width = packed_width_;
-  const std::size_t esize = dtype_size(packed_dtype_);
+  HEED_CHECK(packed.ndim() == 2 && packed.dim(1) == c.packed_width &&
+                 packed.dtype() == c.packed_dtype,
+             "Ensemble: the encoding does not match this thread's last Ensemble::encode call");
+  const std::int64_t B = packed.dim(0), width = c.packed_width;
+  const std::size_t esize = dtype_size(c.packed_dtype);
   const auto* from = static_cast<const std::byte*>(packed.raw());
   ArenaScope heap(nullptr);  // cached across steps
   std::vector<Encoded> encs(members_.size());
   for (std::size_t i = 0; i < members_.size(); ++i) {
     encs[i].lengths = enc.lengths;
     // The batch's shortlist rows are the same for every row order (one per batch).
-    if (i < cached_members_.size()) encs[i].shortlist = cached_members_[i].shortlist;
+    if (i < c.members.size()) encs[i].shortlist = c.members[i].shortlist;
     for (int f = 0; f < 3; ++f) {
-      const Field& fl = layout_[i * 3 + static_cast<std::size_t>(f)];
+      const Field& fl = c.layout[i * 3 + static_cast<std::size_t>(f)];
       if (!fl.defined) continue;
       std::vector<std::int64_t> dims{B};
       for (auto d : fl.tail) dims.push_back(d);
-      Tensor t = Tensor::empty(Shape(dims.begin(), dims.end()), packed_dtype_);
+      Tensor t = Tensor::empty(Shape(dims.begin(), dims.end()), c.packed_dtype);
       auto* to = static_cast<std::byte*>(t.raw());
       for (std::int64_t b = 0; b < B; ++b)
         std::memcpy(to + static_cast<std::size_t>(b * fl.size) * esize,
@@ -202,8 +209,8 @@ std::vector<Encoded> Ensemble::unpack(const Encoded& enc) const {
       field_of(encs[i], f) = Var(t);
     }
   }
-  cached_packed_ = enc.annotations;
-  cached_members_ = encs;
+  c.packed = enc.annotations;
+  c.members = encs;
   return encs;
 }
 
@@ -216,8 +223,7 @@ DecoderState Ensemble::initial_state(const Encoded& enc) const {
     counts.push_back(s.parts.size());
     for (auto& p : s.parts) out.parts.push_back(std::move(p));
   }
-  std::lock_guard lock(mutex_);
-  state_parts_ = std::move(counts);
+  cache().state_parts = std::move(counts);
   return out;
 }
 
@@ -225,11 +231,7 @@ StepOutput Ensemble::step(std::span<const std::int32_t> y_prev, DecoderState& st
                           const Encoded& enc) const {
   std::vector<Encoded> encs = unpack(enc);
   for (Encoded& e : encs) e.window = enc.window;  // windowed decoding reaches every member
-  std::vector<std::size_t> counts;
-  {
-    std::lock_guard lock(mutex_);
-    counts = state_parts_;
-  }
+  const std::vector<std::size_t> counts = cache().state_parts;
   std::size_t total = 0;
   for (auto c : counts) total += c;
   HEED_CHECK(counts.size() == members_.size() && total == state.parts.size(),

@@ -12,11 +12,16 @@
 // for beam search like any other encoding. step() needs the members' own tensors back: the
 // Ensemble keeps the unpacked encodings of the last packed tensor it saw (holding that
 // tensor, so the match by identity is exact) and unpacks again only for a new one: once per
-// batch for beam search, never for greedy decoding. The cache is guarded by a mutex, so
-// concurrent decodes are correct (but thrash it). The decoder state is the concatenation of
-// the members' states. forward() gives the same combination without gradients.
+// batch for beam search, never for greedy decoding. That cache (with the packed layout, which
+// depends on the batch's length) is kept per thread: a decode runs encode, initial_state and
+// every step on one thread, so concurrent decodes of different batches through one Ensemble
+// (decode_in_row_blocks' row blocks, say) each see their own. The decoder state is the
+// concatenation of the members' states. forward() gives the same combination without
+// gradients.
+#include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "heed/models/seq2seq.h"
@@ -47,16 +52,22 @@ class Ensemble : public Seq2Seq {
     std::int64_t offset = 0;  // in elements, within a packed row
     std::int64_t size = 0;    // elements per row
   };
+  // What one thread's decode needs between calls.
+  struct Cache {
+    std::vector<Field> layout;  // members x 3
+    std::int64_t packed_width = 0;
+    DType packed_dtype = DType::f32;
+    Var packed;                         // the last packed encoding seen ...
+    std::vector<Encoded> members;       // ... unpacked
+    std::vector<std::size_t> state_parts;  // parts of each member's state
+  };
+  // The calling thread's cache (created on first use; std::map keeps it in place).
+  Cache& cache() const;
   std::vector<Encoded> unpack(const Encoded& enc) const;
 
   std::vector<std::shared_ptr<const Seq2Seq>> members_;
-  mutable std::mutex mutex_;
-  mutable std::vector<Field> layout_;        // members x 3
-  mutable std::int64_t packed_width_ = 0;
-  mutable DType packed_dtype_ = DType::f32;
-  mutable Var cached_packed_;
-  mutable std::vector<Encoded> cached_members_;
-  mutable std::vector<std::size_t> state_parts_;  // parts of each member's state
+  mutable std::mutex mutex_;  // guards caches_' structure; each entry is its thread's alone
+  mutable std::map<std::thread::id, Cache> caches_;
 };
 
 // log(mean_i softmax(logits_i)) row by row: the ensemble's combination, exposed for tests.

@@ -3,9 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <mutex>
 #include <numeric>
 #include <optional>
@@ -15,56 +12,16 @@
 #include "heed/base/error.h"
 #include "heed/data/corpus.h"
 #include "heed/decode/beam_search.h"
-#include "heed/decode/ensemble.h"
 #include "heed/decode/frozen_model.h"
 #include "heed/decode/greedy.h"
 #include "heed/decode/unk_replace.h"
 #include "heed/kernels/gemm.h"
 #include "heed/models/model_registry.h"
 #include "heed/store/quantized_weights.h"
-
-namespace fs = std::filesystem;
+#include "heed/translate/ensemble_members.h"
 
 namespace heed {
 namespace {
-
-std::string file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// Throws unless member b can be decoded together with member a (the first model).
-void check_same_side(const char* side, const Tokenizer& ta, const Vocabulary& va,
-                     const std::string& name_a, const Tokenizer& tb, const Vocabulary& vb,
-                     const std::string& name_b, const char* spm_file) {
-  HEED_CHECK(ta.name() == tb.name() && ta.lowercase() == tb.lowercase(),
-             "cannot ensemble ", name_a, " and ", name_b, ": their ", side, " tokenisers differ (",
-             ta.name(), ta.lowercase() ? " lowercased" : "", " vs ", tb.name(),
-             tb.lowercase() ? " lowercased" : "", ")");
-  if (ta.kind() == TokenizerKind::sentencepiece) {
-    const std::string pa = path_in(name_a, spm_file), pb = path_in(name_b, spm_file);
-    if (fs::exists(pa) && fs::exists(pb))
-      HEED_CHECK(file_bytes(pa) == file_bytes(pb), "cannot ensemble ", name_a, " and ", name_b,
-                 ": their ", side, " SentencePiece models (", spm_file, ") differ");
-  }
-  if (va == vb) return;
-  const char* file = spm_file == model_files::kSrcSpm ? model_files::kSrcVocab : model_files::kTgtVocab;
-  std::string diff;
-  const std::size_t common = std::min(va.size(), vb.size());
-  std::size_t i = 0;
-  while (i < common && va.tokens()[i] == vb.tokens()[i]) ++i;
-  if (i < common)
-    diff = detail::concat("first at line ", i + 1, " of ", file, ": '", va.tokens()[i], "' in ",
-                          name_a, ", '", vb.tokens()[i], "' in ", name_b);
-  else
-    diff = detail::concat(va.size() < vb.size() ? name_b : name_a, "'s ", file, " has ",
-                          std::max(va.size(), vb.size()) - common, " more tokens, from line ",
-                          common + 1);
-  throw Error(detail::concat("cannot ensemble ", name_a, " and ", name_b, ": their ", side,
-                             " vocabularies differ (", va.size(), " and ", vb.size(),
-                             " tokens; ", diff,
-                             "); ensemble members must be trained on the same vocabularies"));
-}
 
 // Attention weights as floats, clamped into [0, 1] against rounding.
 std::vector<float> attention_weights(const Tensor& a) {
@@ -115,25 +72,13 @@ LineTranslator::LineTranslator(std::vector<LoadedModel> models, std::vector<std:
                names_[0], " and ", names_[i], ": one computes in ", first.config.training.dtype,
                ", the other in ", m.config.training.dtype);
   }
-  // The members stay owned by models_ (their heap objects never move); the shared_ptrs
-  // only lend them to the Ensemble.
-  auto lend = [](const LoadedModel& m) {
-    return std::shared_ptr<const Seq2Seq>(m.model.get(), [](const Seq2Seq*) {});
-  };
   ComputeType type;
   type.decoding = precision.value_or(is_quantized(first.metadata)
                                          ? kernels::MatmulPrecision::int8
                                          : kernels::MatmulPrecision::f32);
   for (auto& m : models_) m.model->set_compute_type(type);
-  if (models_.size() == 1) {
-    decoder_ = lend(models_.front());
-  } else {
-    std::vector<std::shared_ptr<const Seq2Seq>> members;
-    for (const auto& m : models_) members.push_back(lend(m));
-    auto ensemble = std::make_shared<Ensemble>(std::move(members));
-    ensemble->set_compute_type(type);  // its FrozenModel packs the members' weights
-    decoder_ = std::move(ensemble);
-  }
+  // The members stay owned by models_ (their heap objects never move).
+  decoder_ = decoder_of(models_, type);
 }
 
 LineTranslator::LineTranslator(LineTranslator&&) noexcept = default;
@@ -296,13 +241,8 @@ std::vector<Translation> LineTranslator::translate(
   auto work = [&] {
     kernels::set_num_threads(1);
     // An Ensemble caches one batch's unpacked encodings: each worker gets its own.
-    std::shared_ptr<const Seq2Seq> decoder = decoder_;
-    if (models_.size() > 1) {
-      std::vector<std::shared_ptr<const Seq2Seq>> members;
-      for (const auto& m : models_)
-        members.push_back(std::shared_ptr<const Seq2Seq>(m.model.get(), [](const Seq2Seq*) {}));
-      decoder = std::make_shared<Ensemble>(std::move(members));
-    }
+    const std::shared_ptr<const Seq2Seq> decoder =
+        models_.size() > 1 ? decoder_of(models_) : decoder_;
     while (!failed) {
       const std::size_t i = next++;
       if (i >= batches) break;

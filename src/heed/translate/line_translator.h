@@ -15,6 +15,7 @@
 #include "heed/decode/decode_options.h"
 #include "heed/kernels/precision.h"
 #include "heed/store/model_dir.h"
+#include "heed/translate/ensemble_members.h"
 #include "heed/translate/shortlist.h"
 
 namespace heed {
@@ -83,12 +84,6 @@ struct ForcedAlignment {
   // layer heads x |target| x |target| (row t reads the inputs BOS, target[0..t-1]).
   std::vector<std::vector<float>> heads, encoder_heads, decoder_heads;
   std::int64_t head_count = 0;
-};
-
-// Which model to load: a model directory and "best", "last" or a weights file.
-struct ModelSpec {
-  std::string dir;
-  std::string weights = "best";
 };
 
 class LineTranslator {

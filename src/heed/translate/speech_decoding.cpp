@@ -32,6 +32,37 @@ SpeechFeatureOptions speech_feature_options(const TrainConfig& config) {
           static_cast<int>(a.stack)};
 }
 
+SpeechModels load_speech_models(const std::vector<ModelSpec>& specs) {
+  HEED_CHECK(!specs.empty(), "no speech model given");
+  SpeechModels out;
+  for (const ModelSpec& s : specs) out.members.push_back(load_speech_model_dir(s.dir, s.weights));
+  const LoadedModel& a = out.first();
+  const SpeechFeatureOptions fa = speech_feature_options(a.config);
+  for (std::size_t i = 1; i < out.members.size(); ++i) {
+    const LoadedModel& b = out.members[i];
+    const std::string& name_a = specs.front().dir;
+    const std::string& name_b = specs[i].dir;
+    const SpeechFeatureOptions fb = speech_feature_options(b.config);
+    HEED_CHECK(fa.sample_rate == fb.sample_rate && fa.mels == fb.mels &&
+                   fa.normalize == fb.normalize && fa.stack == fb.stack,
+               "cannot ensemble ", name_a, " and ", name_b, ": their features differ (data.audio: ",
+               fa.sample_rate, " Hz, ", fa.mels, " mel bins, stack ", fa.stack,
+               fa.normalize ? ", normalised" : "", " vs ", fb.sample_rate, " Hz, ", fb.mels,
+               " mel bins, stack ", fb.stack, fb.normalize ? ", normalised" : "", ")");
+    HEED_CHECK(a.config.model.listener.pyramid == b.config.model.listener.pyramid,
+               "cannot ensemble ", name_a, " and ", name_b,
+               ": their listeners reduce time differently (model.pyramid ",
+               a.config.model.listener.pyramid, " vs ", b.config.model.listener.pyramid, ")");
+    HEED_CHECK(a.config.training.dtype == b.config.training.dtype, "cannot ensemble ", name_a,
+               " and ", name_b, ": one computes in ", a.config.training.dtype, ", the other in ",
+               b.config.training.dtype);
+    check_same_side("target", *a.tgt_tokenizer, a.tgt_vocab, name_a, *b.tgt_tokenizer,
+                    b.tgt_vocab, name_b, model_files::kTgtSpm);
+  }
+  out.decoder = decoder_of(out.members);
+  return out;
+}
+
 std::vector<std::vector<Transcript>> transcribe(const Seq2Seq& model, const Tokenizer& tokenizer,
                                                 const Vocabulary& vocab,
                                                 const std::vector<Tensor>& features,

@@ -2,6 +2,7 @@
 // Transcribing speech with model.kind las (docs/MODELS.md#listen-attend-and-spell): WAV files
 // or their features in, each utterance's n-best transcripts out, for `heed transcribe` and
 // `heed eval --speech`. The features are the model's own (its data.audio keys).
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,8 @@
 #include "heed/data/vocabulary.h"
 #include "heed/decode/decode_options.h"
 #include "heed/models/seq2seq.h"
+#include "heed/store/model_dir.h"
+#include "heed/translate/ensemble_members.h"
 
 namespace heed {
 
@@ -27,6 +30,20 @@ struct Transcript {
   // (listener_length of its frames; pyramid x data.audio.stack log-mel frames each).
   std::vector<std::vector<float>> attention;
 };
+
+// The model(s) heed transcribe and heed eval --speech decode with: one model directory, or
+// several decoded as one ensemble (decode/ensemble.h: the mean of their output
+// probabilities, their attention averaged). Members must compute the same features
+// (data.audio: rate, mel bins, normalisation, stacking), reduce time alike (model.pyramid),
+// and share the target tokeniser, vocabulary and dtype: a difference is a heed::Error naming
+// both directories and what differs.
+struct SpeechModels {
+  std::vector<LoadedModel> members;        // in the order given; they own the models
+  std::shared_ptr<const Seq2Seq> decoder;  // the one model, or the members' Ensemble
+
+  const LoadedModel& first() const { return members.front(); }
+};
+SpeechModels load_speech_models(const std::vector<ModelSpec>& specs);
 
 // Decodes utterances' features (frames, bins) in batches of at most batch utterances (sorted by
 // length): greedy when options.beam is 1, else beam search with options.n_best hypotheses.

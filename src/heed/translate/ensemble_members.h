@@ -1,0 +1,37 @@
+#pragma once
+// What several loaded models need before they decode as one (decode/ensemble.h), shared by
+// heed translate's and heed transcribe's ensembles: the same tokeniser and vocabulary on each
+// side they read or write, and the Ensemble itself built over models that stay owned by
+// their LoadedModel.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "heed/models/compute_type.h"
+#include "heed/models/seq2seq.h"
+#include "heed/store/model_dir.h"
+
+namespace heed {
+
+// Which model to load: a model directory and "best", "last" or a weights file.
+struct ModelSpec {
+  std::string dir;
+  std::string weights = "best";
+};
+
+// Throws unless member b can be decoded together with member a (the first model) on this side
+// ("source" or "target"): the same tokeniser, the same SentencePiece model (spm_file, in
+// each member's directory name_a / name_b) and the same vocabulary, the first difference
+// named.
+void check_same_side(const char* side, const Tokenizer& ta, const Vocabulary& va,
+                     const std::string& name_a, const Tokenizer& tb, const Vocabulary& vb,
+                     const std::string& name_b, const char* spm_file);
+
+// The one model as it is, or an Ensemble of them all; either way lent, not owned: models
+// must outlive what this returns. type, if given, is told to a new Ensemble (its
+// FrozenModel packs the members' weights in that precision).
+std::shared_ptr<const Seq2Seq> decoder_of(const std::vector<LoadedModel>& models,
+                                          const std::optional<ComputeType>& type = std::nullopt);
+
+}  // namespace heed
