@@ -6,8 +6,10 @@
 # receives model/ and the test outputs. Extra arguments go to `heed train`
 # (e.g. --set training.threads=1 --set model.kind=noattn).
 # HEED_MT_CONFIG names another config (default examples/multi30k/config.yaml; the
-# Transformer: examples/multi30k/transformer.yaml). Beam width: HEED_MT_BEAM (default 5). The last step checkpoints are averaged
-# (HEED_MT_AVERAGE, default 3; 0 = decode with the best checkpoint).
+# Transformer: examples/multi30k/transformer.yaml). Beam width: HEED_MT_BEAM (default 5); its
+# length normalisation: HEED_MT_ALPHA (heed translate --alpha, default 0: raw log-probability).
+# The last step checkpoints are averaged (HEED_MT_AVERAGE, default 3; 0 = decode with the best
+# checkpoint).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 heed=${HEED:-$repo/build/heed}
@@ -21,6 +23,7 @@ work=runs/multi30k
 if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then work=$1; shift; fi
 config=${HEED_MT_CONFIG:-$repo/examples/multi30k/config.yaml}
 beam=${HEED_MT_BEAM:-5}
+alpha=${HEED_MT_ALPHA:-0}
 average=${HEED_MT_AVERAGE:-3}
 for f in train val test_2016_flickr test_2017_flickr; do
   for l in en de; do
@@ -46,11 +49,11 @@ if [ "$average" -gt 0 ] && [ "$(ls "$work/model/checkpoints" 2>/dev/null | wc -l
   averaged=(--weights "$work/averaged.safetensors")
 fi
 for t in test_2016_flickr test_2017_flickr; do
-  "$heed" translate --model "$work/model" --beam "$beam" --input "$data/$t.en" --output "$work/$t.best.de"
+  "$heed" translate --model "$work/model" --beam "$beam" --alpha "$alpha" --input "$data/$t.en" --output "$work/$t.best.de"
   echo "$t, best checkpoint, beam $beam:"
   score "$work/$t.best.de" "$data/$t.de"
   if [ ${#averaged[@]} -gt 0 ]; then
-    "$heed" translate --model "$work/model" "${averaged[@]}" --beam "$beam" \
+    "$heed" translate --model "$work/model" "${averaged[@]}" --beam "$beam" --alpha "$alpha" \
       --input "$data/$t.en" --output "$work/$t.averaged.de"
     echo "$t, average of the last $average step checkpoints, beam $beam:"
     score "$work/$t.averaged.de" "$data/$t.de"
