@@ -17,6 +17,7 @@ std::string file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
+
 }  // namespace
 
 void check_same_side(const char* side, const Tokenizer& ta, const Vocabulary& va,
@@ -52,6 +53,14 @@ void check_same_side(const char* side, const Tokenizer& ta, const Vocabulary& va
                              "); ensemble members must be trained on the same vocabularies"));
 }
 
+void check_same_target(const LoadedModel& a, const std::string& name_a, const LoadedModel& b,
+                       const std::string& name_b) {
+  check_same_side("target", *a.tgt_tokenizer, a.tgt_vocab, name_a, *b.tgt_tokenizer, b.tgt_vocab,
+                  name_b, model_files::kTgtSpm);
+  HEED_CHECK(a.config.training.dtype == b.config.training.dtype, "cannot ensemble ", name_a,
+             " and ", name_b, ": one computes in ", a.config.training.dtype, ", the other in ",
+             b.config.training.dtype);
+}
 
 std::shared_ptr<const Seq2Seq> decoder_of(const std::vector<LoadedModel>& models,
                                           const std::optional<ComputeType>& type) {

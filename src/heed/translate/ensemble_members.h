@@ -28,6 +28,12 @@ void check_same_side(const char* side, const Tokenizer& ta, const Vocabulary& va
                      const std::string& name_a, const Tokenizer& tb, const Vocabulary& vb,
                      const std::string& name_b, const char* spm_file);
 
+// Throws unless b can join an ensemble whose first member is a: check_same_side on the target
+// side, and the same dtype (training.dtype). The source side and a kind's own inputs are the
+// caller's to check.
+void check_same_target(const LoadedModel& a, const std::string& name_a, const LoadedModel& b,
+                       const std::string& name_b);
+
 // The one model as it is, or an Ensemble of them all; either way lent, not owned: models
 // must outlive what this returns. type, if given, is told to a new Ensemble (its
 // FrozenModel packs the members' weights in that precision).

@@ -66,11 +66,7 @@ LineTranslator::LineTranslator(std::vector<LoadedModel> models, std::vector<std:
     if (i == 0) continue;
     check_same_side("source", *first.src_tokenizer, first.src_vocab, names_[0], *m.src_tokenizer,
                     m.src_vocab, names_[i], model_files::kSrcSpm);
-    check_same_side("target", *first.tgt_tokenizer, first.tgt_vocab, names_[0], *m.tgt_tokenizer,
-                    m.tgt_vocab, names_[i], model_files::kTgtSpm);
-    HEED_CHECK(m.config.training.dtype == first.config.training.dtype, "cannot ensemble ",
-               names_[0], " and ", names_[i], ": one computes in ", first.config.training.dtype,
-               ", the other in ", m.config.training.dtype);
+    check_same_target(first, names_[0], m, names_[i]);
   }
   ComputeType type;
   type.decoding = precision.value_or(is_quantized(first.metadata)

@@ -53,11 +53,7 @@ SpeechModels load_speech_models(const std::vector<ModelSpec>& specs) {
                "cannot ensemble ", name_a, " and ", name_b,
                ": their listeners reduce time differently (model.pyramid ",
                a.config.model.listener.pyramid, " vs ", b.config.model.listener.pyramid, ")");
-    HEED_CHECK(a.config.training.dtype == b.config.training.dtype, "cannot ensemble ", name_a,
-               " and ", name_b, ": one computes in ", a.config.training.dtype, ", the other in ",
-               b.config.training.dtype);
-    check_same_side("target", *a.tgt_tokenizer, a.tgt_vocab, name_a, *b.tgt_tokenizer,
-                    b.tgt_vocab, name_b, model_files::kTgtSpm);
+    check_same_target(a, name_a, b, name_b);
   }
   out.decoder = decoder_of(out.members);
   return out;
