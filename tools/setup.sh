@@ -11,7 +11,7 @@ packages=(
   libopenblas-openmp-dev libdnnl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev
-  libsentencepiece-dev libxxhash-dev zlib1g-dev libstemmer-dev libcpp-httplib-dev libcairo2-dev libpango1.0-dev fonts-dejavu-core fonts-wqy-microhei
+  libsentencepiece-dev libxxhash-dev librandom123-dev zlib1g-dev libstemmer-dev libcpp-httplib-dev libcairo2-dev libpango1.0-dev fonts-dejavu-core fonts-wqy-microhei
   libopenmpi-dev openmpi-bin
   libsndfile1-dev libsoxr-dev libkissfft-dev
   dataset-fashion-mnist

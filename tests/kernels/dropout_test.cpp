@@ -1,5 +1,9 @@
 #include "heed/kernels/dropout.h"
 
+#include <Random123/philox.h>
+#include <omp.h>
+
+#include <cstdint>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -9,7 +13,7 @@ namespace {
 
 TEST(DropoutKernel, KeepRateAndScale) {
   Rng rng(3);
-  std::vector<float> m(100001);  // odd length: the tail element uses its own draw
+  std::vector<float> m(100001);  // not a multiple of 4: the last block fills one element
   dropout_mask<float>(m.data(), static_cast<std::int64_t>(m.size()), 0.3, rng);
   std::int64_t kept = 0;
   for (float v : m) {
@@ -26,6 +30,58 @@ TEST(DropoutKernel, EdgeProbabilities) {
   for (double v : m) EXPECT_EQ(v, 1.0);
   dropout_mask<double>(m.data(), 64, 1.0, rng);
   for (double v : m) EXPECT_EQ(v, 0.0);
+  dropout_mask<double>(m.data(), 64, 1.0 - 1e-12, rng);  // p 2^32 rounds to 2^32: none kept
+  for (double v : m) EXPECT_EQ(v, 0.0);
+}
+
+// The documented generator: one draw of the Rng keys Philox4x32-10, element i is lane i % 4
+// of counter i / 4, kept when that lane is >= p 2^32.
+TEST(DropoutKernel, IsPhiloxKeyedByOneDraw) {
+  Rng rng(5), copy(5);
+  const double p = 0.25;
+  std::vector<float> m(4099);
+  dropout_mask<float>(m.data(), static_cast<std::int64_t>(m.size()), p, rng);
+  const std::uint64_t key = copy.next();
+  EXPECT_EQ(rng.next(), copy.next()) << "the mask takes exactly one draw";
+  const r123::Philox4x32::key_type k = {
+      {static_cast<std::uint32_t>(key), static_cast<std::uint32_t>(key >> 32)}};
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    const std::uint64_t c = i / 4;
+    const r123::Philox4x32::ctr_type counter = {
+        {static_cast<std::uint32_t>(c), static_cast<std::uint32_t>(c >> 32), 0u, 0u}};
+    const bool keep = philox4x32_R(10, counter, k).v[i % 4] >= 1073741824u;  // 0.25 2^32
+    ASSERT_EQ(m[i] != 0.f, keep) << "element " << i;
+  }
+}
+
+TEST(DropoutKernel, SameBitsAtAnyThreadCount) {
+  const int threads = omp_get_max_threads();
+  std::vector<float> one(1 << 18), two(1 << 18);
+  Rng a(6), b(6);
+  omp_set_num_threads(1);
+  dropout_mask<float>(one.data(), static_cast<std::int64_t>(one.size()), 0.1, a);
+  omp_set_num_threads(2);
+  dropout_mask<float>(two.data(), static_cast<std::int64_t>(two.size()), 0.1, b);
+  omp_set_num_threads(threads);
+  EXPECT_EQ(one, two);
+}
+
+// Neighbours (within a block of four and across blocks) and successive masks are independent:
+// both kept at the rate (1 - p)^2.
+TEST(DropoutKernel, NeighboursAndSuccessiveMasksIndependent) {
+  Rng rng(7);
+  const std::int64_t n = 1 << 18;
+  std::vector<float> first(n), second(n);
+  dropout_mask<float>(first.data(), n, 0.5, rng);
+  dropout_mask<float>(second.data(), n, 0.5, rng);
+  for (std::int64_t lag : {1, 3, 4, 5}) {
+    std::int64_t both = 0;
+    for (std::int64_t i = 0; i + lag < n; ++i) both += first[i] != 0 && first[i + lag] != 0;
+    EXPECT_NEAR(static_cast<double>(both) / static_cast<double>(n - lag), 0.25, 0.006) << lag;
+  }
+  std::int64_t both = 0;
+  for (std::int64_t i = 0; i < n; ++i) both += first[i] != 0 && second[i] != 0;
+  EXPECT_NEAR(static_cast<double>(both) / static_cast<double>(n), 0.25, 0.006);
 }
 
 }  // namespace
