@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "heed/autograd/elementwise_op.h"
 #include "heed/autograd/tape.h"
 #include "support/gradcheck.h"
 
@@ -53,6 +54,35 @@ TEST(Dropout, GradientCheck) {
         return dropout(x, 0.4, rng, true);
       },
       {x}));
+}
+
+// Large enough for the threads (kernels/parallel_chunks.h): the forward is x times the mask,
+// the backward writes dy times the mask into a new gradient buffer and adds it to one that
+// already holds a gradient (x read twice).
+TEST(Dropout, ThreadedForwardAndBothBackwardPaths) {
+  const std::int64_t n = 1 << 17;
+  Var x = random_var({n}, 5);
+  Rng rng(11);
+  Var y = dropout(x, 0.3, rng, true);
+  const Tensor dy = random_var({n}, 6).value();
+  Tape::current().backward(y, dy);
+  const std::vector<double> xs = x.value().to_vector(), ys = y.value().to_vector(),
+                            g = dy.to_vector(), dx = x.grad().to_vector();
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double m = ys[i] == 0 ? 0 : 1 / 0.7;
+    ASSERT_NEAR(ys[i], xs[i] * m, 1e-12) << i;
+    ASSERT_NEAR(dx[i], g[i] * m, 1e-12) << i;
+  }
+  Var x2 = random_var({n}, 7);
+  Rng rng2(12);
+  Var z = add(dropout(x2, 0.3, rng2, true), x2);
+  Tape::current().backward(z, dy);
+  const std::vector<double> zs = z.value().to_vector(), x2s = x2.value().to_vector(),
+                            dx2 = x2.grad().to_vector();
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double m = zs[i] == x2s[i] ? 0 : 1 / 0.7;
+    ASSERT_NEAR(dx2[i], g[i] * (m + 1), 1e-12) << i;
+  }
 }
 
 }  // namespace

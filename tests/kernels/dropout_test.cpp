@@ -13,7 +13,7 @@ namespace {
 
 TEST(DropoutKernel, KeepRateAndScale) {
   Rng rng(3);
-  std::vector<float> m(100001);  // not a multiple of 4: the last block fills one element
+  std::vector<float> m(100001);  // not a multiple of 64: the last chunk is partial
   dropout_mask<float>(m.data(), static_cast<std::int64_t>(m.size()), 0.3, rng);
   std::int64_t kept = 0;
   for (float v : m) {
@@ -34,22 +34,22 @@ TEST(DropoutKernel, EdgeProbabilities) {
   for (double v : m) EXPECT_EQ(v, 0.0);
 }
 
-// The documented generator: one draw of the Rng keys Philox4x32-10, element i is lane i % 4
-// of counter i / 4, kept when that lane is >= p 2^32.
+// The documented generator: one draw of the Rng keys Random123's Philox4x32-10, element
+// 64 j + 16 w + t is word w of counter 16 j + t, kept when that word is >= p 2^32.
 TEST(DropoutKernel, IsPhiloxKeyedByOneDraw) {
   Rng rng(5), copy(5);
   const double p = 0.25;
-  std::vector<float> m(4099);
+  std::vector<float> m(4099);  // 64 chunks and a partial one
   dropout_mask<float>(m.data(), static_cast<std::int64_t>(m.size()), p, rng);
   const std::uint64_t key = copy.next();
   EXPECT_EQ(rng.next(), copy.next()) << "the mask takes exactly one draw";
   const r123::Philox4x32::key_type k = {
       {static_cast<std::uint32_t>(key), static_cast<std::uint32_t>(key >> 32)}};
   for (std::size_t i = 0; i < m.size(); ++i) {
-    const std::uint64_t c = i / 4;
+    const std::uint64_t c = i / 64 * 16 + i % 16;
     const r123::Philox4x32::ctr_type counter = {
         {static_cast<std::uint32_t>(c), static_cast<std::uint32_t>(c >> 32), 0u, 0u}};
-    const bool keep = philox4x32_R(10, counter, k).v[i % 4] >= 1073741824u;  // 0.25 2^32
+    const bool keep = philox4x32_R(10, counter, k).v[i % 64 / 16] >= 1073741824u;  // 0.25 2^32
     ASSERT_EQ(m[i] != 0.f, keep) << "element " << i;
   }
 }
