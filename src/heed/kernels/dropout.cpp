@@ -16,7 +16,7 @@ namespace {
 constexpr int kLanes = 16;
 constexpr std::int64_t kChunk = 4 * kLanes;  // mask elements per call of philox_chunk
 
-void philox_chunk(std::uint64_t first_counter, std::uint64_t key, std::uint32_t (&x)[4][kLanes]) {
+inline void philox_chunk(std::uint64_t first_counter, std::uint64_t key, std::uint32_t (&x)[4][kLanes]) {
   for (int t = 0; t < kLanes; ++t) {
     const std::uint64_t c = first_counter + static_cast<std::uint64_t>(t);
     x[0][t] = static_cast<std::uint32_t>(c);
@@ -58,20 +58,21 @@ void dropout_mask(T* mask, std::int64_t n, double p, Rng& rng) {
   // Chunk j holds elements [64 j, 64 j + 64): word w of counter 16 j + t is element
   // 64 j + 16 w + t. About ten integer operations an element: worth a thread from a few
   // thousand chunks on.
-  parallel_chunks((n + kChunk - 1) / kChunk, 4 * kChunk, [&](std::int64_t j0, std::int64_t j1) {
+  parallel_chunks((n + kChunk - 1) / kChunk, 4 * kChunk, [=](std::int64_t j0, std::int64_t j1) {
     std::uint32_t x[4][kLanes];
     for (std::int64_t j = j0; j < j1; ++j) {
       philox_chunk(static_cast<std::uint64_t>(j) * kLanes, key, x);
       T* out = mask + j * kChunk;
       const std::int64_t len = std::min(kChunk, n - j * kChunk);
-      if (len == kChunk) {
+      if (len == kChunk) {  // branch-free, so that it vectorises
         for (int w = 0; w < 4; ++w) {
 #pragma omp simd
-          for (int t = 0; t < kLanes; ++t) out[w * kLanes + t] = x[w][t] >= limit ? keep : T(0);
+          for (int t = 0; t < kLanes; ++t)
+            out[w * kLanes + t] = static_cast<T>(x[w][t] >= limit) * keep;
         }
       } else {
         for (std::int64_t e = 0; e < len; ++e)
-          out[e] = x[e / kLanes][e % kLanes] >= limit ? keep : T(0);
+          out[e] = static_cast<T>(x[e / kLanes][e % kLanes] >= limit) * keep;
       }
     }
   });
