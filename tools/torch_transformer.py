@@ -8,12 +8,14 @@ needs nor imports it.
     /usr/bin/python3 tools/torch_transformer.py [--threads 2] [--steps 20] [--warmup 3]
         [--batch 64] [--decode-sents 512] [--beam-sents 128] [--decode-steps 30] [--beam 5]
         [--only train,greedy,beam] [--seed 1234] [--tag T] [--config transformer]
-        [--decoder cached|prefix] [--precision fp32|bf16]
+        [--decoder cached|prefix] [--precision fp32|bf16] [--dropout P]
 
 The model: g2p's vocabularies (32 source, 80 target tokens) and lengths (6..12), d_model 256,
 4 heads, ff_dim 1024, 2 encoder and 2 decoder layers, pre-norm (norm_first) with the final
 layer norms, sinusoidal positions, embeddings scaled by sqrt(d_model), an untied output layer,
-dropout 0 (3.74 M parameters, as heed's).
+dropout 0 (3.74 M parameters, as heed's). --dropout P trains with dropout, as heed bench's
+--dropout does (not the protocol): nn.Transformer's own (attention weights, residual branches,
+the feed-forward activations) and the scaled embeddings', where heed's model.dropout acts.
 Training: Adam 1e-3, gradients clipped at norm 5, cross-entropy averaged over the non-pad
 target tokens; 3 untimed and 20 timed steps, a new batch each. Greedy: 512 sentences in
 batches of 64, exactly 30 steps (no stop at EOS) under inference_mode, after one untimed
@@ -95,19 +97,20 @@ def sinusoidal(n, d):
 
 
 class Model(nn.Module):
-    def __init__(self, c):
+    def __init__(self, c, dropout=0.0):
         super().__init__()
         self.d = c["d_model"]
+        self.drop = nn.Dropout(dropout)
         self.src_emb = nn.Embedding(c["src_vocab"], self.d, padding_idx=PAD)
         self.tgt_emb = nn.Embedding(c["tgt_vocab"], self.d, padding_idx=PAD)
         self.transformer = nn.Transformer(self.d, c["heads"], c["layers"], c["layers"],
-                                          c["ff_dim"], dropout=0.0, batch_first=True,
+                                          c["ff_dim"], dropout=dropout, batch_first=True,
                                           norm_first=True)
         self.W_s = nn.Linear(self.d, c["tgt_vocab"])
         self.register_buffer("pos", sinusoidal(512, self.d), persistent=False)
 
     def embed(self, emb, ids):
-        return emb(ids) * math.sqrt(self.d) + self.pos[:ids.size(1)]
+        return self.drop(emb(ids) * math.sqrt(self.d) + self.pos[:ids.size(1)])
 
     def encode(self, src, src_len):
         pad = ~length_mask(src_len, src.size(1))
@@ -382,16 +385,22 @@ def main():
                     help="decoding: one position a step with caches, or the whole prefix")
     ap.add_argument("--precision", default="fp32", choices=["fp32", "bf16"],
                     help="bf16: the forward passes under CPU autocast to bfloat16")
+    ap.add_argument("--dropout", type=float, default=0.0,
+                    help="train with this dropout (heed bench --dropout; the protocol's is 0)")
     args = ap.parse_args()
+    if not 0 <= args.dropout < 1:
+        ap.error("--dropout: expected a probability in [0, 1)")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     only = set(args.only.split(","))
-    model = Model(CONFIG)
+    model = Model(CONFIG, args.dropout)
     if only & {"greedy", "beam"}:
         check_cached(model)
     terms = flop_terms(CONFIG)
     base = dict(config="transformer", threads=torch.get_num_threads(), torch=torch.__version__,
                 tag=args.tag)
+    if args.dropout > 0:
+        base["dropout"] = args.dropout
     emit(dict(base, measure="info", model="transformer", config_detail=CONFIG,
               batch=args.batch, params=sum(p.numel() for p in model.parameters()),
               flop_terms_fwd=terms, python=platform.python_version()))

@@ -252,6 +252,29 @@ TEST(BenchCommand, TransformerTrainsAndDecodes) {
   EXPECT_FALSE(lines[2].at("attention_shape").is_null());
 }
 
+// --dropout: training with the models' dropout, as real recipes train (not the protocol); the
+// lines say so. Only the text configs take it, and only a probability below 1.
+TEST(BenchCommand, DropoutTrainsWithItAndSaysSo) {
+  const auto lines = json_lines(run_bench_command(
+      "--config transformer --only train --steps 2 --warmup 0 --threads 2 --batch 8 "
+      "--dropout 0.3"));
+  ASSERT_EQ(lines.size(), 2u);  // info, train
+  EXPECT_EQ(lines[1].at("dropout").get<double>(), 0.3);
+  EXPECT_TRUE(std::isfinite(lines[1].at("loss_last").get<double>()));
+  const auto plain = json_lines(
+      run_bench_command("--config g2p --only train --steps 1 --warmup 0 --threads 1 --batch 4"));
+  EXPECT_FALSE(plain[1].contains("dropout"));
+  EXPECT_THROW(run_bench_command("--config transformer --only train --dropout 1"),
+               CLI::ValidationError);
+  try {
+    run_bench_command("--config ram --only train --steps 1 --dropout 0.1");
+    ADD_FAILURE() << "config ram took --dropout";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--dropout is for the text configs"), std::string::npos)
+        << e.what();
+  }
+}
+
 // --config ram: the recurrent attention model's images per second (measure/ram_bench.h), in the
 // lines tools/torch_ram.py prints too and bench/compare reads.
 TEST(BenchCommand, RamPrintsInfoTrainAndInferLines) {

@@ -82,6 +82,10 @@ class BenchCommand : public Command {
                    "batch (the specials and random others; 0 = none)")
         ->capture_default_str()
         ->check(int_range(0, 1000000));
+    app.add_option("--dropout", opt_.dropout,
+                   "text configs: train with this dropout (model.dropout; the protocol's is 0)")
+        ->capture_default_str()
+        ->check(real_range(0, 0.99));
     app.add_flag("--coverage", opt_.coverage,
                  "text configs: the coverage vector in the attention score (model.coverage)");
     add_enum_option(app, "--precision", opt_.precision,

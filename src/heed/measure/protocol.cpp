@@ -495,7 +495,12 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
                "--memn2n-dim and --memn2n-hops are config memn2n's, not ", name, "'s");
   }
   kernels::set_num_threads(opt.threads);
-  // --shortlist is checked against every config before anything runs.
+  // --shortlist and --dropout are checked against every config before anything runs.
+  HEED_CHECK(opt.dropout >= 0 && opt.dropout < 1, "bench: --dropout ", opt.dropout,
+             ": expected a probability in [0, 1)");
+  for (const auto& name : names)
+    HEED_CHECK(opt.dropout == 0 || (name != "ram" && name != "memn2n" && name != "las"),
+               "bench: --dropout is for the text configs, not ", name);
   for (const auto& name : names) {
     if (opt.shortlist == 0) break;
     HEED_CHECK(name != "ram" && name != "memn2n" && name != "las",
@@ -523,7 +528,9 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
     mc.location_filters = opt.location_filters;
     mc.location_width = opt.location_width;
     mc.coverage = opt.coverage;
+    mc.dropout = opt.dropout;
     std::unique_ptr<Seq2Seq> model = make_model(mc, rng, DType::f32);
+    model->set_rng(&rng);  // training's dropout masks (--dropout)
     // Training's and decoding's; int8 is decoding's only (training runs fp32 then).
     model->set_compute_type(
         {opt.precision == kernels::MatmulPrecision::int8 ? kernels::MatmulPrecision::f32
@@ -543,6 +550,7 @@ void run_bench(const BenchOptions& opt, std::ostream& out) {
       base["location_width"] = opt.location_width;
     }
     if (opt.coverage) base["coverage"] = true;
+    if (opt.dropout > 0) base["dropout"] = opt.dropout;
     base["threads"] = kernels::num_threads();
     base["heed"] = HEED_VERSION_STRING;
     base["tag"] = opt.tag;

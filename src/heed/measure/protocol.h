@@ -113,6 +113,10 @@ struct BenchOptions {
   // uniformly per batch (from the batch's seed), standing for the union a learned shortlist
   // gives a batch of real sentences; the decoding lines then carry "shortlist". 0: none.
   std::int64_t shortlist = 0;
+  // Text configs' model.dropout in training (the protocol's is 0), in [0, 1): a real
+  // recipe's training trains with it (examples/multi30k/transformer.yaml: 0.3); the lines
+  // then carry "dropout". Decoding does not drop.
+  double dropout = 0;
   std::string tag;
 };
 
