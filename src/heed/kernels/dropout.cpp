@@ -11,12 +11,14 @@ namespace {
 // Philox4x32-10 (Salmon et al. 2011) on kLanes counters at once, kept in four arrays of
 // words (one per output word), so that each round is a loop over the counters that the
 // compiler vectorises. Random123's own philox4x32_R works on one counter's struct at a
-// time and does not vectorise (about twice the time per element); tests/kernels check
-// these words against it bit for bit.
+// time and does not vectorise (it cost more than the sequential generator it replaced:
+// docs/PERFORMANCE.md, "Dropout masks"); tests/kernels check these words against it bit
+// for bit.
 constexpr int kLanes = 16;
 constexpr std::int64_t kChunk = 4 * kLanes;  // mask elements per call of philox_chunk
 
-inline void philox_chunk(std::uint64_t first_counter, std::uint64_t key, std::uint32_t (&x)[4][kLanes]) {
+inline void philox_chunk(std::uint64_t first_counter, std::uint64_t key,
+                         std::uint32_t (&x)[4][kLanes]) {
   for (int t = 0; t < kLanes; ++t) {
     const std::uint64_t c = first_counter + static_cast<std::uint64_t>(t);
     x[0][t] = static_cast<std::uint32_t>(c);
