@@ -214,6 +214,68 @@ TEST(MultiHeadAttention, FloatAgreesWithDouble) {
                         multi_head_attention({q}, {k}, {v}, 8, heads(4, mask)).value(), 1e-5));
 }
 
+// Keys and values listed by row (incremental decoding's cache): the same weights and output as
+// the same keys and values laid out (B, m, .), here with the store's rows in another order.
+struct Listed {
+  Tensor store;                      // (N, 2 dim): [K; V] rows
+  std::vector<std::int64_t> index;  // (B, m)
+};
+Listed listed_rows(const Tensor& k, const Tensor& v, const std::vector<std::int64_t>& order) {
+  const std::int64_t B = k.dim(0), m = k.dim(1), dim = k.dim(2);
+  Listed r;
+  r.store = Tensor::zeros({B * m + 1, 2 * dim}, k.dtype());  // row 0 unused
+  r.index.resize(static_cast<std::size_t>(B * m));
+  for (std::int64_t e = 0; e < B * m; ++e) {
+    const std::int64_t row = 1 + order[static_cast<std::size_t>(e)];
+    r.index[static_cast<std::size_t>(e)] = row;
+    for (std::int64_t c = 0; c < dim; ++c) {
+      r.store.set({row, c}, k.at({e / m, e % m, c}));
+      r.store.set({row, dim + c}, v.at({e / m, e % m, c}));
+    }
+  }
+  return r;
+}
+
+TEST(MultiHeadAttention, ListedKeysMatchTheDefinition) {
+  NoGradGuard no_grad;
+  Var q = random_var({2, 2, 6}, 30, -2, 2);
+  const Tensor k = testing::random_tensor({2, 4, 6}, 31), v = testing::random_tensor({2, 4, 6}, 32);
+  const Listed l = listed_rows(k, v, {5, 2, 7, 0, 1, 6, 3, 4});
+  AttentionMask mask;
+  mask.causal = true;
+  mask.causal_offset = 2;  // two new positions after two cached ones
+  mask.key_lengths = {4, 3};
+  for (std::int64_t h : {1, 2, 3}) {
+    Tensor weights;
+    Var out = multi_head_attention({q}, ListedKeys{l.store, l.index.data(), 4, 0, 6}, 6,
+                                   heads(h, mask), &weights);
+    const Naive want = naive(q.value(), 0, k, 0, v, 0, 6, h, mask);
+    EXPECT_TRUE(all_close(out.value(), Tensor::from({2, 2, 6}, want.out, DType::f64), 1e-12));
+    EXPECT_TRUE(all_close(weights, Tensor::from({2, h, 2, 4}, want.weights, DType::f64), 1e-12));
+  }
+}
+
+TEST(MultiHeadAttention, RejectsListedKeysItCannotRead) {
+  Var q = random_var({2, 1, 6}, 33);
+  const Tensor k = testing::random_tensor({2, 3, 6}, 34), v = testing::random_tensor({2, 3, 6}, 35);
+  Listed l = listed_rows(k, v, {0, 1, 2, 3, 4, 5});
+  const ListedKeys kv{l.store, l.index.data(), 3, 0, 6};
+  // A gradient would be needed: listed keys are for decoding.
+  q.set_requires_grad(true);
+  EXPECT_THROW(multi_head_attention({q}, kv, 6, heads(2)), Error);
+  NoGradGuard no_grad;
+  EXPECT_NO_THROW(multi_head_attention({q}, kv, 6, heads(2)));
+  EXPECT_THROW(multi_head_attention({q}, ListedKeys{l.store, l.index.data(), 3, 0, 7}, 6,
+                                    heads(2)),
+               Error);  // values past the rows' width
+  l.index[4] = 7;  // the store has 7 rows
+  EXPECT_THROW(multi_head_attention({q}, kv, 6, heads(2)), Error);
+  AttentionMask additive;
+  additive.additive = testing::random_tensor({1, 3}, 36);
+  l.index[4] = 5;
+  EXPECT_THROW(multi_head_attention({q}, kv, 6, heads(2, additive)), Error);
+}
+
 TEST(MultiHeadAttention, RejectsShapesThatDisagree) {
   Var q = random_var({2, 3, 6}, 25), k = random_var({2, 4, 6}, 26), v = random_var({2, 4, 6}, 27);
   EXPECT_THROW(multi_head_attention({q}, {k}, {v}, 6, heads(4)), Error);  // 4 does not divide 6

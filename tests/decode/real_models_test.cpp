@@ -48,10 +48,21 @@ ModelConfig with_features(ModelConfig c, std::int64_t filters, bool coverage) {
   return c;
 }
 
+// The Transformer: its decoder state is the self-attention's position caches, which beam
+// search reorders by index (models/position_cache.h).
+ModelConfig transformer() {
+  ModelConfig c = small("transformer");
+  c.transformer.d_model = 8;
+  c.transformer.heads = 2;
+  c.transformer.ff_dim = 16;
+  c.enc_layers = c.dec_layers = 2;
+  return c;
+}
+
 std::vector<ModelConfig> configs() {
   return {small("bahdanau"), small("luong", "general"), small("luong", "mlp", true),
           small("noattn"), with_features(small("bahdanau"), 4, true),
-          with_features(small("luong", "concat"), 2, true)};
+          with_features(small("luong", "concat"), 2, true), transformer()};
 }
 
 const std::vector<std::vector<std::int32_t>> kSentences = {

@@ -1,9 +1,11 @@
 // The multi-head attention kernel's two ways of running a (batch, head) pair's products, loops
 // and kernels::gemm, give the same weights, output and gradients, also with a gradient of the
 // weights themselves (the autograd tests check the kernel against the definition and by
-// finite differences, at sizes that take the loops).
+// finite differences, at sizes that take the loops); keys listed by row read what the same
+// keys laid out batch row by batch row give.
 #include "heed/kernels/multi_head_attention.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -144,6 +146,67 @@ TEST(MultiHeadAttentionKernel, TheAutomaticChoiceFollowsTheProductSize) {
   s.queries = s.keys = 1000;
   s.products = Products::loops;
   EXPECT_TRUE(uses_product_loops(s));
+  // Listed key rows are read by the loops only, whatever the size or the forced choice.
+  std::int64_t row = 0;
+  s.key_rows = &row;
+  s.products = Products::gemm;
+  EXPECT_TRUE(uses_product_loops(s));
+}
+
+// Keys and values listed by row (incremental decoding's cache, models/position_cache.h) give
+// exactly the weights and output of the same keys and values laid out batch row by batch row:
+// the store holds the rows shuffled, with unused rows between them.
+template <typename T>
+void expect_listed_rows_read_the_same_keys() {
+  for (const Case& c : cases()) {
+    if (c.dropout || c.additive || c.blocks) continue;  // listed keys take neither
+    const std::int64_t B = c.batch, H = c.heads, n = c.queries, m = c.keys, d = c.dim;
+    HeadsShape s;
+    s.batch = B;
+    s.heads = H;
+    s.queries = n;
+    s.keys = m;
+    s.dim = d;
+    s.q_ld = d;
+    s.k_ld = s.v_ld = 2 * d;  // [K; V] rows, as the cache stores them
+    s.scale = 1.0 / std::sqrt(static_cast<double>(d / H));
+    s.causal = c.causal;
+    s.causal_offset = m - n;
+    s.products = Products::loops;
+    std::vector<std::int64_t> lengths;
+    for (std::int64_t b = 0; b < B; ++b) lengths.push_back(m - b % m);
+    if (c.key_lengths) s.key_lengths = lengths.data();
+    const std::vector<T> q = random_values<T>(static_cast<std::size_t>(B * n * d), 1);
+    const std::vector<T> kv = random_values<T>(static_cast<std::size_t>(B * m * 2 * d), 2);
+    // Row r of the batch-major layout goes to store row 2 perm[r] + 1.
+    std::vector<std::int64_t> perm(static_cast<std::size_t>(B * m));
+    for (std::size_t r = 0; r < perm.size(); ++r) perm[r] = static_cast<std::int64_t>(r);
+    std::shuffle(perm.begin(), perm.end(), std::mt19937(9));
+    std::vector<T> store(static_cast<std::size_t>(2 * B * m * 2 * d + 2 * d), T(1e3));
+    std::vector<std::int64_t> rows(perm.size());
+    for (std::size_t r = 0; r < perm.size(); ++r) {
+      rows[r] = 2 * perm[r] + 1;
+      std::copy_n(kv.begin() + static_cast<std::ptrdiff_t>(r) * 2 * d, 2 * d,
+                  store.begin() + rows[r] * 2 * d);
+    }
+    const std::size_t np = static_cast<std::size_t>(B * H * n * m), no = static_cast<std::size_t>(B * n * d);
+    std::vector<T> P1(np, T(7)), O1(no, T(7)), P2(np, T(5)), O2(no, T(5));
+    multi_head_attention<T>({}, s, q.data(), kv.data(), kv.data() + d, nullptr, nullptr, P1.data(),
+                            O1.data());
+    s.key_rows = rows.data();
+    multi_head_attention<T>({}, s, q.data(), store.data(), store.data() + d, nullptr, nullptr,
+                            P2.data(), O2.data());
+    for (std::size_t i = 0; i < np; ++i) ASSERT_EQ(P1[i], P2[i]) << "P at " << i;
+    for (std::size_t i = 0; i < no; ++i) ASSERT_EQ(O1[i], O2[i]) << "O at " << i;
+  }
+}
+
+TEST(MultiHeadAttentionKernel, ListedKeyRowsReadTheSameKeysInFloat) {
+  expect_listed_rows_read_the_same_keys<float>();
+}
+
+TEST(MultiHeadAttentionKernel, ListedKeyRowsReadTheSameKeysInDouble) {
+  expect_listed_rows_read_the_same_keys<double>();
 }
 
 }  // namespace

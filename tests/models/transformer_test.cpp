@@ -58,10 +58,15 @@ TEST(Transformer, TheCacheGrowsByOnePositionAStep) {
   Encoded enc = model->encode(kSrc);
   EXPECT_EQ(enc.keys.shape(), Shape({3, 5, 2 * 4 * 2}));  // [K; V] of both layers
   DecoderState state = model->initial_state(enc);
-  ASSERT_EQ(state.parts.size(), 2u);
+  EXPECT_TRUE(state.parts.empty());
+  ASSERT_EQ(state.caches.size(), 2u);  // one a layer
   for (std::int64_t t = 1; t <= 3; ++t) {
     StepOutput out = model->step(std::vector<std::int32_t>{kBos, 4, 5}, state, enc);
-    for (const Var& p : state.parts) EXPECT_EQ(p.shape(), Shape({3, t, 8}));
+    for (const PositionCache& c : state.caches) {
+      EXPECT_EQ(c.hypotheses(), 3);
+      EXPECT_EQ(c.positions(), t);
+      EXPECT_EQ(c.width(), 8);  // [K; V]
+    }
     // The attention output: a distribution over each sentence's real source positions.
     for (std::int64_t b = 0; b < 3; ++b) {
       double sum = 0;

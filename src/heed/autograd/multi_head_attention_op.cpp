@@ -114,6 +114,59 @@ Var multi_head_attention(const HeadsInput& q, const HeadsInput& k, const HeadsIn
   return r.out;
 }
 
+Var multi_head_attention(const HeadsInput& q, const ListedKeys& kv, std::int64_t dim,
+                         const MultiHeadOptions& o, Tensor* weights) {
+  HEED_CHECK(dim > 0 && o.heads > 0 && dim % o.heads == 0, "multi_head_attention: ", o.heads,
+             " heads do not divide the size ", dim);
+  const DType dtype = q.x.defined() ? q.x.dtype() : DType::f32;
+  check_input(q, "q", dim, dtype);
+  HEED_CHECK(!grad_enabled() || !q.x.requires_grad(), "multi_head_attention: listed keys are "
+             "for decoding: q must not require a gradient");
+  HEED_CHECK(!(o.training && o.dropout > 0) && !o.mask.additive.defined(),
+             "multi_head_attention: listed keys take no dropout and no additive mask");
+  const Tensor& rows = kv.rows;
+  HEED_CHECK(rows.defined() && rows.ndim() == 2 && rows.is_contiguous() && rows.dtype() == dtype,
+             "multi_head_attention: listed keys need contiguous (N, width) rows of q's dtype");
+  HEED_CHECK(kv.key_column >= 0 && kv.key_column + dim <= rows.dim(1) && kv.value_column >= 0 &&
+                 kv.value_column + dim <= rows.dim(1),
+             "multi_head_attention: key or value columns outside the rows' width ", rows.dim(1));
+  const Tensor& qv = q.x.value();
+  const std::int64_t B = qv.dim(0), n = qv.dim(1), m = kv.keys;
+  HEED_CHECK(n >= 1 && m >= 1 && kv.index, "multi_head_attention: ", m, " listed keys for ", n,
+             " queries");
+  HEED_CHECK(o.mask.key_lengths.empty() ||
+                 static_cast<std::int64_t>(o.mask.key_lengths.size()) == B,
+             "multi_head_attention: ", o.mask.key_lengths.size(), " key lengths for a batch of ",
+             B);
+  for (std::int64_t e = 0; e < B * m; ++e)
+    HEED_CHECK(kv.index[e] >= 0 && kv.index[e] < rows.dim(0), "multi_head_attention: listed row ",
+               kv.index[e], " outside the ", rows.dim(0), " rows");
+  kernels::HeadsShape s;
+  s.batch = B;
+  s.heads = o.heads;
+  s.queries = n;
+  s.keys = m;
+  s.dim = dim;
+  s.q_ld = qv.dim(2);
+  s.k_ld = rows.dim(1);
+  s.v_ld = rows.dim(1);
+  s.key_lengths = o.mask.key_lengths.empty() ? nullptr : o.mask.key_lengths.data();
+  s.causal = o.mask.causal;
+  s.causal_offset = o.mask.causal_offset;
+  s.key_rows = kv.index;
+  s.scale = 1.0 / std::sqrt(static_cast<double>(dim / o.heads));
+  Tensor P = Tensor::empty({B, o.heads, n, m}, dtype);
+  Tensor out = Tensor::empty({B, n, dim}, dtype);
+  dispatch(dtype, [&]<typename T>() {
+    kernels::multi_head_attention<T>({o.precision, nullptr}, s, qv.data<T>() + q.column,
+                                     rows.data<T>() + kv.key_column,
+                                     rows.data<T>() + kv.value_column, nullptr, nullptr,
+                                     P.data<T>(), out.data<T>());
+  });
+  if (weights) *weights = P;
+  return Var(out);
+}
+
 AttentionWithWeights multi_head_attention_with_weights(const HeadsInput& q, const HeadsInput& k,
                                                        const HeadsInput& v, std::int64_t dim,
                                                        const MultiHeadOptions& o) {

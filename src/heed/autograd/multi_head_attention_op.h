@@ -45,6 +45,24 @@ Var multi_head_attention(const HeadsInput& q, const HeadsInput& k, const HeadsIn
                          std::int64_t dim, const MultiHeadOptions& options,
                          Tensor* weights = nullptr);
 
+// Keys and values listed by row: key j of batch row b is row index[b m + j] of `rows`
+// (N, width), its key the columns [key_column, key_column + dim) and its value
+// [value_column, value_column + dim). Incremental decoding's self-attention reads each
+// hypothesis's earlier positions this way from one store (models/position_cache.h), so that
+// reordering hypotheses moves indices, not keys and values.
+struct ListedKeys {
+  Tensor rows;                          // (N, width), contiguous
+  const std::int64_t* index = nullptr;  // (B, keys), each in [0, N)
+  std::int64_t keys = 0;                // m
+  std::int64_t key_column = 0;
+  std::int64_t value_column = 0;
+};
+
+// q (B, n, >= dim) over listed keys and values -> (B, n, dim), as above. For decoding: no
+// dropout, nothing on the tape (q must not require a gradient, or the tape be off).
+Var multi_head_attention(const HeadsInput& q, const ListedKeys& kv, std::int64_t dim,
+                         const MultiHeadOptions& options, Tensor* weights = nullptr);
+
 // The same with the weights on the tape: `weights` (B, heads, n, m), before dropout, is a
 // second output whose gradient reaches q and k (copy attention reads the encoder-decoder
 // weights in its loss, models/pointer_generator.h).

@@ -217,13 +217,16 @@ std::vector<Encoded> Ensemble::unpack(const Encoded& enc) const {
 DecoderState Ensemble::initial_state(const Encoded& enc) const {
   std::vector<Encoded> encs = unpack(enc);
   DecoderState out;
-  std::vector<std::size_t> counts;
+  std::vector<std::size_t> counts, caches;
   for (std::size_t i = 0; i < members_.size(); ++i) {
     DecoderState s = members_[i]->initial_state(encs[i]);
     counts.push_back(s.parts.size());
+    caches.push_back(s.caches.size());
     for (auto& p : s.parts) out.parts.push_back(std::move(p));
+    for (auto& c : s.caches) out.caches.push_back(std::move(c));
   }
   cache().state_parts = std::move(counts);
+  cache().state_caches = std::move(caches);
   return out;
 }
 
@@ -231,22 +234,29 @@ StepOutput Ensemble::step(std::span<const std::int32_t> y_prev, DecoderState& st
                           const Encoded& enc) const {
   std::vector<Encoded> encs = unpack(enc);
   for (Encoded& e : encs) e.window = enc.window;  // windowed decoding reaches every member
-  const std::vector<std::size_t> counts = cache().state_parts;
-  std::size_t total = 0;
+  const std::vector<std::size_t> counts = cache().state_parts, caches = cache().state_caches;
+  std::size_t total = 0, total_caches = 0;
   for (auto c : counts) total += c;
-  HEED_CHECK(counts.size() == members_.size() && total == state.parts.size(),
+  for (auto c : caches) total_caches += c;
+  HEED_CHECK(counts.size() == members_.size() && caches.size() == members_.size() &&
+                 total == state.parts.size() && total_caches == state.caches.size(),
              "Ensemble: the decoder state was not made by Ensemble::initial_state");
   std::vector<Tensor> logits, alphas;
   std::vector<std::shared_ptr<const OutputShortlist>> shortlists;
-  std::size_t at = 0;
+  std::size_t at = 0, cache_at = 0;
   for (std::size_t i = 0; i < members_.size(); ++i) {
     DecoderState s;
     s.parts.assign(state.parts.begin() + static_cast<std::ptrdiff_t>(at),
                    state.parts.begin() + static_cast<std::ptrdiff_t>(at + counts[i]));
+    s.caches.assign(state.caches.begin() + static_cast<std::ptrdiff_t>(cache_at),
+                    state.caches.begin() + static_cast<std::ptrdiff_t>(cache_at + caches[i]));
     StepOutput o = members_[i]->step(y_prev, s, encs[i]);
-    HEED_CHECK(s.parts.size() == counts[i], "Ensemble: member ", i, " changed its state size");
+    HEED_CHECK(s.parts.size() == counts[i] && s.caches.size() == caches[i], "Ensemble: member ",
+               i, " changed its state size");
     for (std::size_t p = 0; p < counts[i]; ++p) state.parts[at + p] = std::move(s.parts[p]);
+    for (std::size_t p = 0; p < caches[i]; ++p) state.caches[cache_at + p] = std::move(s.caches[p]);
     at += counts[i];
+    cache_at += caches[i];
     logits.push_back(o.logits.value());
     shortlists.push_back(o.shortlist);
     alphas.push_back(o.alpha.defined() ? o.alpha.value() : Tensor{});

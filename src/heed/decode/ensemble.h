@@ -59,7 +59,8 @@ class Ensemble : public Seq2Seq {
     DType packed_dtype = DType::f32;
     Var packed;                         // the last packed encoding seen ...
     std::vector<Encoded> members;       // ... unpacked
-    std::vector<std::size_t> state_parts;  // parts of each member's state
+    std::vector<std::size_t> state_parts;   // parts of each member's state
+    std::vector<std::size_t> state_caches;  // and its position caches
   };
   // The calling thread's cache (created on first use; std::map keeps it in place).
   Cache& cache() const;

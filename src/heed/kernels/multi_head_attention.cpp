@@ -5,6 +5,7 @@
 #include <limits>
 #include <vector>
 
+#include "heed/base/error.h"
 #include "heed/kernels/fast_math.h"
 
 namespace heed::kernels {
@@ -58,9 +59,49 @@ void axpy(T alpha, const T* x, T* y, std::int64_t len) {
   for (std::int64_t c = 0; c < len; ++c) y[c] += alpha * x[c];
 }
 
+// Four dot products of a with b0..b3 at once, into out[0..3]: four independent sums, so that
+// one's multiply-adds need not wait for another's, and a read once for the four.
+template <typename T>
+void dot4(const T* a, const T* b0, const T* b1, const T* b2, const T* b3, std::int64_t len,
+          T* out) {
+  T s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+#pragma omp simd reduction(+ : s0, s1, s2, s3)
+  for (std::int64_t c = 0; c < len; ++c) {
+    const T x = a[c];
+    s0 += x * b0[c];
+    s1 += x * b1[c];
+    s2 += x * b2[c];
+    s3 += x * b3[c];
+  }
+  out[0] = s0;
+  out[1] = s1;
+  out[2] = s2;
+  out[3] = s3;
+}
+
+// y += w[0] x0 + w[1] x1 + w[2] x2 + w[3] x3: y read and written once for four rows.
+template <typename T>
+void axpy4(const T* w, const T* x0, const T* x1, const T* x2, const T* x3, T* y,
+           std::int64_t len) {
+  const T w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+#pragma omp simd
+  for (std::int64_t c = 0; c < len; ++c)
+    y[c] += (w0 * x0[c] + w1 * x1[c]) + (w2 * x2[c] + w3 * x3[c]);
+}
+
+// The cache lines of len elements from p, ahead of their use: listed key rows lie anywhere
+// in their store, where the hardware's prefetcher cannot guess the next one.
+template <typename T>
+void prefetch(const T* p, std::int64_t len) {
+  const auto* bytes = reinterpret_cast<const char*>(p);
+  const auto n = static_cast<std::int64_t>(sizeof(T)) * len;
+  for (std::int64_t at = 0; at < n; at += 64) __builtin_prefetch(bytes + at);
+}
+
 }  // namespace
 
 bool uses_product_loops(const HeadsShape& s) {
+  if (s.key_rows) return true;
   if (s.products != HeadsShape::Products::automatic)
     return s.products == HeadsShape::Products::loops;
   return s.queries * s.keys * (s.dim / s.heads) <= kSmallProducts;
@@ -85,19 +126,46 @@ void multi_head_attention(const GemmOptions& options, const HeadsShape& s, const
       T* p = P + bh * n * m;
       T* o = O + b * n * d + h * dh;
       if (loops) {
-        // Row by row, and only over the keys the row may read (the rest of P is 0).
+        // Row by row, and only over the keys the row may read (the rest of P is 0). Key j's
+        // row: b m + j, or the one key_rows names.
+        const std::int64_t* rows = s.key_rows ? s.key_rows + b * m : nullptr;
+        if (rows) {
+          k = K + h * dh;
+          v = V + h * dh;
+        }
+        const auto key = [=](std::int64_t j) { return k + (rows ? rows[j] : j) * s.k_ld; };
+        const auto value = [=](std::int64_t j) { return v + (rows ? rows[j] : j) * s.v_ld; };
+        // Listed rows: the next block's rows fetched while this block's are read.
+        const auto prefetch_block = [=](const auto& at, std::int64_t j, std::int64_t limit) {
+          if (rows)
+            for (std::int64_t e = j + 4; e < std::min(j + 8, limit); ++e) prefetch(at(e), dh);
+        };
         const T* mask = drop ? drop + bh * n * m : nullptr;
         for (std::int64_t i = 0; i < n; ++i) {
           const std::int64_t limit = key_limit(s, b, i);
           T* pi = p + i * m;
           const T* qi = q + i * s.q_ld;
-          for (std::int64_t j = 0; j < limit; ++j) pi[j] = scale * dot(qi, k + j * s.k_ld, dh);
+          // The keys four at a time, then one at a time.
+          std::int64_t j = 0;
+          for (; j + 4 <= limit; j += 4) {
+            prefetch_block(key, j, limit);
+            dot4(qi, key(j), key(j + 1), key(j + 2), key(j + 3), dh, pi + j);
+            for (std::int64_t e = j; e < j + 4; ++e) pi[e] *= scale;
+          }
+          for (; j < limit; ++j) pi[j] = scale * dot(qi, key(j), dh);
           softmax_row(pi, additive ? additive + i * m : nullptr, limit, m);
           T* oi = o + i * d;
           std::fill(oi, oi + dh, T(0));
-          for (std::int64_t j = 0; j < limit; ++j) {
-            const T w = mask ? pi[j] * mask[i * m + j] : pi[j];
-            if (w != T(0)) axpy(w, v + j * s.v_ld, oi, dh);
+          T w[4];
+          for (j = 0; j + 4 <= limit; j += 4) {
+            prefetch_block(value, j, limit);
+            for (std::int64_t e = 0; e < 4; ++e)
+              w[e] = mask ? pi[j + e] * mask[i * m + j + e] : pi[j + e];
+            axpy4(w, value(j), value(j + 1), value(j + 2), value(j + 3), oi, dh);
+          }
+          for (; j < limit; ++j) {
+            const T wj = mask ? pi[j] * mask[i * m + j] : pi[j];
+            if (wj != T(0)) axpy(wj, value(j), oi, dh);
           }
         }
         continue;
@@ -120,6 +188,7 @@ template <typename T>
 void multi_head_attention_backward(const GemmOptions& options, const HeadsShape& s, const T* Q,
                                    const T* K, const T* V, const T* P, const T* drop,
                                    const T* dO, const T* dP_in, T* dQ, T* dK, T* dV) {
+  HEED_CHECK(!s.key_rows, "multi_head_attention_backward: listed key rows are forward only");
   const std::int64_t B = s.batch, H = s.heads, n = s.queries, m = s.keys, d = s.dim;
   const std::int64_t dh = d / H, pairs = B * H;
   const T scale = static_cast<T>(s.scale);

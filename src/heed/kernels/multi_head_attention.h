@@ -29,6 +29,11 @@ struct HeadsShape {
   const std::int64_t* key_lengths = nullptr;  // (B) or null: keys j >= key_lengths[b] masked
   bool causal = false;                        // query i reads keys j <= i + causal_offset
   std::int64_t causal_offset = 0;
+  // (B, m) or null: key j of batch row b is row key_rows[b m + j] of K and of V (k_ld and v_ld
+  // elements a row) instead of row b m + j. Incremental decoding's self-attention reads each
+  // hypothesis's earlier positions this way from one store (models/position_cache.h). Forward
+  // only; the products then always run as loops.
+  const std::int64_t* key_rows = nullptr;
   double scale = 1.0;                         // 1 / sqrt(dh) for scaled dot products
   // How the products run: chosen by their size (automatic), or forced (for the tests).
   enum class Products { automatic, loops, gemm } products = Products::automatic;

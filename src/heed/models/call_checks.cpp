@@ -25,6 +25,9 @@ void check_step(std::span<const std::int32_t> y_prev, const DecoderState& state,
   for (const Var& p : state.parts)
     HEED_CHECK(p.defined() && p.dim(0) == B, model, ": decoder state rows do not match the ", B,
                " previous tokens");
+  for (const PositionCache& c : state.caches)
+    HEED_CHECK(c.defined() && c.hypotheses() == B, model, ": decoder state rows do not match the ",
+               B, " previous tokens");
   HEED_CHECK(static_cast<std::int64_t>(enc.lengths.size()) == B, model, ": encoding has ",
              enc.lengths.size(), " rows, ", B, " previous tokens given");
   for (std::int32_t y : y_prev)

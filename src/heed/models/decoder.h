@@ -20,6 +20,7 @@
 #include "heed/models/encoder.h"
 #include "heed/models/output_layer.h"
 #include "heed/models/output_shortlist.h"
+#include "heed/models/position_cache.h"
 #include "heed/models/run_mode.h"
 #include "heed/tensor/shape.h"
 
@@ -28,8 +29,11 @@ namespace heed {
 // The recurrent state between decoder steps; its meaning is the decoder's own
 // (noattn: {s}; Bahdanau: {s, alpha_{t-1}}; Luong: {h_1..h_L, c_1..c_L, h~, alpha_{t-1}}; with
 // coverage the coverage vector last, decoder_attention.h). Batch-major, like Encoded.
+// caches: the Transformer's self-attention keys and values of the earlier positions, one per
+// layer (models/position_cache.h), reordered with the parts.
 struct DecoderState {
   std::vector<Var> parts;
+  std::vector<PositionCache> caches;
 };
 
 // Windowed decoding (docs/MODELS.md#windowed-decoding; Chorowski et al. 2015, sec. 2.3): each

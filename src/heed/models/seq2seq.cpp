@@ -112,6 +112,8 @@ DecoderState reorder_rows(const DecoderState& state, std::span<const std::int64_
   DecoderState out;
   out.parts.reserve(state.parts.size());
   for (auto& p : state.parts) out.parts.push_back(reorder_var(p, rows));
+  out.caches.reserve(state.caches.size());
+  for (auto& c : state.caches) out.caches.push_back(c.reorder(rows));
   return out;
 }
 

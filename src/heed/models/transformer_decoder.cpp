@@ -49,7 +49,7 @@ Encoded TransformerDecoder::prepare(const EncoderOutput& enc, const RunMode& mod
   out.keys = place_rows(
       kv.size() == 1 ? kv[0] : concat(kv, static_cast<int>(kv[0].value().ndim()) - 1), rows, B, m);
   for (std::size_t l = 0; l < stack_.layers.size(); ++l)
-    out.initial.parts.push_back(Var(Tensor::zeros({B, 0, 2 * d_}, enc.annotations.dtype())));
+    out.initial.caches.emplace_back(B, 2 * d_, enc.annotations.dtype());
   return out;
 }
 
@@ -60,7 +60,7 @@ Var TransformerDecoder::run(const Var& E, std::int64_t start, DecoderState* stat
   if (weights) weights->assign(stack_.layers.size(), Var());
   if (self_weights) self_weights->assign(stack_.layers.size(), Tensor());
   for (std::size_t l = 0; l < stack_.layers.size(); ++l)
-    x = stack_.layers[l]->forward(x, state ? &state->parts[l] : nullptr, enc.keys,
+    x = stack_.layers[l]->forward(x, state ? &state->caches[l] : nullptr, enc.keys,
                                   static_cast<std::int64_t>(l) * 2 * d_, enc.lengths, mode,
                                   weights ? &(*weights)[l] : nullptr,
                                   self_weights ? &(*self_weights)[l] : nullptr);
@@ -75,7 +75,9 @@ Var TransformerDecoder::alignment(const std::vector<Var>& weights) const {
 
 Var TransformerDecoder::step(const Var& e, DecoderState& state, const Encoded& enc,
                              const RunMode& mode, Var* alpha) const {
-  const std::int64_t B = e.dim(0), t = state.parts[0].dim(1);
+  HEED_CHECK(state.caches.size() == stack_.layers.size(), "transformer: the decoder state has ",
+             state.caches.size(), " caches for ", stack_.layers.size(), " layers (use initial_state)");
+  const std::int64_t B = e.dim(0), t = state.caches[0].positions();
   std::vector<Var> weights;
   Var h = run(reshape(e, {B, 1, d_}), t, &state, enc, mode, alpha ? &weights : nullptr);
   if (alpha) {

@@ -6,8 +6,8 @@
 // tie_embeddings).
 //
 // step() runs one position incrementally: the state holds, per layer, the keys and values of
-// the earlier positions' self-attention, [K; V] as (B, t, 2 d), batch-major so that beam
-// search reorders them like any state; the encoder-decoder keys and values of every layer
+// the earlier positions' self-attention, [K; V] 2 d a position, in a PositionCache
+// (models/position_cache.h: appended in place, reordered by index); the encoder-decoder keys and values of every layer
 // are computed once per batch (prepare: Encoded::keys, (B, m, 2 d L)). accelerated() runs the
 // whole teacher-forced target at once with the causal mask, equal to the steps.
 // The attention output alpha is the encoder-decoder weights of model.alignment_layer, its
@@ -46,7 +46,7 @@ class TransformerDecoder : public Decoder {
   AttentionHeads attention_heads(const Var& E, const Encoded& enc,
                                  const RunMode& mode) const override;
   bool has_attention() const override { return true; }
-  std::size_t state_parts() const override { return stack_.layers.size(); }
+  std::size_t state_parts() const override { return 0; }  // its state is caches only
   std::int64_t vocab() const override { return vocab_; }
   std::int64_t feature_dim() const override { return d_; }
   NamedModules modules() override;

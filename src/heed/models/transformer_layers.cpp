@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "heed/autograd/concat_op.h"
 #include "heed/autograd/elementwise_op.h"
 #include "heed/autograd/index.h"
 #include "heed/autograd/matmul.h"
@@ -120,7 +119,7 @@ TransformerDecoderLayer::TransformerDecoderLayer(const TransformerConfig& c, Rng
   register_module("norm3", norm3);
 }
 
-Var TransformerDecoderLayer::forward(const Var& x, Var* cache, const Var& memory,
+Var TransformerDecoderLayer::forward(const Var& x, PositionCache* cache, const Var& memory,
                                      std::int64_t column,
                                      const std::vector<std::int64_t>& memory_lengths,
                                      const RunMode& mode, Var* cross_weights,
@@ -144,14 +143,13 @@ Var TransformerDecoderLayer::forward(const Var& x, Var* cache, const Var& memory
                     rows),
           mode.precision);
     }
-    // Incremental: the new positions' keys and values join the earlier ones', and every
-    // position in the cache precedes the queries.
-    const Var kv = slice(qkv, 2, d_, 3 * d_);
-    *cache = cache->dim(1) == 0 ? kv : concat({*cache, kv}, 1);
+    // Incremental: the new positions' keys and values join the earlier ones' in the cache,
+    // and every position there precedes the queries.
+    cache->append(qkv.value().slice(2, d_, 3 * d_));
     o.mask.causal = true;
-    o.mask.causal_offset = cache->dim(1) - in.dim(1);
+    o.mask.causal_offset = cache->positions() - in.dim(1);
     return self_attn.out_proj.forward(
-        multi_head_attention({qkv, 0}, {*cache, 0}, {*cache, d_}, d_, o, self_weights),
+        multi_head_attention({qkv, 0}, cache->listed(0, d_), d_, o, self_weights),
         mode.precision);
   };
   // Encoder-decoder attention over the memory's precomputed keys and values.

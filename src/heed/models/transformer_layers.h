@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "heed/models/model_config.h"
+#include "heed/models/position_cache.h"
 #include "heed/models/run_mode.h"
 #include "heed/nn/layer_norm_layer.h"
 #include "heed/nn/linear.h"
@@ -77,15 +78,15 @@ class TransformerDecoderLayer : public TransformerLayerBase {
   TransformerDecoderLayer(const TransformerConfig& config, Rng& rng, DType dtype);
 
   // Positions [t0, t0 + n) of the target, x (B, n, d) -> (B, n, d).
-  //   cache undefined: the whole target at once (t0 = 0), causal self-attention;
-  //   cache (B, t0, 2 d) defined: the earlier positions' keys and values, which the new
-  //   positions' own are appended to (incremental decoding; then n = 1).
+  //   cache null: the whole target at once (t0 = 0), causal self-attention;
+  //   cache given: the earlier positions' keys and values [K; V] (t0 of them, 2 d a row),
+  //   which the new positions' own are appended to (incremental decoding, no gradient).
   // memory (B, m, *): the encoder-decoder keys and values at columns [column, column + 2 d)
   // (keys_values of the annotations, computed once per batch); memory_lengths the sources'.
   // cross_weights, if given, receives the encoder-decoder weights (B, heads, n, m), on the
   // tape (copy attention's loss reads them), and self_weights the self-attention weights
   // (B, heads, n, t0 + n).
-  Var forward(const Var& x, Var* cache, const Var& memory, std::int64_t column,
+  Var forward(const Var& x, PositionCache* cache, const Var& memory, std::int64_t column,
               const std::vector<std::int64_t>& memory_lengths, const RunMode& mode,
               Var* cross_weights, Tensor* self_weights = nullptr) const;
 
