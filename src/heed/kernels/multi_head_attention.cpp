@@ -220,22 +220,38 @@ void multi_head_attention_backward(const GemmOptions& options, const HeadsShape&
           const T* mi = mask ? mask + i * m : nullptr;
           const T* douti = dout + i * d;
           const T* dpi = dP_in ? dP_in + (bh * n + i) * m : nullptr;
+          // g = dO_i V^T over the keys, four at a time as in the forward.
+          std::int64_t j = 0;
+          for (; j + 4 <= limit; j += 4)
+            dot4(douti, v + j * s.v_ld, v + (j + 1) * s.v_ld, v + (j + 2) * s.v_ld,
+                 v + (j + 3) * s.v_ld, dh, g + j);
+          for (; j < limit; ++j) g[j] = dot(douti, v + j * s.v_ld, dh);
           T sum = 0;
-          for (std::int64_t j = 0; j < limit; ++j) {
+          for (j = 0; j < limit; ++j) {
             const T w = mi ? pi[j] * mi[j] : pi[j];
             if (dv && w != T(0)) axpy(w, douti, dv + j * s.v_ld, dh);
-            g[j] = dot(douti, v + j * s.v_ld, dh);
             if (mi) g[j] *= mi[j];
             if (dpi) g[j] += dpi[j];
             sum += pi[j] * g[j];
           }
           const T* qi = q + i * s.q_ld;
           T* dqi = dq ? dq + i * s.q_ld : nullptr;
-          for (std::int64_t j = 0; j < limit; ++j) {
-            const T ds = scale * pi[j] * (g[j] - sum);
-            if (ds == T(0)) continue;
-            if (dqi) axpy(ds, k + j * s.k_ld, dqi, dh);
-            if (dk) axpy(ds, qi, dk + j * s.k_ld, dh);
+          // dQ_i gathers four keys' terms a pass; each key's dK row is its own.
+          T ds[4];
+          for (j = 0; j + 4 <= limit; j += 4) {
+            for (std::int64_t e = 0; e < 4; ++e) ds[e] = scale * pi[j + e] * (g[j + e] - sum);
+            if (dqi)
+              axpy4(ds, k + j * s.k_ld, k + (j + 1) * s.k_ld, k + (j + 2) * s.k_ld,
+                    k + (j + 3) * s.k_ld, dqi, dh);
+            if (dk)
+              for (std::int64_t e = 0; e < 4; ++e)
+                if (ds[e] != T(0)) axpy(ds[e], qi, dk + (j + e) * s.k_ld, dh);
+          }
+          for (; j < limit; ++j) {
+            const T dsj = scale * pi[j] * (g[j] - sum);
+            if (dsj == T(0)) continue;
+            if (dqi) axpy(dsj, k + j * s.k_ld, dqi, dh);
+            if (dk) axpy(dsj, qi, dk + j * s.k_ld, dh);
           }
         }
         continue;
