@@ -207,7 +207,37 @@ TEST(LineTranslator, EnsembleMembersMustShareVocabulariesAndTokenisers) {
     }
   };
   expect_error(fake({}, {"x", "z"}), "target vocabularies differ");
+  expect_error(fake({}, {"x", "y", "z"}), "target vocabularies differ");
   expect_error(fake({}, {"x", "y"}, "char"), "source tokenisers differ (whitespace vs char)");
+}
+
+// A member whose target vocabulary lists x and y the other way round (each run builds its own
+// from its data) is the same model under another numbering: mapped by token, the ensemble of
+// the two translates exactly as the first alone.
+TEST(LineTranslator, EnsembleMembersWithTheTargetTokensInAnotherOrder) {
+  TranslateOptions o;
+  o.decode.beam = 2;
+  o.decode.n_best = 2;
+  const auto one = single().translate({"a b"}, o);
+  std::vector<LoadedModel> v;
+  v.push_back(fake());
+  LoadedModel swapped = fake({}, {"y", "x"});
+  swapped.model = std::make_unique<FakeModel>(kV, [](std::int64_t s, const Prefix& own) {
+    const auto swap = [](std::int32_t id) { return id == 4 ? 5 : id == 5 ? 4 : id; };
+    Prefix p;
+    for (std::int32_t id : own) p.push_back(swap(id));
+    std::vector<double> d = unk_x_eos(s, p), out(d.size());
+    for (std::size_t i = 0; i < d.size(); ++i) out[static_cast<std::size_t>(swap(static_cast<std::int32_t>(i)))] = d[i];
+    return out;
+  });
+  v.push_back(std::move(swapped));
+  const LineTranslator both(std::move(v), {"dirA", "dirB"});
+  const auto two = both.translate({"a b"}, o);
+  ASSERT_EQ(two[0].nbest.size(), one[0].nbest.size());
+  for (std::size_t i = 0; i < one[0].nbest.size(); ++i) {
+    EXPECT_EQ(two[0].nbest[i].text, one[0].nbest[i].text);
+    EXPECT_NEAR(two[0].nbest[i].score, one[0].nbest[i].score, 1e-9);
+  }
 }
 
 }  // namespace

@@ -130,6 +130,51 @@ TEST(Ensemble, DecodesLikeTheMixture) {
   EXPECT_EQ(greedy_decode(*member(2), src, o).best(0).tokens.front(), Bt);
 }
 
+// A member whose vocabulary lists the tokens in another order (member 2 with A and B
+// swapped, and EOS moved) joins through a map by token: the Ensemble reads and writes the
+// first member's ids, and decodes like the mixture of the two in one order.
+TEST(Ensemble, MembersWithTheTokensInAnotherOrderAreMappedByToken) {
+  const std::vector<std::int32_t> to_member = {0, 1, 3, 2, 5, 4};  // first's id -> member's
+  std::vector<std::int32_t> to_first(to_member.size());
+  for (std::size_t v = 0; v < to_member.size(); ++v)
+    to_first[static_cast<std::size_t>(to_member[v])] = static_cast<std::int32_t>(v);
+  auto relabelled = std::make_shared<FakeModel>(V, [to_member, to_first](std::int64_t s,
+                                                                          const Prefix& own) {
+    Prefix p;
+    for (std::int32_t id : own) p.push_back(to_first[static_cast<std::size_t>(id)]);
+    const std::vector<double> l = as_logits(probs_two(s, p), -2.0);
+    std::vector<double> out(l.size());
+    for (std::size_t v = 0; v < l.size(); ++v) out[static_cast<std::size_t>(to_member[v])] = l[v];
+    return out;
+  });
+  Ensemble ens({member(1), relabelled}, {{}, to_member});
+  auto mix = mixture();
+  TokenBatch src = make_batch({{4, 4}, {5, 5, 5}});
+  DecodeOptions o;
+  o.beam = 3;
+  o.n_best = 3;
+  o.max_len = 5;
+  DecodeResult a = beam_search(ens, src, o), b = beam_search(*mix, src, o);
+  for (std::size_t s = 0; s < 2; ++s)
+    for (std::size_t i = 0; i < 3; ++i) {
+      EXPECT_EQ(a.nbest[s][i].tokens, b.nbest[s][i].tokens);
+      EXPECT_NEAR(a.nbest[s][i].raw_score, b.nbest[s][i].raw_score, 1e-9);
+    }
+  // Without the map the same members make another, wrong, mixture.
+  Ensemble unmapped({member(1), relabelled});
+  DecodeResult c = beam_search(unmapped, src, o);
+  bool differs = false;
+  for (std::size_t s = 0; s < 2; ++s)
+    differs = differs || c.nbest[s][0].tokens != b.nbest[s][0].tokens ||
+              std::abs(c.nbest[s][0].raw_score - b.nbest[s][0].raw_score) > 1e-6;
+  EXPECT_TRUE(differs);
+  // A map must be a permutation of the vocabulary, one a member.
+  EXPECT_THROW(Ensemble({member(1), member(2)}, {{}, {0, 1, 2, 3, 4}}), Error);
+  EXPECT_THROW(Ensemble({member(1), member(2)}, {{}, {0, 1, 2, 3, 4, 4}}), Error);
+  EXPECT_THROW(Ensemble({member(1), member(2)}, {{}, {0, 1, 2, 3, 4, 6}}), Error);
+  EXPECT_THROW(Ensemble({member(1), member(2)}, {{}}), Error);
+}
+
 // Two threads decode the batch in two row blocks at once (decode/sentence_blocks.h), each
 // padded to its own longest sentence, so the two blocks' packed encodings differ in width:
 // each thread keeps its own cache, and the result is the mixture's.

@@ -90,10 +90,28 @@ Tensor log_mean_softmax(const std::vector<Tensor>& logits) {
   return out;
 }
 
-Ensemble::Ensemble(std::vector<std::shared_ptr<const Seq2Seq>> members)
+Ensemble::Ensemble(std::vector<std::shared_ptr<const Seq2Seq>> members,
+                   std::vector<std::vector<std::int32_t>> target_ids)
     : Seq2Seq(members.empty() || !members.front() ? ModelConfig{} : members.front()->config()),
-      members_(std::move(members)) {
+      members_(std::move(members)),
+      target_ids_(std::move(target_ids)) {
   HEED_CHECK(!members_.empty(), "Ensemble: needs at least one model");
+  HEED_CHECK(target_ids_.empty() || target_ids_.size() == members_.size(), "Ensemble: ",
+             target_ids_.size(), " target id maps for ", members_.size(), " members");
+  target_ids_.resize(members_.size());
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    const auto& map = target_ids_[i];
+    if (map.empty()) continue;
+    const std::int64_t V = members_.front() ? members_.front()->config().tgt_vocab : 0;
+    std::vector<bool> seen(static_cast<std::size_t>(std::max<std::int64_t>(V, 0)), false);
+    HEED_CHECK(static_cast<std::int64_t>(map.size()) == V, "Ensemble: member ", i,
+               "'s target id map has ", map.size(), " entries for a vocabulary of ", V);
+    for (std::int32_t id : map) {
+      HEED_CHECK(id >= 0 && id < V && !seen[static_cast<std::size_t>(id)], "Ensemble: member ",
+                 i, "'s target id map is not a permutation of the vocabulary (id ", id, ")");
+      seen[static_cast<std::size_t>(id)] = true;
+    }
+  }
   for (const auto& m : members_) {
     HEED_CHECK(m != nullptr, "Ensemble: null model");
     // Each copy model's distribution spans its own extended vocabulary, and the mean of log
@@ -116,6 +134,37 @@ std::vector<Var> Ensemble::weights() const {
   return all;
 }
 
+std::vector<std::int32_t> Ensemble::member_ids(std::size_t i,
+                                               std::span<const std::int32_t> ids) const {
+  const auto& map = target_ids_[i];
+  if (map.empty()) return {ids.begin(), ids.end()};
+  std::vector<std::int32_t> out;
+  out.reserve(ids.size());
+  for (std::int32_t id : ids) {
+    HEED_CHECK(id >= 0 && static_cast<std::size_t>(id) < map.size(), "Ensemble: target id ", id,
+               " is outside the vocabulary of ", map.size());
+    out.push_back(map[static_cast<std::size_t>(id)]);
+  }
+  return out;
+}
+
+Tensor Ensemble::in_first_order(std::size_t i, const Tensor& logits) const {
+  const auto& map = target_ids_[i];
+  if (map.empty()) return logits;
+  const Tensor x = logits.contiguous();
+  const std::int64_t V = x.dim(-1), rows = x.numel() / V;
+  HEED_CHECK(V == static_cast<std::int64_t>(map.size()), "Ensemble: member ", i, " gave ", V,
+             " logits a row for a vocabulary of ", map.size());
+  Tensor out = Tensor::empty(x.shape(), x.dtype());
+  dispatch(x.dtype(), [&]<typename T>() {
+    const T* from = x.data<T>();
+    T* to = out.data<T>();
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t v = 0; v < V; ++v) to[r * V + v] = from[r * V + map[static_cast<std::size_t>(v)]];
+  });
+  return out;
+}
+
 Ensemble::Cache& Ensemble::cache() const {
   std::lock_guard lock(mutex_);
   return caches_[std::this_thread::get_id()];
@@ -124,7 +173,17 @@ Ensemble::Cache& Ensemble::cache() const {
 Encoded Ensemble::encode(const TokenBatch& src) const {
   std::vector<Encoded> encs;
   encs.reserve(members_.size());
-  for (const auto& m : members_) encs.push_back(m->encode(src));
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    if (target_ids_[i].empty() || src.shortlist.empty()) {
+      encs.push_back(members_[i]->encode(src));
+      continue;
+    }
+    // A shortlist names the first member's ids: this member scores its own for them.
+    TokenBatch own = src;
+    own.shortlist = member_ids(i, src.shortlist);
+    std::sort(own.shortlist.begin(), own.shortlist.end());
+    encs.push_back(members_[i]->encode(own));
+  }
   const std::int64_t B = src.batch;
 
   Cache& c = cache();
@@ -250,14 +309,21 @@ StepOutput Ensemble::step(std::span<const std::int32_t> y_prev, DecoderState& st
                    state.parts.begin() + static_cast<std::ptrdiff_t>(at + counts[i]));
     s.caches.assign(state.caches.begin() + static_cast<std::ptrdiff_t>(cache_at),
                     state.caches.begin() + static_cast<std::ptrdiff_t>(cache_at + caches[i]));
-    StepOutput o = members_[i]->step(y_prev, s, encs[i]);
+    const std::vector<std::int32_t> y = member_ids(i, y_prev);
+    StepOutput o = members_[i]->step(y, s, encs[i]);
     HEED_CHECK(s.parts.size() == counts[i] && s.caches.size() == caches[i], "Ensemble: member ",
                i, " changed its state size");
     for (std::size_t p = 0; p < counts[i]; ++p) state.parts[at + p] = std::move(s.parts[p]);
     for (std::size_t p = 0; p < caches[i]; ++p) state.caches[cache_at + p] = std::move(s.caches[p]);
     at += counts[i];
     cache_at += caches[i];
-    logits.push_back(o.logits.value());
+    Tensor l = o.logits.value();
+    if (!target_ids_[i].empty()) {  // into the first member's order, over the whole vocabulary
+      if (o.shortlist) l = scatter_shortlist(*o.shortlist, l.contiguous());
+      l = in_first_order(i, l);
+      o.shortlist = nullptr;
+    }
+    logits.push_back(l);
     shortlists.push_back(o.shortlist);
     alphas.push_back(o.alpha.defined() ? o.alpha.value() : Tensor{});
   }
@@ -282,9 +348,12 @@ StepOutput Ensemble::step(std::span<const std::int32_t> y_prev, DecoderState& st
 Var Ensemble::forward(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* alphas) const {
   NoGradGuard no_grad;
   std::vector<Tensor> logits, member_alphas;
-  for (const auto& m : members_) {
+  for (std::size_t i = 0; i < members_.size(); ++i) {
     Tensor a;
-    logits.push_back(m->forward(src, tgt_in, alphas ? &a : nullptr).value());
+    TokenBatch own = tgt_in;
+    own.ids = member_ids(i, tgt_in.ids);
+    logits.push_back(
+        in_first_order(i, members_[i]->forward(src, own, alphas ? &a : nullptr).value()));
     member_alphas.push_back(a);
   }
   if (alphas) *alphas = mean_of(member_alphas);

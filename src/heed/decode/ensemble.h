@@ -18,6 +18,12 @@
 // (decode_in_row_blocks' row blocks, say) each see their own. The decoder state is the
 // concatenation of the members' states. forward() gives the same combination without
 // gradients.
+//
+// Members whose target vocabularies hold the same tokens in another order (each built from
+// its own training data) join with target_ids: member i reads the previous tokens through
+// target_ids[i] (the first member's id v is member i's target_ids[i][v]) and its logits'
+// columns are put back in the first member's order, so every id the Ensemble takes or gives
+// is the first member's.
 #include <map>
 #include <memory>
 #include <mutex>
@@ -30,8 +36,11 @@ namespace heed {
 
 class Ensemble : public Seq2Seq {
  public:
-  // At least one member; all must have the same target vocabulary size.
-  explicit Ensemble(std::vector<std::shared_ptr<const Seq2Seq>> members);
+  // At least one member; all must have the same target vocabulary size. target_ids: empty
+  // (every member in the first's order), or one entry a member, each empty (the first's
+  // order) or a permutation of [0, V).
+  explicit Ensemble(std::vector<std::shared_ptr<const Seq2Seq>> members,
+                    std::vector<std::vector<std::int32_t>> target_ids = {});
 
   std::size_t size() const { return members_.size(); }
   const Seq2Seq& member(std::size_t i) const { return *members_.at(i); }
@@ -66,7 +75,13 @@ class Ensemble : public Seq2Seq {
   Cache& cache() const;
   std::vector<Encoded> unpack(const Encoded& enc) const;
 
+  // Member i's view of a batch of the first member's target ids, and its logits (rows, V)
+  // with their columns in the first member's order (as they are when it has no map).
+  std::vector<std::int32_t> member_ids(std::size_t i, std::span<const std::int32_t> ids) const;
+  Tensor in_first_order(std::size_t i, const Tensor& logits) const;
+
   std::vector<std::shared_ptr<const Seq2Seq>> members_;
+  std::vector<std::vector<std::int32_t>> target_ids_;  // one a member; empty: the first's order
   mutable std::mutex mutex_;  // guards caches_' structure; each entry is its thread's alone
   mutable std::map<std::thread::id, Cache> caches_;
 };

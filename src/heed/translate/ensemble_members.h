@@ -23,18 +23,19 @@ struct ModelSpec {
 // Throws unless member b can be decoded together with member a (the first model) on this side
 // ("source" or "target"): the same tokeniser, the same SentencePiece model (spm_file, in
 // each member's directory name_a / name_b) and the same vocabulary, the first difference
-// named.
+// named; with reordered_ok, the same tokens in any order will do.
 void check_same_side(const char* side, const Tokenizer& ta, const Vocabulary& va,
                      const std::string& name_a, const Tokenizer& tb, const Vocabulary& vb,
-                     const std::string& name_b, const char* spm_file);
+                     const std::string& name_b, const char* spm_file, bool reordered_ok = false);
 
 // Throws unless b can join an ensemble whose first member is a: check_same_side on the target
-// side, and the same dtype (training.dtype). The source side and a kind's own inputs are the
-// caller's to check.
+// side (the same tokens, in any order: decoder_of maps them), and the same dtype
+// (training.dtype). The source side and a kind's own inputs are the caller's to check.
 void check_same_target(const LoadedModel& a, const std::string& name_a, const LoadedModel& b,
                        const std::string& name_b);
 
-// The one model as it is, or an Ensemble of them all; either way lent, not owned: models
+// The one model as it is, or an Ensemble of them all (members whose target vocabulary holds
+// the first's tokens in another order mapped to it by token); either way lent, not owned: models
 // must outlive what this returns. type, if given, is told to a new Ensemble (its
 // FrozenModel packs the members' weights in that precision).
 std::shared_ptr<const Seq2Seq> decoder_of(const std::vector<LoadedModel>& models,
