@@ -36,18 +36,24 @@ struct Result {
   std::vector<double> P, O, dQ, dK, dV;
 };
 
+// The case's sizes, scale and causal mask (the queries the last n positions of m).
+HeadsShape shape_of(const Case& c) {
+  HeadsShape s;
+  s.batch = c.batch;
+  s.heads = c.heads;
+  s.queries = c.queries;
+  s.keys = c.keys;
+  s.dim = c.dim;
+  s.scale = 1.0 / std::sqrt(static_cast<double>(c.dim / c.heads));
+  s.causal = c.causal;
+  s.causal_offset = c.keys - c.queries;
+  return s;
+}
+
 template <typename T>
 Result run(const Case& c, Products products) {
   const std::int64_t B = c.batch, H = c.heads, n = c.queries, m = c.keys, d = c.dim;
-  HeadsShape s;
-  s.batch = B;
-  s.heads = H;
-  s.queries = n;
-  s.keys = m;
-  s.dim = d;
-  s.scale = 1.0 / std::sqrt(static_cast<double>(d / H));
-  s.causal = c.causal;
-  s.causal_offset = m - n;
+  HeadsShape s = shape_of(c);
   s.products = products;
   std::vector<std::int64_t> lengths;
   for (std::int64_t b = 0; b < B; ++b) lengths.push_back(b % 3 == 2 ? 0 : m - b % m);
@@ -161,17 +167,9 @@ void expect_listed_rows_read_the_same_keys() {
   for (const Case& c : cases()) {
     if (c.dropout || c.additive || c.blocks) continue;  // listed keys take neither
     const std::int64_t B = c.batch, H = c.heads, n = c.queries, m = c.keys, d = c.dim;
-    HeadsShape s;
-    s.batch = B;
-    s.heads = H;
-    s.queries = n;
-    s.keys = m;
-    s.dim = d;
+    HeadsShape s = shape_of(c);
     s.q_ld = d;
     s.k_ld = s.v_ld = 2 * d;  // [K; V] rows, as the cache stores them
-    s.scale = 1.0 / std::sqrt(static_cast<double>(d / H));
-    s.causal = c.causal;
-    s.causal_offset = m - n;
     s.products = Products::loops;
     std::vector<std::int64_t> lengths;
     for (std::int64_t b = 0; b < B; ++b) lengths.push_back(m - b % m);

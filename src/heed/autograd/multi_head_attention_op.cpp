@@ -21,6 +21,26 @@ void check_input(const HeadsInput& in, const char* name, std::int64_t dim, DType
   HEED_CHECK(t.dtype() == dtype, "multi_head_attention: ", name, " has another dtype than q");
 }
 
+// The kernel's shape of a call: sizes, row strides, the causal mask and the scale 1 / sqrt(dh)
+// (the key lengths are the caller's to point at, as their storage must outlive the call).
+kernels::HeadsShape heads_shape(const MultiHeadOptions& o, std::int64_t B, std::int64_t n,
+                                std::int64_t m, std::int64_t dim, std::int64_t q_ld,
+                                std::int64_t k_ld, std::int64_t v_ld) {
+  kernels::HeadsShape s;
+  s.batch = B;
+  s.heads = o.heads;
+  s.queries = n;
+  s.keys = m;
+  s.dim = dim;
+  s.q_ld = q_ld;
+  s.k_ld = k_ld;
+  s.v_ld = v_ld;
+  s.causal = o.mask.causal;
+  s.causal_offset = o.mask.causal_offset;
+  s.scale = 1.0 / std::sqrt(static_cast<double>(dim / o.heads));
+  return s;
+}
+
 // Both entries: the weights are a second output on the tape when on_tape.
 AttentionWithWeights attention(const HeadsInput& q, const HeadsInput& k, const HeadsInput& v,
                                std::int64_t dim, const MultiHeadOptions& o, bool on_tape) {
@@ -52,18 +72,7 @@ AttentionWithWeights attention(const HeadsInput& q, const HeadsInput& k, const H
   HEED_CHECK(!dropping || o.rng, "multi_head_attention: dropout in training needs an rng");
 
   auto lengths = std::make_shared<const std::vector<std::int64_t>>(mask.key_lengths);
-  kernels::HeadsShape s;
-  s.batch = B;
-  s.heads = o.heads;
-  s.queries = n;
-  s.keys = m;
-  s.dim = dim;
-  s.q_ld = qv.dim(2);
-  s.k_ld = kv.dim(2);
-  s.v_ld = vv.dim(2);
-  s.causal = mask.causal;
-  s.causal_offset = mask.causal_offset;
-  s.scale = 1.0 / std::sqrt(static_cast<double>(dim / o.heads));
+  kernels::HeadsShape s = heads_shape(o, B, n, m, dim, qv.dim(2), kv.dim(2), vv.dim(2));
   const kernels::GemmOptions gemm{o.precision, nullptr};
 
   Tensor P = Tensor::empty({B, o.heads, n, m}, dtype);
@@ -141,20 +150,9 @@ Var multi_head_attention(const HeadsInput& q, const ListedKeys& kv, std::int64_t
   for (std::int64_t e = 0; e < B * m; ++e)
     HEED_CHECK(kv.index[e] >= 0 && kv.index[e] < rows.dim(0), "multi_head_attention: listed row ",
                kv.index[e], " outside the ", rows.dim(0), " rows");
-  kernels::HeadsShape s;
-  s.batch = B;
-  s.heads = o.heads;
-  s.queries = n;
-  s.keys = m;
-  s.dim = dim;
-  s.q_ld = qv.dim(2);
-  s.k_ld = rows.dim(1);
-  s.v_ld = rows.dim(1);
+  kernels::HeadsShape s = heads_shape(o, B, n, m, dim, qv.dim(2), rows.dim(1), rows.dim(1));
   s.key_lengths = o.mask.key_lengths.empty() ? nullptr : o.mask.key_lengths.data();
-  s.causal = o.mask.causal;
-  s.causal_offset = o.mask.causal_offset;
   s.key_rows = kv.index;
-  s.scale = 1.0 / std::sqrt(static_cast<double>(dim / o.heads));
   Tensor P = Tensor::empty({B, o.heads, n, m}, dtype);
   Tensor out = Tensor::empty({B, n, dim}, dtype);
   dispatch(dtype, [&]<typename T>() {
