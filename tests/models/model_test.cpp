@@ -362,6 +362,34 @@ TEST(Models, ReorderRowsReplicatesTheEncoding) {
   EXPECT_TRUE(all_close(out.logits.value().select(0, 2), ref.logits.value().select(0, 0), 1e-13, 0));
 }
 
+// The Transformer reads its encoder-decoder keys by row: reordering lists each hypothesis's
+// rows of the one shared copy (composing when reordered again), and a step over the listed
+// rows gives the rows it names.
+TEST(Models, ReorderRowsListsTheTransformersKeys) {
+  auto model = build(tiny_config("transformer"));
+  NoGradGuard no_grad;
+  Encoded enc = model->encode(kSrc);
+  ASSERT_TRUE(enc.keys_by_row);
+  const std::int64_t m = enc.keys.dim(1);
+  Encoded r = reorder_rows(reorder_rows(enc, std::vector<std::int64_t>{2, 0, 1}),
+                           std::vector<std::int64_t>{0, 0, 2});  // sentences 2, 2, 1
+  EXPECT_TRUE(r.keys.same_node(enc.keys));
+  ASSERT_EQ(r.key_rows.size(), static_cast<std::size_t>(3 * m));
+  const std::vector<std::int64_t> sentence = {2, 2, 1};
+  for (std::size_t b = 0; b < 3; ++b)
+    for (std::int64_t j = 0; j < m; ++j)
+      EXPECT_EQ(r.key_rows[b * static_cast<std::size_t>(m) + static_cast<std::size_t>(j)],
+                sentence[b] * m + j);
+  DecoderState s = model->initial_state(enc);
+  s = reorder_rows(s, std::vector<std::int64_t>{2, 2, 1});
+  StepOutput out = model->step(std::vector<std::int32_t>{kBos, kBos, kBos}, s, r);
+  DecoderState s0 = model->initial_state(enc);
+  StepOutput ref = model->step(std::vector<std::int32_t>{kBos, kBos, kBos}, s0, enc);
+  for (std::int64_t b = 0; b < 3; ++b)
+    EXPECT_TRUE(all_close(out.logits.value().select(0, b),
+                          ref.logits.value().select(0, sentence[static_cast<std::size_t>(b)]), 1e-13, 0));
+}
+
 void expect_error(ModelConfig c, const std::string& fragment) {
   Rng rng(1);
   try {

@@ -52,6 +52,11 @@ struct AttentionWindow {
 struct Encoded {
   Var annotations;                    // H (B, m, dk)
   Var keys;                           // attention keys, precomputed once per batch (may be undefined)
+  // A decoder that reads its keys by row (the Transformer's encoder-decoder attention) sets
+  // keys_by_row: reorder_rows then shares keys instead of copying them, and key_rows (B, m)
+  // says which row of keys, seen as (rows, width), hypothesis b's key j is (empty: row b m + j).
+  bool keys_by_row = false;
+  std::vector<std::int64_t> key_rows;
   Var fixed_context;                  // no attention: c (B, dk)
   std::vector<std::int64_t> lengths;  // source lengths (B)
   DecoderState initial;               // the decoder's first state

@@ -89,7 +89,22 @@ Var reorder_var(const Var& v, std::span<const std::int64_t> rows) {
 Encoded reorder_rows(const Encoded& enc, std::span<const std::int64_t> rows) {
   Encoded out;
   out.annotations = reorder_var(enc.annotations, rows);
-  out.keys = reorder_var(enc.keys, rows);
+  if (enc.keys_by_row && enc.keys.defined()) {  // shared: the hypotheses' rows listed
+    out.keys = enc.keys;
+    out.keys_by_row = true;
+    const std::int64_t m = enc.keys.dim(1);
+    out.key_rows.resize(rows.size() * static_cast<std::size_t>(m));
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      HEED_CHECK(rows[i] >= 0 && rows[i] < static_cast<std::int64_t>(enc.lengths.size()),
+                 "reorder_rows: row ", rows[i], " of ", enc.lengths.size());
+      for (std::int64_t j = 0; j < m; ++j)
+        out.key_rows[i * static_cast<std::size_t>(m) + static_cast<std::size_t>(j)] =
+            enc.key_rows.empty() ? rows[i] * m + j
+                                 : enc.key_rows[static_cast<std::size_t>(rows[i] * m + j)];
+    }
+  } else {
+    out.keys = reorder_var(enc.keys, rows);
+  }
   out.fixed_context = reorder_var(enc.fixed_context, rows);
   out.lengths.reserve(rows.size());
   for (auto r : rows) out.lengths.push_back(enc.lengths[static_cast<std::size_t>(r)]);

@@ -48,6 +48,7 @@ Encoded TransformerDecoder::prepare(const EncoderOutput& enc, const RunMode& mod
     kv.push_back(layer->multihead_attn.keys_values(source, mode.precision));
   out.keys = place_rows(
       kv.size() == 1 ? kv[0] : concat(kv, static_cast<int>(kv[0].value().ndim()) - 1), rows, B, m);
+  out.keys_by_row = true;  // its attention reads them by row: hypotheses can share them
   for (std::size_t l = 0; l < stack_.layers.size(); ++l)
     out.initial.caches.emplace_back(B, 2 * d_, enc.annotations.dtype());
   return out;
@@ -63,7 +64,9 @@ Var TransformerDecoder::run(const Var& E, std::int64_t start, DecoderState* stat
     x = stack_.layers[l]->forward(x, state ? &state->caches[l] : nullptr, enc.keys,
                                   static_cast<std::int64_t>(l) * 2 * d_, enc.lengths, mode,
                                   weights ? &(*weights)[l] : nullptr,
-                                  self_weights ? &(*self_weights)[l] : nullptr);
+                                  self_weights ? &(*self_weights)[l] : nullptr,
+                                  state ? std::span<const std::int64_t>(enc.key_rows)
+                                        : std::span<const std::int64_t>());
   return stack_.norm.forward(x);
 }
 

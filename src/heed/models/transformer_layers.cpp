@@ -123,7 +123,8 @@ Var TransformerDecoderLayer::forward(const Var& x, PositionCache* cache, const V
                                      std::int64_t column,
                                      const std::vector<std::int64_t>& memory_lengths,
                                      const RunMode& mode, Var* cross_weights,
-                                     Tensor* self_weights) const {
+                                     Tensor* self_weights,
+                                     std::span<const std::int64_t> memory_rows) const {
   const MultiHeadOptions plain = attention_options(heads_, mode);
   const std::int64_t B = x.dim(0), n = x.dim(1);
   // The whole target at once: its padding needs no projections and no feed-forward network
@@ -158,7 +159,18 @@ Var TransformerDecoderLayer::forward(const Var& x, PositionCache* cache, const V
     o.mask.key_lengths = memory_lengths;
     const Var q = place_rows(multihead_attn.queries(in, mode.precision), rows, B, n);
     Var heads;
-    if (cross_weights) {  // the weights on the tape (copy attention's loss reads them)
+    if (!memory_rows.empty()) {  // one copy of the memory, listed for each hypothesis
+      const Tensor& mem = memory.value();
+      const std::int64_t m = mem.dim(1);
+      HEED_CHECK(static_cast<std::int64_t>(memory_rows.size()) == B * m,
+                 "transformer: ", memory_rows.size(), " memory rows for ", B, " x ", m, " keys");
+      Tensor weights;
+      heads = multi_head_attention({q},
+                                   {mem.reshape({mem.dim(0) * m, mem.dim(2)}), memory_rows.data(),
+                                    m, column, column + d_},
+                                   d_, o, cross_weights ? &weights : nullptr);
+      if (cross_weights) *cross_weights = Var(weights);
+    } else if (cross_weights) {  // the weights on the tape (copy attention's loss reads them)
       AttentionWithWeights r =
           multi_head_attention_with_weights({q}, {memory, column}, {memory, column + d_}, d_, o);
       *cross_weights = r.weights;

@@ -10,6 +10,7 @@
 // and dropout also on the attention weights and after the ReLU, as PyTorch does.
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "heed/models/model_config.h"
@@ -85,10 +86,13 @@ class TransformerDecoderLayer : public TransformerLayerBase {
   // (keys_values of the annotations, computed once per batch); memory_lengths the sources'.
   // cross_weights, if given, receives the encoder-decoder weights (B, heads, n, m), on the
   // tape (copy attention's loss reads them), and self_weights the self-attention weights
-  // (B, heads, n, t0 + n).
+  // (B, heads, n, t0 + n). memory_rows (B, m), if given: the memory is shared by several
+  // hypotheses (beam search), and hypothesis b's key j is row memory_rows[b m + j] of it
+  // seen as (rows, *) (Encoded::key_rows; decoding only).
   Var forward(const Var& x, PositionCache* cache, const Var& memory, std::int64_t column,
               const std::vector<std::int64_t>& memory_lengths, const RunMode& mode,
-              Var* cross_weights, Tensor* self_weights = nullptr) const;
+              Var* cross_weights, Tensor* self_weights = nullptr,
+              std::span<const std::int64_t> memory_rows = {}) const;
 
   MultiHeadAttention self_attn, multihead_attn;
   LayerNorm norm1, norm2, norm3;
