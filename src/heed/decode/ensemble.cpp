@@ -309,8 +309,9 @@ StepOutput Ensemble::step(std::span<const std::int32_t> y_prev, DecoderState& st
                    state.parts.begin() + static_cast<std::ptrdiff_t>(at + counts[i]));
     s.caches.assign(state.caches.begin() + static_cast<std::ptrdiff_t>(cache_at),
                     state.caches.begin() + static_cast<std::ptrdiff_t>(cache_at + caches[i]));
-    const std::vector<std::int32_t> y = member_ids(i, y_prev);
-    StepOutput o = members_[i]->step(y, s, encs[i]);
+    std::vector<std::int32_t> mapped;  // only a member in another token order needs a copy
+    if (!target_ids_[i].empty()) mapped = member_ids(i, y_prev);
+    StepOutput o = members_[i]->step(target_ids_[i].empty() ? y_prev : mapped, s, encs[i]);
     HEED_CHECK(s.parts.size() == counts[i] && s.caches.size() == caches[i], "Ensemble: member ",
                i, " changed its state size");
     for (std::size_t p = 0; p < counts[i]; ++p) state.parts[at + p] = std::move(s.parts[p]);
