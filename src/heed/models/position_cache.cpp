@@ -23,8 +23,12 @@ void PositionCache::append(const Tensor& x) {
              width_);
   const std::int64_t n = x.dim(1), add = B_ * n;
   Store& s = *store_;
-  if (s.used + add > s.rows.dim(0)) {  // grow by doubling: the rows written so far move once
-    Tensor bigger = Tensor::empty({std::max(2 * s.rows.dim(0), s.used + add), width_}, s.rows.dtype());
+  if (s.used + add > s.rows.dim(0)) {
+    // Grow to twice the size, and at least to room for 16 more appends like this one: beam
+    // search appends its beam's hypotheses to a store sized for the batch it started from.
+    // The rows written so far move once a growth.
+    Tensor bigger = Tensor::empty({std::max(2 * s.rows.dim(0), s.used + 16 * add), width_},
+                                  s.rows.dtype());
     if (s.used > 0) bigger.slice(0, 0, s.used).copy_from(s.rows.slice(0, 0, s.used));
     s.rows = bigger;
   }
