@@ -1,7 +1,7 @@
 // Data-parallel training over Open MPI on this machine (loopback): `mpirun -np 2 heed train`
 // against one process with the same global batches, step by step; resuming with another
 // rank count; a rank killed with SIGKILL; SIGTERM and SIGINT to mpirun; hard attention
-// (docs/DISTRIBUTED.md).
+// (docs/DISTRIBUTED.md). The Transformer and the listener-speller follow one process too.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -22,6 +22,7 @@
 
 #include "cli/cli_test_util.h"
 #include "heed/base/random.h"
+#include "support/tone_speech.h"
 
 namespace heed {
 namespace {
@@ -85,20 +86,46 @@ class DataParallel : public ::testing::Test {
                   "  save_every: 50\n"
                   "  metric: loss\n"
                   "  threads: 1\n");
+    // The Transformer on the same data: its attention, layer norms and tied embedding
+    // (one parameter read by two ops) under the same training section.
+    dir_.file("transformer.yaml",
+              data +
+                  "model:\n"
+                  "  kind: transformer\n"
+                  "  d_model: 16\n"
+                  "  heads: 2\n"
+                  "  ff_dim: 32\n"
+                  "  enc_layers: 2\n"
+                  "  dec_layers: 2\n"
+                  "  tie_embeddings: true\n"
+                  "  dropout: 0.0\n"
+                  "training:\n"
+                  "  lr: 0.01\n"
+                  "  max_tokens: 200\n"
+                  "  max_steps: 40\n"
+                  "  max_epochs: 0\n"
+                  "  validate_every: 1\n"
+                  "  metric: loss\n"
+                  "  threads: 1\n");
   }
 
-  std::string train_args(const std::string& out, const std::string& extra) const {
-    return "train " + dir_.path("config.yaml") + " --set output=" + dir_.path(out) + " " + extra;
+  // config: a file written by SetUp (config.yaml, the Bahdanau model; transformer.yaml).
+  std::string train_args(const std::string& out, const std::string& extra,
+                         const std::string& config = "config.yaml") const {
+    return "train " + dir_.path(config) + " --set output=" + dir_.path(out) + " " + extra;
   }
-  CommandResult alone(const std::string& out, const std::string& extra = "") const {
-    return testing::run_heed(train_args(out, extra));
+  CommandResult alone(const std::string& out, const std::string& extra = "",
+                      const std::string& config = "config.yaml") const {
+    return testing::run_heed(train_args(out, extra, config));
   }
-  std::string mpirun_line(int ranks, const std::string& out, const std::string& extra) const {
+  std::string mpirun_line(int ranks, const std::string& out, const std::string& extra,
+                          const std::string& config = "config.yaml") const {
     return std::string(kMpirunEnv) + "mpirun --oversubscribe -np " + std::to_string(ranks) + " " +
-           testing::heed_binary() + " " + train_args(out, extra);
+           testing::heed_binary() + " " + train_args(out, extra, config);
   }
-  CommandResult ranks(int n, const std::string& out, const std::string& extra = "") const {
-    return testing::run_shell(mpirun_line(n, out, extra));
+  CommandResult ranks(int n, const std::string& out, const std::string& extra = "",
+                      const std::string& config = "config.yaml") const {
+    return testing::run_shell(mpirun_line(n, out, extra, config));
   }
 
   // Every step's training loss and dev loss agree within rel (relative to max(1, |value|)).
@@ -179,6 +206,91 @@ TEST_F(DataParallel, EveryModelKindFollowsOneProcess) {
     ASSERT_EQ(ha.size(), 40u);
     expect_same_curve(ha, history(dir_.path(name + "b")), 1e-9);
   }
+}
+
+// The Transformer (examples/g2p-cmudict/run.sh trains it on two ranks with HEED_G2P_RANKS=2):
+// its ops read their parameters through the tape like the recurrent models', so two ranks
+// follow one process in double precision, pre-norm and post-norm.
+TEST_F(DataParallel, TheTransformerFollowsOneProcess) {
+  const std::string common = "--set training.dtype=f64 --set training.allreduce_bucket_mb=0 ";
+  for (const std::string norm : {"pre", "post"}) {
+    SCOPED_TRACE(norm);
+    const std::string extra = common + "--set model.norm=" + norm;
+    const std::string a_dir = "tf_" + norm + "_a", b_dir = "tf_" + norm + "_b";
+    const CommandResult a = alone(a_dir, extra, "transformer.yaml");
+    ASSERT_EQ(a.exit_code, 0) << a.output;
+    const CommandResult b = ranks(2, b_dir, extra, "transformer.yaml");
+    ASSERT_EQ(b.exit_code, 0) << b.output;
+    const auto ha = history(dir_.path(a_dir));
+    ASSERT_EQ(ha.size(), 40u);
+    expect_same_curve(ha, history(dir_.path(b_dir)), 1e-9);
+  }
+}
+
+// The listener and speller (model.kind las) on tone sequences (support/tone_speech.h): the
+// pyramid's joined frames and the speller's attention over them, two ranks against one process
+// in double precision. SpecAugment off: each rank draws its own masks.
+TEST_F(DataParallel, TheListenerAndSpellerFollowOneProcess) {
+  Rng rng(11);
+  testing::write_tone_split(dir_, "train", 64, rng);
+  testing::write_tone_split(dir_, "dev", 8, rng);
+  testing::tone_config(dir_);
+  const std::string extra =
+      "--set training.dtype=f64 --set training.allreduce_bucket_mb=0 --set training.max_steps=30 "
+      "--set training.warmup_steps=10 --set training.validate_every=1 "
+      "--set training.spec_augment.freq_masks=0";
+  const CommandResult a = alone("las_a", extra, "las.yaml");
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  const CommandResult b = ranks(2, "las_b", extra, "las.yaml");
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  const auto ha = history(dir_.path("las_a"));
+  ASSERT_EQ(ha.size(), 30u);
+  expect_same_curve(ha, history(dir_.path("las_b")), 1e-9);
+}
+
+// A schedule that reads the clock (a linear decay to training.max_seconds) takes rank 0's
+// clock on every rank: with each rank's own, their learning rates differed in the last bits,
+// the parameters parted, and the check at a save failed on rank 1 (a G2P Transformer on two
+// ranks stopped so at step 1,500 of its hour; here an 8-second budget makes the decay steep
+// enough to part them within seconds, as it did before the fix).
+TEST_F(DataParallel, EveryRankTakesRankZerosClockForTheLearningRate) {
+  const CommandResult r = testing::run_shell(
+      "timeout 300 env " +
+      mpirun_line(2, "clock",
+                  "--set training.schedule=warmup --set training.warmup_steps=5 "
+                  "--set training.decay=linear --set training.max_seconds=8 "
+                  "--set training.max_steps=0 --set training.validate_every=20"));
+  ASSERT_NE(r.exit_code, 124) << "the run hung:\n" << r.output;
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.find("differ"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("reached max_seconds 8"), std::string::npos) << r.output;
+  EXPECT_GE(history(dir_.path("clock")).size(), 3u) << r.output;
+}
+
+// An error on one rank after training began (here rank 0's step checkpoint meets a full disk,
+// support/fault_preload.c) ends the whole run with the error's message and exit code, instead
+// of leaving the rank waiting to finish MPI and the others waiting in the next sum for ever.
+TEST_F(DataParallel, AnErrorOnOneRankMidRunEndsTheRun) {
+#ifndef HEED_FAULT_PRELOAD
+  GTEST_SKIP() << "built without the fault library";
+#else
+  const std::string log = dir_.path("fault.log");
+  const std::string faults = std::string("env LD_PRELOAD=") + HEED_FAULT_PRELOAD +
+                             " HEED_FAULT_OP=write HEED_FAULT_PATH=" + dir_.path("full") +
+                             "/checkpoints HEED_FAULT_LOG=" + log + " ";
+  const auto start = std::chrono::steady_clock::now();
+  const CommandResult r = testing::run_shell("timeout 300 " + faults +
+                                             mpirun_line(2, "full", "--set training.save_every=50"));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_NE(r.exit_code, 124) << "the run hung:\n" << r.output;
+  EXPECT_FALSE(read_text(log).empty()) << "the fault was not injected";
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("rank 0: heed train: error: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("step_50.safetensors"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("No space left on device"), std::string::npos) << r.output;
+  EXPECT_LT(seconds, 120.0) << r.output;
+#endif
 }
 
 // A run saved by two ranks resumes in one process and the other way round, each continuing

@@ -11,6 +11,7 @@
 #include "heed/base/stop_signals.h"
 #include "heed/config/train_config.h"
 #include "heed/dist/error_lines.h"
+#include "heed/dist/rank_failure.h"
 #include "heed/dist/world.h"
 #include "heed/models/model_registry.h"
 #include "heed/train/progress.h"
@@ -63,7 +64,15 @@ class TrainCommand : public Command {
     options.world = &world;
     options.console = &std::cerr;
     options.tty = stderr_is_tty();
-    const TrainResult r = train(config, options);
+    TrainResult r;
+    try {
+      r = train(config, options);
+    } catch (const dist::RankFailure& e) {
+      // This rank failed while the others wait for it in a collective: say why here, then
+      // end every rank (finishing MPI would wait with them for ever).
+      dist::write_error_lines(std::string("heed train: error: ") + e.what());
+      world.abort(e.exit_code());
+    }
     if (r.outcome == TrainOutcome::interrupted) return kInterrupted;
     if (!world.leader()) return 0;  // rank 0 reports for the run
     std::cout << "trained " << config.output << " to step " << r.step;

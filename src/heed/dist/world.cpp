@@ -66,4 +66,9 @@ void World::broadcast(std::string& text) const {
   broadcast(text.data(), n);
 }
 
+void World::abort(int code) const {
+  if (initialized_) MPI_Abort(MPI_COMM_WORLD, code);
+  std::_Exit(code);
+}
+
 }  // namespace heed::dist

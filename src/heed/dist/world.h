@@ -35,6 +35,9 @@ class World {
   void broadcast(void* bytes, std::size_t n) const;
   // Rank 0's string to every rank (its size first).
   void broadcast(std::string& text) const;
+  // Ends every rank of the run with this exit code (MPI_Abort): for an error on one rank
+  // while the others wait in a collective. Alone: exits the process.
+  [[noreturn]] void abort(int code) const;
 
  private:
   bool initialized_ = false;

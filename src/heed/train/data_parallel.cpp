@@ -1,10 +1,12 @@
 #include "heed/train/data_parallel.h"
 
 #include <algorithm>
+#include <new>
 #include <utility>
 
 #include "heed/base/checksum.h"
 #include "heed/base/error.h"
+#include "heed/dist/rank_failure.h"
 #include "heed/train/task.h"
 
 namespace heed {
@@ -102,12 +104,27 @@ void DataParallel::check_same_parameters(const std::vector<Var>& params, const c
              "); every rank must see the same output directory and the same heed");
 }
 
-void DataParallel::agree(bool& interrupted, bool& out_of_time) const {
+void DataParallel::agree(bool& interrupted, bool& out_of_time, double& seconds) const {
   if (!world_.distributed()) return;
-  double any[2] = {interrupted ? 1.0 : 0.0, out_of_time ? 1.0 : 0.0};
-  world_.allreduce_sum(any, 2);
+  double any[3] = {interrupted ? 1.0 : 0.0, out_of_time ? 1.0 : 0.0,
+                   world_.leader() ? seconds : 0.0};
+  world_.allreduce_sum(any, 3);
   interrupted = any[0] > 0.0;
   out_of_time = any[1] > 0.0;
+  seconds = any[2];
+}
+
+void DataParallel::fail_alone() const {
+  if (!world_.distributed()) throw;
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw dist::RankFailure(world_.describe() + ": out of memory", 1);
+  } catch (const UsageError& e) {
+    throw dist::RankFailure(e.what(), 2);
+  } catch (const std::exception& e) {
+    throw dist::RankFailure(e.what(), 1);
+  }
 }
 
 double DataParallel::step(const Batch& batch, const Corpus& corpus, TrainingTask& task) {

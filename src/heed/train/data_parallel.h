@@ -46,8 +46,16 @@ class DataParallel {
 
   // heed::Error unless every rank holds rank 0's parameters (when: "after initialisation").
   void check_same_parameters(const std::vector<Var>& params, const char* when) const;
-  // Whether any rank was asked to stop or ran out of time (every rank gets the same answer).
-  void agree(bool& interrupted, bool& out_of_time) const;
+  // Whether any rank was asked to stop or ran out of time, and rank 0's training clock
+  // (seconds): every rank gets the same answers. A schedule that reads the clock (a linear
+  // decay to training.max_seconds) must read this one, or each rank's own clock would give
+  // each its own learning rate and their parameters would part.
+  void agree(bool& interrupted, bool& out_of_time, double& seconds) const;
+  // A step or a save failed on this rank alone, while the others go on into the next
+  // collective: finishing MPI would wait for them for ever. Alone, rethrows the exception
+  // being handled; data-parallel, throws dist::RankFailure with its message, which
+  // `heed train` reports and then aborts the whole run with (mpirun stops every rank).
+  [[noreturn]] void fail_alone() const;
   // One global batch: this rank's share through task.forward_backward, the gradient sums,
   // and the whole batch's mean target-token loss over every rank.
   double step(const Batch& batch, const Corpus& corpus, TrainingTask& task);

@@ -79,6 +79,7 @@ class TrainingLoop {
   TrainResult run();
 
  private:
+  TrainResult train_steps();  // run() after the directory and the model are set up
   // The task, its data and model, the optimizer and the sampler; on resume the state.
   void set_up();
   // The update of one global batch; returns its mean target-token loss (over every rank).
@@ -129,8 +130,11 @@ class TrainingLoop {
   double next_lr() const {
     const TrainingTask::LrPhase phase = task_->lr_phase();
     if (phase.fixed) return *phase.fixed;
-    return schedule_.lr(state_.step + 1 - phase.origin, seconds());
+    return schedule_.lr(state_.step + 1 - phase.origin, clock_);
   }
+  // The training clock the schedule reads: seconds() at the latest check before a step, rank
+  // 0's on every rank of a data-parallel run (DataParallel::agree).
+  double clock_ = 0.0;
   double window_loss_ = 0.0;  // token-weighted training loss since the last validation
   std::int64_t window_tokens_ = 0;
 };
@@ -319,8 +323,17 @@ TrainResult TrainingLoop::run() {
         set_up();
       });
   parallel_.start(params_, t_.allreduce_bucket_mb, rng_, t_.seed, state_.step);
+  try {
+    return train_steps();
+  } catch (...) {
+    parallel_.fail_alone();  // data-parallel: the other ranks would wait for this one for ever
+  }
+}
+
+TrainResult TrainingLoop::train_steps() {
   parallel_.check_same_parameters(
       params_, resume_ ? "after loading the training state" : "after initialisation");
+  clock_ = seconds();
   const ModelConfig& mc = c_.model;
   const std::string log_path = path_in(dir_, model_files::kLog);
 
@@ -354,8 +367,11 @@ TrainResult TrainingLoop::run() {
   for (;;) {
     bool interrupted =
         stop_requested() || (options_stop_ && options_stop_->load(std::memory_order_relaxed));
-    bool out_of_time = t_.max_seconds > 0 && seconds() >= t_.max_seconds;
-    parallel_.agree(interrupted, out_of_time);  // data-parallel: all ranks stop at the same step
+    double now = seconds();
+    bool out_of_time = t_.max_seconds > 0 && now >= t_.max_seconds;
+    // Data-parallel: all ranks stop at the same step, and take rank 0's clock.
+    parallel_.agree(interrupted, out_of_time, now);
+    clock_ = now;
     if (interrupted) {
       outcome = TrainOutcome::interrupted;
       reason = "interrupted";
