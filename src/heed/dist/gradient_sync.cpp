@@ -23,6 +23,7 @@ struct GradientSync::Impl {
     std::size_t elements = 0;
     std::vector<char> buffer;  // the gradients, packed
     std::size_t pending = 0;   // parameters not final yet this step
+    bool full = false;         // every gradient final: may start once the buckets before it have
     bool started = false;
     MPI_Request request = MPI_REQUEST_NULL;
   };
@@ -34,6 +35,10 @@ struct GradientSync::Impl {
   // many of them are final.
   std::vector<std::size_t> order;
   std::size_t final_count = 0;
+  // Buckets start in their index order on every rank: a collective must be started in the same
+  // order everywhere, and the order in which buckets fill follows each rank's own tape (its
+  // share's lengths), which may differ. Buckets [0, next_start) have started.
+  std::size_t next_start = 0;
   bool ordered = false;
   bool observing = false;
   MPI_Datatype type = MPI_FLOAT;
@@ -81,9 +86,11 @@ void GradientSync::begin_step() {
   std::fill(impl_->first_read.begin(), impl_->first_read.end(), kUnread);
   for (Impl::Bucket& b : impl_->buckets) {
     b.pending = b.params.size();
+    b.full = false;
     b.started = false;
   }
   impl_->final_count = 0;
+  impl_->next_start = 0;
   impl_->ordered = false;
   impl_->observing = true;
   Tape::current().set_observer(this);
@@ -123,7 +130,9 @@ void GradientSync::replayed(std::size_t entry) {
 
 void GradientSync::ready(std::size_t param) {
   Impl::Bucket& b = impl_->buckets[impl_->bucket_of[param]];
-  if (b.pending > 0 && --b.pending == 0) start(impl_->bucket_of[param]);
+  if (b.pending > 0 && --b.pending == 0) b.full = true;
+  while (impl_->next_start < impl_->buckets.size() && impl_->buckets[impl_->next_start].full)
+    start(impl_->next_start++);
 }
 
 void GradientSync::start(std::size_t bucket) {
@@ -149,8 +158,7 @@ void GradientSync::finish() {
   }
   for (Impl::Bucket& b : impl_->buckets)
     if (b.started) ++stats_.started_in_backward;
-  for (std::size_t i = 0; i < impl_->buckets.size(); ++i)
-    if (!impl_->buckets[i].started) start(i);
+  while (impl_->next_start < impl_->buckets.size()) start(impl_->next_start++);
   const auto t0 = std::chrono::steady_clock::now();
   for (Impl::Bucket& b : impl_->buckets)
     if (b.request != MPI_REQUEST_NULL) MPI_Wait(&b.request, MPI_STATUS_IGNORE);
