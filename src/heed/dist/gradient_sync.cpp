@@ -91,6 +91,7 @@ void GradientSync::begin_step() {
   }
   impl_->final_count = 0;
   impl_->next_start = 0;
+  stats_.start_order.clear();
   impl_->ordered = false;
   impl_->observing = true;
   Tape::current().set_observer(this);
@@ -146,6 +147,7 @@ void GradientSync::start(std::size_t bucket) {
     at += n;
   }
   b.started = true;
+  stats_.start_order.push_back(bucket);
   if (world_.size() > 1)
     MPI_Iallreduce(MPI_IN_PLACE, b.buffer.data(), static_cast<int>(b.elements), impl_->type,
                    MPI_SUM, MPI_COMM_WORLD, &b.request);

@@ -23,6 +23,7 @@ struct SyncStats {
   std::size_t bytes = 0;            // gradient bytes each rank sends into the sum, per step
   double wait_seconds = 0.0;        // in finish(), summed over steps: the exposed part
   std::size_t started_in_backward = 0;  // buckets started before finish(), summed over steps
+  std::vector<std::size_t> start_order;  // the latest step's buckets, in the order they started
 };
 
 class GradientSync : public TapeObserver {
