@@ -128,6 +128,19 @@ class DataParallel : public ::testing::Test {
     return testing::run_shell(mpirun_line(n, out, extra, config));
   }
 
+  // One process and two ranks train config with extra into name_a and name_b: both succeed,
+  // the first makes `steps` validations, and the two curves agree within 1e-9 (f64).
+  void expect_two_ranks_follow_one_process(const std::string& name, const std::string& extra,
+                                           const std::string& config, std::size_t steps) const {
+    const CommandResult a = alone(name + "_a", extra, config);
+    ASSERT_EQ(a.exit_code, 0) << a.output;
+    const CommandResult b = ranks(2, name + "_b", extra, config);
+    ASSERT_EQ(b.exit_code, 0) << b.output;
+    const auto ha = history(dir_.path(name + "_a"));
+    ASSERT_EQ(ha.size(), steps);
+    expect_same_curve(ha, history(dir_.path(name + "_b")), 1e-9);
+  }
+
   // Every step's training loss and dev loss agree within rel (relative to max(1, |value|)).
   static void expect_same_curve(const std::vector<Point>& a, const std::vector<Point>& b,
                                 double rel, std::int64_t from_step = 1) {
@@ -198,13 +211,7 @@ TEST_F(DataParallel, EveryModelKindFollowsOneProcess) {
         "--set model.enc_hidden=32 --set model.score=location"}) {
     SCOPED_TRACE(kind);
     const std::string name = "k" + std::to_string(std::hash<std::string>{}(kind) % 100000);
-    const CommandResult a = alone(name + "a", common + kind);
-    ASSERT_EQ(a.exit_code, 0) << a.output;
-    const CommandResult b = ranks(2, name + "b", common + kind);
-    ASSERT_EQ(b.exit_code, 0) << b.output;
-    const auto ha = history(dir_.path(name + "a"));
-    ASSERT_EQ(ha.size(), 40u);
-    expect_same_curve(ha, history(dir_.path(name + "b")), 1e-9);
+    expect_two_ranks_follow_one_process(name, common + kind, "config.yaml", 40);
   }
 }
 
@@ -215,15 +222,8 @@ TEST_F(DataParallel, TheTransformerFollowsOneProcess) {
   const std::string common = "--set training.dtype=f64 --set training.allreduce_bucket_mb=0 ";
   for (const std::string norm : {"pre", "post"}) {
     SCOPED_TRACE(norm);
-    const std::string extra = common + "--set model.norm=" + norm;
-    const std::string a_dir = "tf_" + norm + "_a", b_dir = "tf_" + norm + "_b";
-    const CommandResult a = alone(a_dir, extra, "transformer.yaml");
-    ASSERT_EQ(a.exit_code, 0) << a.output;
-    const CommandResult b = ranks(2, b_dir, extra, "transformer.yaml");
-    ASSERT_EQ(b.exit_code, 0) << b.output;
-    const auto ha = history(dir_.path(a_dir));
-    ASSERT_EQ(ha.size(), 40u);
-    expect_same_curve(ha, history(dir_.path(b_dir)), 1e-9);
+    expect_two_ranks_follow_one_process("tf_" + norm, common + "--set model.norm=" + norm,
+                                        "transformer.yaml", 40);
   }
 }
 
@@ -239,13 +239,7 @@ TEST_F(DataParallel, TheListenerAndSpellerFollowOneProcess) {
       "--set training.dtype=f64 --set training.allreduce_bucket_mb=0 --set training.max_steps=30 "
       "--set training.warmup_steps=10 --set training.validate_every=1 "
       "--set training.spec_augment.freq_masks=0";
-  const CommandResult a = alone("las_a", extra, "las.yaml");
-  ASSERT_EQ(a.exit_code, 0) << a.output;
-  const CommandResult b = ranks(2, "las_b", extra, "las.yaml");
-  ASSERT_EQ(b.exit_code, 0) << b.output;
-  const auto ha = history(dir_.path("las_a"));
-  ASSERT_EQ(ha.size(), 30u);
-  expect_same_curve(ha, history(dir_.path("las_b")), 1e-9);
+  expect_two_ranks_follow_one_process("las", extra, "las.yaml", 30);
 }
 
 // A schedule that reads the clock (a linear decay to training.max_seconds) takes rank 0's

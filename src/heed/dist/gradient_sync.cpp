@@ -24,7 +24,6 @@ struct GradientSync::Impl {
     std::vector<char> buffer;  // the gradients, packed
     std::size_t pending = 0;   // parameters not final yet this step
     bool full = false;         // every gradient final: may start once the buckets before it have
-    bool started = false;
     MPI_Request request = MPI_REQUEST_NULL;
   };
   std::unordered_map<const void*, std::size_t> index;  // parameter node -> position
@@ -87,7 +86,6 @@ void GradientSync::begin_step() {
   for (Impl::Bucket& b : impl_->buckets) {
     b.pending = b.params.size();
     b.full = false;
-    b.started = false;
   }
   impl_->final_count = 0;
   impl_->next_start = 0;
@@ -146,7 +144,6 @@ void GradientSync::start(std::size_t bucket) {
     std::memcpy(b.buffer.data() + at, g.raw(), n);
     at += n;
   }
-  b.started = true;
   stats_.start_order.push_back(bucket);
   if (world_.size() > 1)
     MPI_Iallreduce(MPI_IN_PLACE, b.buffer.data(), static_cast<int>(b.elements), impl_->type,
@@ -158,8 +155,7 @@ void GradientSync::finish() {
     Tape::current().set_observer(nullptr);
     impl_->observing = false;
   }
-  for (Impl::Bucket& b : impl_->buckets)
-    if (b.started) ++stats_.started_in_backward;
+  stats_.started_in_backward += impl_->next_start;
   while (impl_->next_start < impl_->buckets.size()) start(impl_->next_start++);
   const auto t0 = std::chrono::steady_clock::now();
   for (Impl::Bucket& b : impl_->buckets)
