@@ -5,10 +5,13 @@
 // (context) forward, twice that backward; tanh, exp and the softmax are not counted.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <vector>
 
 #include "micro.h"
+#include "heed/base/random.h"
 #include "heed/kernels/attention.h"
+#include "heed/kernels/multi_head_attention.h"
 
 namespace {
 
@@ -116,6 +119,61 @@ BENCHMARK(BM_AttentionBackward)
     ->ArgNames({"kind", "B", "m", "kd", "dv"})
     ->Args({0, 64, 30, 256, 512})
     ->Args({1, 64, 30, 256, 256})
+    ->Unit(benchmark::kMicrosecond);
+
+// One step of beam search's self-attention over the Transformer decoder's cache
+// (models/position_cache.h): 64 sentences x beam 5 hypotheses, d_model 256 in 4 heads, each
+// hypothesis reading its m earlier positions' keys and values by row from a store of
+// [K V] rows, one appended per hypothesis a step, the hypotheses' positions shared as beam
+// search's back-pointers share them (each step's hypotheses descend from random ones of
+// the same sentence). Two such stores, one for each of the bench config's two decoder layers,
+// read in turn: together larger than the last-level cache, as in decoding. FLOPs: 4 d a key.
+void BM_MultiHeadAttentionCachedStep(benchmark::State& state) {
+  const std::int64_t sentences = 64, beam = 5, B = sentences * beam, H = 4, d = 256;
+  const std::int64_t m = state.range(0), layers = 2;
+  heed::Rng rng(7);
+  std::vector<std::int64_t> index(static_cast<std::size_t>(B * m));  // (B, m) store rows
+  for (std::int64_t t = 0; t < m; ++t) {
+    std::vector<std::int64_t> next(index.size());
+    for (std::int64_t b = 0; b < B; ++b) {
+      const std::int64_t parent = b / beam * beam + static_cast<std::int64_t>(rng.uniform(0, beam));
+      for (std::int64_t j = 0; j < t; ++j)
+        next[static_cast<std::size_t>(b * m + j)] = index[static_cast<std::size_t>(parent * m + j)];
+      next[static_cast<std::size_t>(b * m + t)] = t * B + b;
+    }
+    index = next;
+  }
+  std::vector<std::vector<float>> stores;
+  for (std::int64_t l = 0; l < layers; ++l)
+    stores.push_back(random_floats(static_cast<std::size_t>(m * B * 2 * d), -1, 1, 10 + l));
+  const auto q = random_floats(static_cast<std::size_t>(B * d), -1, 1, 3);
+  std::vector<float> P(static_cast<std::size_t>(B * H * m)), O(static_cast<std::size_t>(B * d));
+  heed::kernels::HeadsShape s;
+  s.batch = B;
+  s.heads = H;
+  s.queries = 1;
+  s.keys = m;
+  s.dim = d;
+  s.q_ld = d;
+  s.k_ld = s.v_ld = 2 * d;
+  s.key_rows = index.data();
+  s.scale = 1.0 / std::sqrt(static_cast<double>(d / H));
+  for (auto _ : state) {
+    for (const auto& store : stores) {
+      heed::kernels::multi_head_attention<float>({}, s, q.data(), store.data(),
+                                                 store.data() + d, nullptr, nullptr, P.data(),
+                                                 O.data());
+      benchmark::DoNotOptimize(O.data());
+      benchmark::ClobberMemory();
+    }
+  }
+  heed::bench::set_flops(state, static_cast<double>(layers * B * m) * 4.0 * static_cast<double>(d));
+}
+
+BENCHMARK(BM_MultiHeadAttentionCachedStep)
+    ->ArgNames({"m"})
+    ->Arg(15)  // the middle of a 30-step beam search
+    ->Arg(30)  // its last step
     ->Unit(benchmark::kMicrosecond);
 
 }  // namespace

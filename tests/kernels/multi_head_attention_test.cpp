@@ -112,6 +112,9 @@ std::vector<Case> cases() {
       {2, 2, 5, 8, 16, true, false, true, true, false},
       {5, 4, 12, 12, 256, true, true, true, true, true},   // the bench's training shapes
       {2, 2, 40, 40, 128, true, true, false, true, false}, // past kSmallProducts: gemm by default
+      // 16 batch rows or more: the loops take a row's heads together
+      {17, 4, 1, 13, 64, true, true, false, false, false}, // a beam's decoding step
+      {16, 3, 6, 6, 24, true, true, true, true, true},     // self-attention, all options
   };
 }
 

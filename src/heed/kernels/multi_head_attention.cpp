@@ -5,6 +5,10 @@
 #include <limits>
 #include <vector>
 
+#if defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+#endif
+
 #include "heed/base/error.h"
 #include "heed/kernels/fast_math.h"
 
@@ -26,21 +30,47 @@ std::int64_t key_limit(const HeadsShape& s, std::int64_t b, std::int64_t i) {
 }
 
 // Row i of the scores in place -> its softmax over the first `limit` keys, 0 after them.
+// Each pass runs whole vectors: over the row's first multiple of 8 keys, then over the rest
+// padded to 8 with -inf (weight 0) in a buffer: short rows (a decoding step's few keys) would
+// otherwise spend most of their time in each loop's scalar remainder.
 template <typename T>
 void softmax_row(T* row, const T* additive, std::int64_t limit, std::int64_t m) {
-  T top = -std::numeric_limits<T>::infinity();
-  for (std::int64_t j = 0; j < limit; ++j) {
-    if (additive) row[j] += additive[j];
-    top = std::max(top, row[j]);
+  constexpr std::int64_t W = 8;
+  const std::int64_t body = limit / W * W;
+  T tail[W];
+  for (std::int64_t e = 0; e < W; ++e)
+    tail[e] = body + e < limit ? row[body + e] + (additive ? additive[body + e] : T(0))
+                               : -std::numeric_limits<T>::infinity();
+  if (additive) {
+#pragma omp simd
+    for (std::int64_t j = 0; j < body; ++j) row[j] += additive[j];
   }
+  T top = -std::numeric_limits<T>::infinity();
+#pragma omp simd reduction(max : top)
+  for (std::int64_t j = 0; j < body; ++j) top = row[j] > top ? row[j] : top;
+#pragma omp simd reduction(max : top)
+  for (std::int64_t e = 0; e < W; ++e) top = tail[e] > top ? tail[e] : top;
   if (limit == 0 || std::isinf(top)) {  // every key masked: no attention, never NaN
     std::fill(row, row + m, T(0));
     return;
   }
   T sum = 0;
-  for (std::int64_t j = 0; j < limit; ++j) sum += row[j] = fast_exp(row[j] - top);
+#pragma omp simd reduction(+ : sum)
+  for (std::int64_t j = 0; j < body; ++j) {
+    const T e = fast_exp(row[j] - top);
+    row[j] = e;
+    sum += e;
+  }
+#pragma omp simd reduction(+ : sum)
+  for (std::int64_t e = 0; e < W; ++e) {
+    const T x = fast_exp(tail[e] - top);
+    tail[e] = x;
+    sum += x;
+  }
   const T inv = T(1) / sum;
-  for (std::int64_t j = 0; j < limit; ++j) row[j] *= inv;
+#pragma omp simd
+  for (std::int64_t j = 0; j < body; ++j) row[j] *= inv;
+  for (std::int64_t j = body; j < limit; ++j) row[j] = tail[j - body] * inv;
   std::fill(row + limit, row + m, T(0));
 }
 
@@ -89,6 +119,63 @@ void axpy4(const T* w, const T* x0, const T* x1, const T* x2, const T* x3, T* y,
     y[c] += (w0 * x0[c] + w1 * x1[c]) + (w2 * x2[c] + w3 * x3[c]);
 }
 
+// scale times the dot products of a with b[0..8), into out[0..8).
+template <typename T>
+void dot8_scaled(const T* a, const T* const* b, std::int64_t len, T scale, T* out) {
+  dot4(a, b[0], b[1], b[2], b[3], len, out);
+  dot4(a, b[4], b[5], b[6], b[7], len, out + 4);
+  for (std::int64_t e = 0; e < 8; ++e) out[e] *= scale;
+}
+
+#if defined(__AVX2__) && defined(__FMA__)
+// In float on AVX2 (every build's minimum: docs/ENGINE.md) for len a multiple of 8: eight
+// vector sums, then one transposing reduction for the eight (seven horizontal adds in all,
+// against about four for each sum reduced on its own).
+inline void dot8_scaled_avx2(const float* a, const float* const* b, std::int64_t len,
+                             float scale, float* out) {
+  __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
+  for (std::int64_t c = 0; c < len; c += 8) {
+    const __m256 x = _mm256_loadu_ps(a + c);
+    s0 = _mm256_fmadd_ps(x, _mm256_loadu_ps(b[0] + c), s0);
+    s1 = _mm256_fmadd_ps(x, _mm256_loadu_ps(b[1] + c), s1);
+    s2 = _mm256_fmadd_ps(x, _mm256_loadu_ps(b[2] + c), s2);
+    s3 = _mm256_fmadd_ps(x, _mm256_loadu_ps(b[3] + c), s3);
+    s4 = _mm256_fmadd_ps(x, _mm256_loadu_ps(b[4] + c), s4);
+    s5 = _mm256_fmadd_ps(x, _mm256_loadu_ps(b[5] + c), s5);
+    s6 = _mm256_fmadd_ps(x, _mm256_loadu_ps(b[6] + c), s6);
+    s7 = _mm256_fmadd_ps(x, _mm256_loadu_ps(b[7] + c), s7);
+  }
+  // hadd(a, b) = [a0+a1, a2+a3, b0+b1, b2+b3 | the same of the upper halves]: two rounds leave
+  // each sum's lower-half total and upper-half total in the matching lane of each half.
+  const __m256 u0 = _mm256_hadd_ps(_mm256_hadd_ps(s0, s1), _mm256_hadd_ps(s2, s3));
+  const __m256 u1 = _mm256_hadd_ps(_mm256_hadd_ps(s4, s5), _mm256_hadd_ps(s6, s7));
+  const __m256 sums = _mm256_add_ps(_mm256_permute2f128_ps(u0, u1, 0x20),
+                                    _mm256_permute2f128_ps(u0, u1, 0x31));
+  _mm256_storeu_ps(out, _mm256_mul_ps(sums, _mm256_set1_ps(scale)));
+}
+
+template <>
+void dot8_scaled<float>(const float* a, const float* const* b, std::int64_t len, float scale,
+                        float* out) {
+  if (len % 8 == 0) return dot8_scaled_avx2(a, b, len, scale, out);
+  dot4(a, b[0], b[1], b[2], b[3], len, out);
+  dot4(a, b[4], b[5], b[6], b[7], len, out + 4);
+  for (std::int64_t e = 0; e < 8; ++e) out[e] *= scale;
+}
+#endif
+
+// y += w[0] x[0] + ... + w[7] x[7]: y read and written once for eight rows.
+template <typename T>
+void axpy8(const T* w, const T* const* x, T* y, std::int64_t len) {
+  const T w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6], w7 = w[7];
+  const T *x0 = x[0], *x1 = x[1], *x2 = x[2], *x3 = x[3], *x4 = x[4], *x5 = x[5], *x6 = x[6],
+          *x7 = x[7];
+#pragma omp simd
+  for (std::int64_t c = 0; c < len; ++c)
+    y[c] += ((w0 * x0[c] + w1 * x1[c]) + (w2 * x2[c] + w3 * x3[c])) +
+            ((w4 * x4[c] + w5 * x5[c]) + (w6 * x6[c] + w7 * x7[c]));
+}
+
 // The cache lines of len elements from p, ahead of their use: listed key rows lie anywhere
 // in their store, where the hardware's prefetcher cannot guess the next one.
 template <typename T>
@@ -96,6 +183,80 @@ void prefetch(const T* p, std::int64_t len) {
   const auto* bytes = reinterpret_cast<const char*>(p);
   const auto n = static_cast<std::int64_t>(sizeof(T)) * len;
   for (std::int64_t at = 0; at < n; at += 64) __builtin_prefetch(bytes + at);
+}
+
+// The loops' forward for batch row b and heads [h0, h1): the keys in blocks of eight (the
+// last padded), every head of a block before the next block, so that a key's row is read
+// across all its heads at once (one contiguous span of the row, which a listed row makes
+// worth fetching ahead).
+template <typename T>
+void forward_loops(const HeadsShape& s, std::int64_t b, std::int64_t h0, std::int64_t h1,
+                   const T* Q, const T* K, const T* V, const T* additive, const T* drop, T* P,
+                   T* O) {
+  const std::int64_t H = s.heads, n = s.queries, m = s.keys, d = s.dim, dh = d / H;
+  const T scale = static_cast<T>(s.scale);
+  // Key j's row: b m + j, or the one key_rows names; the heads' columns from h0.
+  const std::int64_t* rows = s.key_rows ? s.key_rows + b * m : nullptr;
+  const T* k = (rows ? K : K + b * m * s.k_ld) + h0 * dh;
+  const T* v = (rows ? V : V + b * m * s.v_ld) + h0 * dh;
+  const auto key = [=](std::int64_t j) { return k + (rows ? rows[j] : j) * s.k_ld; };
+  const auto value = [=](std::int64_t j) { return v + (rows ? rows[j] : j) * s.v_ld; };
+  const std::int64_t span = (h1 - h0) * dh;  // the elements of a row the heads read
+  // Listed rows lie anywhere in their store, where the hardware's prefetcher cannot guess the
+  // next one: the next block's rows are fetched while this block's are read.
+  const auto prefetch_block = [=](const auto& at, std::int64_t j, std::int64_t limit) {
+    if (rows)
+      for (std::int64_t e = j; e < std::min(j + 8, limit); ++e) prefetch(at(e), span);
+  };
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t limit = key_limit(s, b, i);
+    const T* qi = Q + (b * n + i) * s.q_ld;
+    T* pi = P + ((b * H + h0) * n + i) * m;  // head h's row: pi + (h - h0) n m
+    const auto p_row = [=](std::int64_t h) { return pi + (h - h0) * n * m; };
+    // Keys j..j+7; past the limit, the last key again (its products unused).
+    const T* at[8];
+    const auto block = [&](const auto& row_of, std::int64_t j) {
+      for (std::int64_t e = 0; e < 8; ++e) at[e] = row_of(std::min(j + e, limit - 1));
+    };
+    prefetch_block(key, 0, limit);
+    for (std::int64_t j = 0; j < limit; j += 8) {
+      prefetch_block(key, j + 8, limit);
+      block(key, j);
+      const std::int64_t count = std::min<std::int64_t>(8, limit - j);
+      for (std::int64_t h = h0; h < h1; ++h) {
+        const std::int64_t c = (h - h0) * dh;
+        const T* heads[8];
+        for (std::int64_t e = 0; e < 8; ++e) heads[e] = at[e] + c;
+        T scores[8];
+        dot8_scaled(qi + h * dh, heads, dh, scale, scores);
+        std::copy_n(scores, count, p_row(h) + j);
+      }
+    }
+    for (std::int64_t h = h0; h < h1; ++h)
+      softmax_row(p_row(h), additive ? additive + i * m : nullptr, limit, m);
+    T* oi = O + (b * n + i) * d + h0 * dh;
+    std::fill(oi, oi + span, T(0));
+    // Head h's weight of key e: P's, times the dropout mask's (laid out like P).
+    const auto weight = [=](std::int64_t h, std::int64_t e) {
+      const T w = p_row(h)[e];
+      return drop ? w * drop[((b * H + h) * n + i) * m + e] : w;
+    };
+    prefetch_block(value, 0, limit);
+    for (std::int64_t j = 0; j < limit; j += 8) {
+      prefetch_block(value, j + 8, limit);
+      block(value, j);
+      for (std::int64_t h = h0; h < h1; ++h) {
+        const std::int64_t c = (h - h0) * dh;
+        T w[8];
+        const T* heads[8];
+        for (std::int64_t e = 0; e < 8; ++e) {
+          w[e] = j + e < limit ? weight(h, j + e) : T(0);
+          heads[e] = at[e] + c;
+        }
+        axpy8(w, heads, oi + c, dh);
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -113,10 +274,20 @@ void multi_head_attention(const GemmOptions& options, const HeadsShape& s, const
   const std::int64_t B = s.batch, H = s.heads, n = s.queries, m = s.keys, d = s.dim;
   const std::int64_t dh = d / H, pairs = B * H;
   const T scale = static_cast<T>(s.scale);
-  const bool loops = uses_product_loops(s);
+  if (uses_product_loops(s)) {
+    // A batch row's heads together (the rows enough to share among the threads), else one
+    // head a task.
+    const std::int64_t group = B >= 16 ? H : 1, tasks = B * (H / group);
+#pragma omp parallel for schedule(static) if (worth_threads(s))
+    for (std::int64_t task = 0; task < tasks; ++task) {
+      const std::int64_t b = task / (H / group), h0 = task % (H / group) * group;
+      forward_loops(s, b, h0, h0 + group, Q, K, V, additive, drop, P, O);
+    }
+    return;
+  }
 #pragma omp parallel if (worth_threads(s))
   {
-    std::vector<T> dropped(drop && !loops ? static_cast<std::size_t>(n * m) : 0);
+    std::vector<T> dropped(drop ? static_cast<std::size_t>(n * m) : 0);
 #pragma omp for schedule(static)
     for (std::int64_t bh = 0; bh < pairs; ++bh) {
       const std::int64_t b = bh / H, h = bh % H;
@@ -125,51 +296,6 @@ void multi_head_attention(const GemmOptions& options, const HeadsShape& s, const
       const T* v = V + b * m * s.v_ld + h * dh;
       T* p = P + bh * n * m;
       T* o = O + b * n * d + h * dh;
-      if (loops) {
-        // Row by row, and only over the keys the row may read (the rest of P is 0). Key j's
-        // row: b m + j, or the one key_rows names.
-        const std::int64_t* rows = s.key_rows ? s.key_rows + b * m : nullptr;
-        if (rows) {
-          k = K + h * dh;
-          v = V + h * dh;
-        }
-        const auto key = [=](std::int64_t j) { return k + (rows ? rows[j] : j) * s.k_ld; };
-        const auto value = [=](std::int64_t j) { return v + (rows ? rows[j] : j) * s.v_ld; };
-        // Listed rows: the next block's rows fetched while this block's are read.
-        const auto prefetch_block = [=](const auto& at, std::int64_t j, std::int64_t limit) {
-          if (rows)
-            for (std::int64_t e = j + 4; e < std::min(j + 8, limit); ++e) prefetch(at(e), dh);
-        };
-        const T* mask = drop ? drop + bh * n * m : nullptr;
-        for (std::int64_t i = 0; i < n; ++i) {
-          const std::int64_t limit = key_limit(s, b, i);
-          T* pi = p + i * m;
-          const T* qi = q + i * s.q_ld;
-          // The keys four at a time, then one at a time.
-          std::int64_t j = 0;
-          for (; j + 4 <= limit; j += 4) {
-            prefetch_block(key, j, limit);
-            dot4(qi, key(j), key(j + 1), key(j + 2), key(j + 3), dh, pi + j);
-            for (std::int64_t e = j; e < j + 4; ++e) pi[e] *= scale;
-          }
-          for (; j < limit; ++j) pi[j] = scale * dot(qi, key(j), dh);
-          softmax_row(pi, additive ? additive + i * m : nullptr, limit, m);
-          T* oi = o + i * d;
-          std::fill(oi, oi + dh, T(0));
-          T w[4];
-          for (j = 0; j + 4 <= limit; j += 4) {
-            prefetch_block(value, j, limit);
-            for (std::int64_t e = 0; e < 4; ++e)
-              w[e] = mask ? pi[j + e] * mask[i * m + j + e] : pi[j + e];
-            axpy4(w, value(j), value(j + 1), value(j + 2), value(j + 3), oi, dh);
-          }
-          for (; j < limit; ++j) {
-            const T wj = mask ? pi[j] * mask[i * m + j] : pi[j];
-            if (wj != T(0)) axpy(wj, value(j), oi, dh);
-          }
-        }
-        continue;
-      }
       gemm<T>(options, false, true, n, m, dh, scale, q, s.q_ld, k, s.k_ld, T(0), p, m);
       for (std::int64_t i = 0; i < n; ++i)
         softmax_row(p + i * m, additive ? additive + i * m : nullptr, key_limit(s, b, i), m);
