@@ -660,7 +660,9 @@ std::vector<ConfigKey> make_keys() {
   k.push_back(number("training.max_seconds", training(&TrainingConfig::max_seconds), {no_limit},
       "stop once training has run this many seconds in all (resumed sessions count); 0 = no "
       "limit. A time budget depends on the machine's speed, so a run stopped by it is not "
-      "repeatable bit for bit"));
+      "repeatable bit for bit. Under mpirun the ranks stop together, at the first step where "
+      "any rank's clock has reached the budget, and a `linear` decay reads rank 0's clock on "
+      "every rank"));
   k.push_back(integer("training.max_epochs", training(&TrainingConfig::max_epochs), {no_limit},
       "stop after this many passes over the data; 0 = no limit (one of `max_steps`, "
       "`max_epochs`, `max_seconds` must be set)"));
