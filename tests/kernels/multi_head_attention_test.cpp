@@ -115,6 +115,7 @@ std::vector<Case> cases() {
       // 16 batch rows or more: the loops take a row's heads together
       {17, 4, 1, 13, 64, true, true, false, false, false}, // a beam's decoding step
       {16, 3, 6, 6, 24, true, true, true, true, true},     // self-attention, all options
+      {18, 3, 4, 9, 15, true, true, false, true, false},   // heads of 5: no whole vectors
   };
 }
 

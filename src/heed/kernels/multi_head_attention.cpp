@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #if defined(__AVX2__) && defined(__FMA__)
@@ -109,24 +110,6 @@ void dot4(const T* a, const T* b0, const T* b1, const T* b2, const T* b3, std::i
   out[3] = s3;
 }
 
-// y += w[0] x0 + w[1] x1 + w[2] x2 + w[3] x3: y read and written once for four rows.
-template <typename T>
-void axpy4(const T* w, const T* x0, const T* x1, const T* x2, const T* x3, T* y,
-           std::int64_t len) {
-  const T w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
-#pragma omp simd
-  for (std::int64_t c = 0; c < len; ++c)
-    y[c] += (w0 * x0[c] + w1 * x1[c]) + (w2 * x2[c] + w3 * x3[c]);
-}
-
-// scale times the dot products of a with b[0..8), into out[0..8).
-template <typename T>
-void dot8_scaled(const T* a, const T* const* b, std::int64_t len, T scale, T* out) {
-  dot4(a, b[0], b[1], b[2], b[3], len, out);
-  dot4(a, b[4], b[5], b[6], b[7], len, out + 4);
-  for (std::int64_t e = 0; e < 8; ++e) out[e] *= scale;
-}
-
 #if defined(__AVX2__) && defined(__FMA__)
 // In float on AVX2 (every build's minimum: docs/ENGINE.md) for len a multiple of 8: eight
 // vector sums, then one transposing reduction for the eight (seven horizontal adds in all,
@@ -153,16 +136,19 @@ inline void dot8_scaled_avx2(const float* a, const float* const* b, std::int64_t
                                     _mm256_permute2f128_ps(u0, u1, 0x31));
   _mm256_storeu_ps(out, _mm256_mul_ps(sums, _mm256_set1_ps(scale)));
 }
+#endif
 
-template <>
-void dot8_scaled<float>(const float* a, const float* const* b, std::int64_t len, float scale,
-                        float* out) {
-  if (len % 8 == 0) return dot8_scaled_avx2(a, b, len, scale, out);
+// scale times the dot products of a with b[0..8), into out[0..8).
+template <typename T>
+void dot8_scaled(const T* a, const T* const* b, std::int64_t len, T scale, T* out) {
+#if defined(__AVX2__) && defined(__FMA__)
+  if constexpr (std::is_same_v<T, float>)
+    if (len % 8 == 0) return dot8_scaled_avx2(a, b, len, scale, out);
+#endif
   dot4(a, b[0], b[1], b[2], b[3], len, out);
   dot4(a, b[4], b[5], b[6], b[7], len, out + 4);
   for (std::int64_t e = 0; e < 8; ++e) out[e] *= scale;
 }
-#endif
 
 // y += w[0] x[0] + ... + w[7] x[7]: y read and written once for eight rows.
 template <typename T>
@@ -259,6 +245,106 @@ void forward_loops(const HeadsShape& s, std::int64_t b, std::int64_t h0, std::in
   }
 }
 
+// The loops' backward for batch row b and heads [h0, h1), over the keys each query may read
+// (P is 0 beyond), in blocks of eight across all the heads as in the forward: first query
+// row by query row, dS and dQ; then key row by key row, dV and dK, each the sum of a column
+// of weights times the query rows, eight queries a pass. g: (h1 - h0) n m elements of
+// scratch (dS).
+template <typename T>
+void backward_loops(const HeadsShape& s, std::int64_t b, std::int64_t h0, std::int64_t h1,
+                    const T* Q, const T* K, const T* V, const T* P, const T* drop, const T* dO,
+                    const T* dP_in, T* dQ, T* dK, T* dV, T* g) {
+  const std::int64_t H = s.heads, n = s.queries, m = s.keys, d = s.dim, dh = d / H;
+  const T scale = static_cast<T>(s.scale);
+  const T* k = K + b * m * s.k_ld;
+  const T* v = V + b * m * s.v_ld;
+  const T* q = Q + b * n * s.q_ld;
+  const T* dout = dO + b * n * d;
+  // Row i of head h: of P, the dropout mask and dP (B, H, n, m); of g ((h1 - h0), n, m).
+  const auto at_row = [&](std::int64_t h, std::int64_t i) { return ((b * H + h) * n + i) * m; };
+  const auto g_row = [&](std::int64_t h, std::int64_t i) { return g + ((h - h0) * n + i) * m; };
+  // Rows j..j+7 of `base` (stride ld); from `end` on, row end - 1 again (its weight 0).
+  const T* at[8];
+  const auto block = [&](const T* base, std::int64_t ld, std::int64_t j, std::int64_t end) {
+    for (std::int64_t e = 0; e < 8; ++e) at[e] = base + std::min(j + e, end - 1) * ld;
+  };
+  std::int64_t widest = 0;  // the most keys any query reads
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t limit = key_limit(s, b, i);
+    widest = std::max(widest, limit);
+    const T* douti = dout + i * d;
+    // g = dO_i V^T, each head over its columns.
+    for (std::int64_t j = 0; j < limit; j += 8) {
+      block(v, s.v_ld, j, limit);
+      const std::int64_t count = std::min<std::int64_t>(8, limit - j);
+      for (std::int64_t h = h0; h < h1; ++h) {
+        const T* heads[8];
+        for (std::int64_t e = 0; e < 8; ++e) heads[e] = at[e] + h * dh;
+        T dots[8];
+        dot8_scaled(douti + h * dh, heads, dh, T(1), dots);
+        std::copy_n(dots, count, g_row(h, i) + j);
+      }
+    }
+    // Through the dropout to P, plus a gradient of P itself; then the softmax's Jacobian:
+    // dS_ij = scale P_ij (dP_ij - sum_l P_il dP_il); 0 past the limit.
+    for (std::int64_t h = h0; h < h1; ++h) {
+      const T* pi = P + at_row(h, i);
+      const T* mi = drop ? drop + at_row(h, i) : nullptr;
+      const T* dpi = dP_in ? dP_in + at_row(h, i) : nullptr;
+      T* gh = g_row(h, i);
+      T sum = 0;
+      for (std::int64_t j = 0; j < limit; ++j) {
+        if (mi) gh[j] *= mi[j];
+        if (dpi) gh[j] += dpi[j];
+        sum += pi[j] * gh[j];
+      }
+      for (std::int64_t j = 0; j < limit; ++j) gh[j] = scale * pi[j] * (gh[j] - sum);
+      std::fill(gh + limit, gh + m, T(0));
+    }
+    // dQ_i += dS_i K, eight keys a pass.
+    if (dQ) {
+      T* dqi = dQ + (b * n + i) * s.q_ld;
+      for (std::int64_t j = 0; j < limit; j += 8) {
+        block(k, s.k_ld, j, limit);
+        for (std::int64_t h = h0; h < h1; ++h) {
+          T w[8];
+          const T* heads[8];
+          for (std::int64_t e = 0; e < 8; ++e) {
+            w[e] = j + e < limit ? g_row(h, i)[j + e] : T(0);
+            heads[e] = at[e] + h * dh;
+          }
+          axpy8(w, heads, dqi + h * dh, dh);
+        }
+      }
+    }
+  }
+  if (n == 0) return;
+  // dV_j += sum_i (dropped P)_ij dO_i and dK_j += sum_i dS_ij Q_i, eight queries a pass.
+  for (std::int64_t j = 0; j < widest; ++j)
+    for (std::int64_t i = 0; i < n; i += 8) {
+      const auto column = [&](const T* rows, std::int64_t ld, T* out, const auto& weight) {
+        block(rows, ld, i, n);
+        for (std::int64_t h = h0; h < h1; ++h) {
+          T w[8];
+          const T* heads[8];
+          for (std::int64_t e = 0; e < 8; ++e) {
+            w[e] = i + e < n ? weight(h, i + e) : T(0);
+            heads[e] = at[e] + h * dh;
+          }
+          axpy8(w, heads, out + h * dh, dh);
+        }
+      };
+      if (dV)
+        column(dout, d, dV + (b * m + j) * s.v_ld, [&](std::int64_t h, std::int64_t r) {
+          const T w = P[at_row(h, r) + j];
+          return drop ? w * drop[at_row(h, r) + j] : w;
+        });
+      if (dK)
+        column(q, s.q_ld, dK + (b * m + j) * s.k_ld,
+               [&](std::int64_t h, std::int64_t r) { return g_row(h, r)[j]; });
+    }
+}
+
 }  // namespace
 
 bool uses_product_loops(const HeadsShape& s) {
@@ -318,13 +404,28 @@ void multi_head_attention_backward(const GemmOptions& options, const HeadsShape&
   const std::int64_t B = s.batch, H = s.heads, n = s.queries, m = s.keys, d = s.dim;
   const std::int64_t dh = d / H, pairs = B * H;
   const T scale = static_cast<T>(s.scale);
-  const bool loops = uses_product_loops(s);
+  if (uses_product_loops(s)) {
+    // A batch row's heads together (16 rows or more), else one head a task, as the forward.
+    // Each task writes its own rows (b) and columns (its heads) of dQ, dK, dV: no two threads
+    // touch the same element, even when Q, K and V are blocks of one tensor.
+    const std::int64_t group = B >= 16 ? H : 1, tasks = B * (H / group);
+#pragma omp parallel if (worth_threads(s))
+    {
+      std::vector<T> g(static_cast<std::size_t>(group * n * m));
+#pragma omp for schedule(static)
+      for (std::int64_t task = 0; task < tasks; ++task) {
+        const std::int64_t b = task / (H / group), h0 = task % (H / group) * group;
+        backward_loops(s, b, h0, h0 + group, Q, K, V, P, drop, dO, dP_in, dQ, dK, dV, g.data());
+      }
+    }
+    return;
+  }
   // Every (b, h) pair writes its own rows (b) and columns (h) of dQ, dK, dV: no two threads
   // touch the same element, even when Q, K and V are blocks of one tensor.
 #pragma omp parallel if (worth_threads(s))
   {
-    std::vector<T> dP(static_cast<std::size_t>(loops ? m : n * m));
-    std::vector<T> dropped(drop && dV && !loops ? static_cast<std::size_t>(n * m) : 0);
+    std::vector<T> dP(static_cast<std::size_t>(n * m));
+    std::vector<T> dropped(drop && dV ? static_cast<std::size_t>(n * m) : 0);
 #pragma omp for schedule(static)
     for (std::int64_t bh = 0; bh < pairs; ++bh) {
       const std::int64_t b = bh / H, h = bh % H;
@@ -335,53 +436,6 @@ void multi_head_attention_backward(const GemmOptions& options, const HeadsShape&
       const T* mask = drop ? drop + bh * n * m : nullptr;
       const T* dout = dO + b * n * d + h * dh;
       T* g = dP.data();
-      if (loops) {
-        // Query row i: the same steps as below, over the keys j < limit (P is 0 beyond).
-        T* dq = dQ ? dQ + b * n * s.q_ld + h * dh : nullptr;
-        T* dk = dK ? dK + b * m * s.k_ld + h * dh : nullptr;
-        T* dv = dV ? dV + b * m * s.v_ld + h * dh : nullptr;
-        for (std::int64_t i = 0; i < n; ++i) {
-          const std::int64_t limit = key_limit(s, b, i);
-          const T* pi = p + i * m;
-          const T* mi = mask ? mask + i * m : nullptr;
-          const T* douti = dout + i * d;
-          const T* dpi = dP_in ? dP_in + (bh * n + i) * m : nullptr;
-          // g = dO_i V^T over the keys, four at a time as in the forward.
-          std::int64_t j = 0;
-          for (; j + 4 <= limit; j += 4)
-            dot4(douti, v + j * s.v_ld, v + (j + 1) * s.v_ld, v + (j + 2) * s.v_ld,
-                 v + (j + 3) * s.v_ld, dh, g + j);
-          for (; j < limit; ++j) g[j] = dot(douti, v + j * s.v_ld, dh);
-          T sum = 0;
-          for (j = 0; j < limit; ++j) {
-            const T w = mi ? pi[j] * mi[j] : pi[j];
-            if (dv && w != T(0)) axpy(w, douti, dv + j * s.v_ld, dh);
-            if (mi) g[j] *= mi[j];
-            if (dpi) g[j] += dpi[j];
-            sum += pi[j] * g[j];
-          }
-          const T* qi = q + i * s.q_ld;
-          T* dqi = dq ? dq + i * s.q_ld : nullptr;
-          // dQ_i gathers four keys' terms a pass; each key's dK row is its own.
-          T ds[4];
-          for (j = 0; j + 4 <= limit; j += 4) {
-            for (std::int64_t e = 0; e < 4; ++e) ds[e] = scale * pi[j + e] * (g[j + e] - sum);
-            if (dqi)
-              axpy4(ds, k + j * s.k_ld, k + (j + 1) * s.k_ld, k + (j + 2) * s.k_ld,
-                    k + (j + 3) * s.k_ld, dqi, dh);
-            if (dk)
-              for (std::int64_t e = 0; e < 4; ++e)
-                if (ds[e] != T(0)) axpy(ds[e], qi, dk + (j + e) * s.k_ld, dh);
-          }
-          for (; j < limit; ++j) {
-            const T dsj = scale * pi[j] * (g[j] - sum);
-            if (dsj == T(0)) continue;
-            if (dqi) axpy(dsj, k + j * s.k_ld, dqi, dh);
-            if (dk) axpy(dsj, qi, dk + j * s.k_ld, dh);
-          }
-        }
-        continue;
-      }
       // d(dropped P) = dO V^T;  dV += (dropped P)^T dO.
       gemm<T>(options, false, true, n, m, dh, T(1), dout, d, v, s.v_ld, T(0), g, m);
       if (dV) {
