@@ -13,7 +13,7 @@ namespace {
 
 TEST(DropoutKernel, KeepRateAndScale) {
   Rng rng(3);
-  std::vector<float> m(100001);  // not a multiple of 64: the last chunk is partial
+  std::vector<float> m(100001);  // not a multiple of 128: the last chunk is partial
   dropout_mask<float>(m.data(), static_cast<std::int64_t>(m.size()), 0.3, rng);
   std::int64_t kept = 0;
   for (float v : m) {
@@ -30,27 +30,29 @@ TEST(DropoutKernel, EdgeProbabilities) {
   for (double v : m) EXPECT_EQ(v, 1.0);
   dropout_mask<double>(m.data(), 64, 1.0, rng);
   for (double v : m) EXPECT_EQ(v, 0.0);
-  dropout_mask<double>(m.data(), 64, 1.0 - 1e-12, rng);  // p 2^32 rounds to 2^32: none kept
+  dropout_mask<double>(m.data(), 64, 1.0 - 1e-6, rng);  // p 2^16 rounds to 2^16: none kept
   for (double v : m) EXPECT_EQ(v, 0.0);
 }
 
-// The documented generator: one draw of the Rng keys Random123's Philox4x32-10, element
-// 64 j + 16 w + t is word w of counter 16 j + t, kept when that word is >= p 2^32.
+// The documented generator: one draw of the Rng keys Random123's Philox4x32-10; element
+// 128 j + 32 w + 16 h + t is half h (0: the low 16 bits) of word w of counter 16 j + t, kept
+// when that half is >= p 2^16.
 TEST(DropoutKernel, IsPhiloxKeyedByOneDraw) {
   Rng rng(5), copy(5);
   const double p = 0.25;
-  std::vector<float> m(4099);  // 64 chunks and a partial one
+  std::vector<float> m(8291);  // 64 chunks and a partial one
   dropout_mask<float>(m.data(), static_cast<std::int64_t>(m.size()), p, rng);
   const std::uint64_t key = copy.next();
   EXPECT_EQ(rng.next(), copy.next()) << "the mask takes exactly one draw";
   const r123::Philox4x32::key_type k = {
       {static_cast<std::uint32_t>(key), static_cast<std::uint32_t>(key >> 32)}};
   for (std::size_t i = 0; i < m.size(); ++i) {
-    const std::uint64_t c = i / 64 * 16 + i % 16;
+    const std::uint64_t c = i / 128 * 16 + i % 16;
     const r123::Philox4x32::ctr_type counter = {
         {static_cast<std::uint32_t>(c), static_cast<std::uint32_t>(c >> 32), 0u, 0u}};
-    const bool keep = philox4x32_R(10, counter, k).v[i % 64 / 16] >= 1073741824u;  // 0.25 2^32
-    ASSERT_EQ(m[i] != 0.f, keep) << "element " << i;
+    const std::uint32_t word = philox4x32_R(10, counter, k).v[i % 128 / 32];
+    const std::uint32_t half = i % 32 < 16 ? word & 0xffffu : word >> 16;
+    ASSERT_EQ(m[i] != 0.f, half >= 16384u) << "element " << i;  // 0.25 2^16
   }
 }
 
