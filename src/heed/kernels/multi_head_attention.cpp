@@ -30,6 +30,16 @@ std::int64_t key_limit(const HeadsShape& s, std::int64_t b, std::int64_t i) {
   return std::max<std::int64_t>(limit, 0);
 }
 
+// The loops' tasks: a batch row with all its heads when there are rows enough (16) to share
+// among the threads, else a (row, head) pair. Task t is row t / per_row, heads [h0, h0 + width).
+struct LoopTasks {
+  std::int64_t width, per_row, count;
+  explicit LoopTasks(const HeadsShape& s)
+      : width(s.batch >= 16 ? s.heads : 1), per_row(s.heads / width), count(s.batch * per_row) {}
+  std::int64_t row(std::int64_t t) const { return t / per_row; }
+  std::int64_t h0(std::int64_t t) const { return t % per_row * width; }
+};
+
 // Row i of the scores in place -> its softmax over the first `limit` keys, 0 after them.
 // Each pass runs whole vectors: over the row's first multiple of 8 keys, then over the rest
 // padded to 8 with -inf (weight 0) in a buffer: short rows (a decoding step's few keys) would
@@ -150,16 +160,32 @@ void dot8_scaled(const T* a, const T* const* b, std::int64_t len, T scale, T* ou
   for (std::int64_t e = 0; e < 8; ++e) out[e] *= scale;
 }
 
-// y += w[0] x[0] + ... + w[7] x[7]: y read and written once for eight rows.
-template <typename T>
-void axpy8(const T* w, const T* const* x, T* y, std::int64_t len) {
+// y += sum_e weight(e) rows[e][offset + c] over c < len, e < 8, weight 0 from `count` on (a
+// padded block): y read and written once for eight rows.
+template <typename T, typename Weight>
+void axpy8(const T* const* rows, std::int64_t offset, std::int64_t count, const Weight& weight,
+           T* y, std::int64_t len) {
+  T w[8];
+  for (std::int64_t e = 0; e < 8; ++e) w[e] = e < count ? weight(e) : T(0);
   const T w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6], w7 = w[7];
-  const T *x0 = x[0], *x1 = x[1], *x2 = x[2], *x3 = x[3], *x4 = x[4], *x5 = x[5], *x6 = x[6],
-          *x7 = x[7];
+  const T *x0 = rows[0] + offset, *x1 = rows[1] + offset, *x2 = rows[2] + offset,
+          *x3 = rows[3] + offset, *x4 = rows[4] + offset, *x5 = rows[5] + offset,
+          *x6 = rows[6] + offset, *x7 = rows[7] + offset;
 #pragma omp simd
   for (std::int64_t c = 0; c < len; ++c)
     y[c] += ((w0 * x0[c] + w1 * x1[c]) + (w2 * x2[c] + w3 * x3[c])) +
             ((w4 * x4[c] + w5 * x5[c]) + (w6 * x6[c] + w7 * x7[c]));
+}
+
+// out[e] = scale a . rows[e][offset, offset + len) for e < count (of a padded block of eight).
+template <typename T>
+void dot8(const T* a, const T* const* rows, std::int64_t offset, std::int64_t len, T scale,
+          std::int64_t count, T* out) {
+  const T* heads[8];
+  for (std::int64_t e = 0; e < 8; ++e) heads[e] = rows[e] + offset;
+  T dots[8];
+  dot8_scaled(a, heads, len, scale, dots);
+  std::copy_n(dots, count, out);
 }
 
 // The cache lines of len elements from p, ahead of their use: listed key rows lie anywhere
@@ -209,14 +235,8 @@ void forward_loops(const HeadsShape& s, std::int64_t b, std::int64_t h0, std::in
       prefetch_block(key, j + 8, limit);
       block(key, j);
       const std::int64_t count = std::min<std::int64_t>(8, limit - j);
-      for (std::int64_t h = h0; h < h1; ++h) {
-        const std::int64_t c = (h - h0) * dh;
-        const T* heads[8];
-        for (std::int64_t e = 0; e < 8; ++e) heads[e] = at[e] + c;
-        T scores[8];
-        dot8_scaled(qi + h * dh, heads, dh, scale, scores);
-        std::copy_n(scores, count, p_row(h) + j);
-      }
+      for (std::int64_t h = h0; h < h1; ++h)
+        dot8(qi + h * dh, at, (h - h0) * dh, dh, scale, count, p_row(h) + j);
     }
     for (std::int64_t h = h0; h < h1; ++h)
       softmax_row(p_row(h), additive ? additive + i * m : nullptr, limit, m);
@@ -231,16 +251,9 @@ void forward_loops(const HeadsShape& s, std::int64_t b, std::int64_t h0, std::in
     for (std::int64_t j = 0; j < limit; j += 8) {
       prefetch_block(value, j + 8, limit);
       block(value, j);
-      for (std::int64_t h = h0; h < h1; ++h) {
-        const std::int64_t c = (h - h0) * dh;
-        T w[8];
-        const T* heads[8];
-        for (std::int64_t e = 0; e < 8; ++e) {
-          w[e] = j + e < limit ? weight(h, j + e) : T(0);
-          heads[e] = at[e] + c;
-        }
-        axpy8(w, heads, oi + c, dh);
-      }
+      for (std::int64_t h = h0; h < h1; ++h)
+        axpy8(at, (h - h0) * dh, limit - j, [&](std::int64_t e) { return weight(h, j + e); },
+              oi + (h - h0) * dh, dh);
     }
   }
 }
@@ -277,13 +290,8 @@ void backward_loops(const HeadsShape& s, std::int64_t b, std::int64_t h0, std::i
     for (std::int64_t j = 0; j < limit; j += 8) {
       block(v, s.v_ld, j, limit);
       const std::int64_t count = std::min<std::int64_t>(8, limit - j);
-      for (std::int64_t h = h0; h < h1; ++h) {
-        const T* heads[8];
-        for (std::int64_t e = 0; e < 8; ++e) heads[e] = at[e] + h * dh;
-        T dots[8];
-        dot8_scaled(douti + h * dh, heads, dh, T(1), dots);
-        std::copy_n(dots, count, g_row(h, i) + j);
-      }
+      for (std::int64_t h = h0; h < h1; ++h)
+        dot8(douti + h * dh, at, h * dh, dh, T(1), count, g_row(h, i) + j);
     }
     // Through the dropout to P, plus a gradient of P itself; then the softmax's Jacobian:
     // dS_ij = scale P_ij (dP_ij - sum_l P_il dP_il); 0 past the limit.
@@ -306,15 +314,9 @@ void backward_loops(const HeadsShape& s, std::int64_t b, std::int64_t h0, std::i
       T* dqi = dQ + (b * n + i) * s.q_ld;
       for (std::int64_t j = 0; j < limit; j += 8) {
         block(k, s.k_ld, j, limit);
-        for (std::int64_t h = h0; h < h1; ++h) {
-          T w[8];
-          const T* heads[8];
-          for (std::int64_t e = 0; e < 8; ++e) {
-            w[e] = j + e < limit ? g_row(h, i)[j + e] : T(0);
-            heads[e] = at[e] + h * dh;
-          }
-          axpy8(w, heads, dqi + h * dh, dh);
-        }
+        for (std::int64_t h = h0; h < h1; ++h)
+          axpy8(at, h * dh, limit - j, [&](std::int64_t e) { return g_row(h, i)[j + e]; },
+                dqi + h * dh, dh);
       }
     }
   }
@@ -324,15 +326,9 @@ void backward_loops(const HeadsShape& s, std::int64_t b, std::int64_t h0, std::i
     for (std::int64_t i = 0; i < n; i += 8) {
       const auto column = [&](const T* rows, std::int64_t ld, T* out, const auto& weight) {
         block(rows, ld, i, n);
-        for (std::int64_t h = h0; h < h1; ++h) {
-          T w[8];
-          const T* heads[8];
-          for (std::int64_t e = 0; e < 8; ++e) {
-            w[e] = i + e < n ? weight(h, i + e) : T(0);
-            heads[e] = at[e] + h * dh;
-          }
-          axpy8(w, heads, out + h * dh, dh);
-        }
+        for (std::int64_t h = h0; h < h1; ++h)
+          axpy8(at, h * dh, n - i, [&](std::int64_t e) { return weight(h, i + e); },
+                out + h * dh, dh);
       };
       if (dV)
         column(dout, d, dV + (b * m + j) * s.v_ld, [&](std::int64_t h, std::int64_t r) {
@@ -361,14 +357,11 @@ void multi_head_attention(const GemmOptions& options, const HeadsShape& s, const
   const std::int64_t dh = d / H, pairs = B * H;
   const T scale = static_cast<T>(s.scale);
   if (uses_product_loops(s)) {
-    // A batch row's heads together (the rows enough to share among the threads), else one
-    // head a task.
-    const std::int64_t group = B >= 16 ? H : 1, tasks = B * (H / group);
+    const LoopTasks tasks(s);
 #pragma omp parallel for schedule(static) if (worth_threads(s))
-    for (std::int64_t task = 0; task < tasks; ++task) {
-      const std::int64_t b = task / (H / group), h0 = task % (H / group) * group;
-      forward_loops(s, b, h0, h0 + group, Q, K, V, additive, drop, P, O);
-    }
+    for (std::int64_t t = 0; t < tasks.count; ++t)
+      forward_loops(s, tasks.row(t), tasks.h0(t), tasks.h0(t) + tasks.width, Q, K, V, additive,
+                    drop, P, O);
     return;
   }
 #pragma omp parallel if (worth_threads(s))
@@ -405,18 +398,16 @@ void multi_head_attention_backward(const GemmOptions& options, const HeadsShape&
   const std::int64_t dh = d / H, pairs = B * H;
   const T scale = static_cast<T>(s.scale);
   if (uses_product_loops(s)) {
-    // A batch row's heads together (16 rows or more), else one head a task, as the forward.
     // Each task writes its own rows (b) and columns (its heads) of dQ, dK, dV: no two threads
     // touch the same element, even when Q, K and V are blocks of one tensor.
-    const std::int64_t group = B >= 16 ? H : 1, tasks = B * (H / group);
+    const LoopTasks tasks(s);
 #pragma omp parallel if (worth_threads(s))
     {
-      std::vector<T> g(static_cast<std::size_t>(group * n * m));
+      std::vector<T> g(static_cast<std::size_t>(tasks.width * n * m));
 #pragma omp for schedule(static)
-      for (std::int64_t task = 0; task < tasks; ++task) {
-        const std::int64_t b = task / (H / group), h0 = task % (H / group) * group;
-        backward_loops(s, b, h0, h0 + group, Q, K, V, P, drop, dO, dP_in, dQ, dK, dV, g.data());
-      }
+      for (std::int64_t t = 0; t < tasks.count; ++t)
+        backward_loops(s, tasks.row(t), tasks.h0(t), tasks.h0(t) + tasks.width, Q, K, V, P, drop,
+                       dO, dP_in, dQ, dK, dV, g.data());
     }
     return;
   }
