@@ -88,7 +88,8 @@ def reference_kwargs(model_config):
                           emb_dim=c["emb_dim"], enc_hidden=c["enc_hidden"],
                           enc_layers=c["enc_layers"], pyramid=c["pyramid"],
                           cell=c.get("encoder_cell") or "lstm", dec_hidden=c["dec_hidden"],
-                          attn_dim=c["attn_dim"] or None, out_dim=c["out_dim"] or None)
+                          attn_dim=c["attn_dim"] or None, out_dim=c["out_dim"] or None,
+                          ctc_weight=c.get("ctc_weight", 0.0))
     if kind == "memn2n":   # tools/reference/memory.py: one vocabulary, no attention section
         return kind, dict(vocab=c["src_vocab"], d=c["emb_dim"],
                           **{k: c[k] for k in MEMORY_KEYS if k in c})
@@ -191,7 +192,8 @@ def heed_model_config(kind, kw):
                     enc_hidden=kw.get("enc_hidden", 256), enc_layers=kw.get("enc_layers", 4),
                     bidirectional=True, pyramid=kw.get("pyramid", 8),
                     feature_dim=kw["feature_dim"], dec_hidden=kw.get("dec_hidden", 256),
-                    attn_dim=kw.get("attn_dim") or 0, out_dim=kw.get("out_dim") or 0)
+                    attn_dim=kw.get("attn_dim") or 0, out_dim=kw.get("out_dim") or 0,
+                    ctc_weight=kw.get("ctc_weight", 0.0))
     if kind in ("fc", "cnn", "ram"):
         c = dict(kind=kind)
         if kind == "ram":

@@ -304,6 +304,37 @@ def case_layer_norm(gen):
     return with_grads(norm, inputs, lambda x: {"y": norm(x)}, gen), meta
 
 
+def case_ctc(gen):
+    """F.ctc_loss over log_softmax of batch-first logits: blank 0, reduction "sum",
+    zero_infinity=True; rows with a repeated symbol, an empty target and an infeasible one."""
+    B, T, V = 4, 6, 5
+    logits = rand(gen, B, T, V, lo=-2.0, hi=2.0).requires_grad_(True)
+    lengths = [6, 4, 5, 2]
+    targets = [[1, 2, 2], [3, 1], [], [1, 2, 3]]   # row 3: 3 symbols in 2 frames, infeasible
+    padded = torch.zeros(B, 3, dtype=torch.long)
+    for b, t in enumerate(targets):
+        padded[b, :len(t)] = torch.tensor(t, dtype=torch.long)
+    target_lengths = torch.tensor([len(t) for t in targets])
+
+    def run(reduction):
+        return torch.nn.functional.ctc_loss(
+            logits.log_softmax(-1).transpose(0, 1), padded, torch.tensor(lengths),
+            target_lengths, blank=0, reduction=reduction, zero_infinity=True)
+    loss = run("sum")
+    seed = torch.rand((), generator=gen, dtype=torch.float64) * 2 - 1
+    (grad,) = torch.autograd.grad(loss * seed, [logits])
+    tensors = [("in.logits", logits), ("in.lengths", torch.tensor(lengths, dtype=torch.float64)),
+               ("in.targets", padded.double()), ("in.target_lengths", target_lengths.double()),
+               ("out.loss", loss), ("seed.loss", seed), ("grad.logits", grad),
+               ("aux.row_loss", run("none").detach())]
+    meta = {"module": "torch.nn.functional.ctc_loss",
+            "call": "loss = ctc_loss(log_softmax(logits, -1).transpose(0, 1), targets (padded "
+                    "with 0), lengths, target_lengths, blank=0, reduction='sum', "
+                    "zero_infinity=True); aux.row_loss the same with reduction='none'",
+            "loss": "loss * seed.loss"}
+    return tensors, meta
+
+
 # --------------------------------------------------------------------------- main
 
 def main():
@@ -326,7 +357,8 @@ def main():
               for i, c in enumerate(ATTENTION_CASES)]
     cases += [("adam", case_adam), ("adamw", case_adamw), ("sgd_momentum", case_sgd_momentum),
               ("sgd_nesterov", case_sgd_nesterov), ("clip_grad_norm", case_clip)]
-    cases += [("multi_head_attention", case_multi_head_attention), ("layer_norm", case_layer_norm)]
+    cases += [("multi_head_attention", case_multi_head_attention), ("layer_norm", case_layer_norm),
+              ("ctc", case_ctc)]
     os.makedirs(args.out, exist_ok=True)
     for seed, (name, fn) in enumerate(cases):
         gen = torch.Generator().manual_seed(1000 + seed)

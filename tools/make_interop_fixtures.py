@@ -41,13 +41,15 @@ heed.tgt_vocab:
                                      out.logits (B, V), out.p (K, B, S): forward in float64
 
 and for the speech model (tools/reference/speech.py's Las; SPEECH_CASES below: an LSTM
-listener of three layers over a pyramid of 4, a GRU one of two over 2), with a config whose
+listener of three layers over a pyramid of 4, a GRU one of two over 2, and that one with a
+CTC head trained jointly, ctc_weight 0.3), with a config whose
 data section reads a .tsv manifest and only heed.tgt_vocab:
 
   interop_<case>.logits.safetensors  F64: in.frames (B, T, F) zero after each row's
                                      in.frame_len frames, in.tgt_in, in.tgt_out;
                                      out.logits (B, n, V) teacher forced, out.loss (the mean
-                                     cross-entropy over the real target tokens) and
+                                     cross-entropy over the real target tokens; with a CTC
+                                     head the joint training loss) and
                                      out.grad.<name>, its gradient for every parameter, in
                                      float64 with the stored weights
 
@@ -119,6 +121,8 @@ SPEECH_CASES = {
                         dec_hidden=6, attn_dim=4, out_dim=7),
     "interop_las_gru": dict(emb_dim=4, enc_hidden=4, enc_layers=2, pyramid=2, cell="gru",
                             dec_hidden=5, attn_dim=3),
+    "interop_las_ctc": dict(emb_dim=4, enc_hidden=3, enc_layers=2, pyramid=2, cell="gru",
+                            dec_hidden=5, attn_dim=3, ctc_weight=0.3),
 }
 SPEECH_F, SPEECH_TGT_V = 6, 9
 SPEECH_FRAMES = [11, 5, 8]
@@ -249,7 +253,7 @@ def write_speech_case(out, name, kw, i, torch, heed_torch, make_goldens, referen
     model.load_state_dict({k: v.double() for k, v in state.items()})
     model.eval()
     logits = model(frames, frame_len, tgt_in)
-    loss = reference.seq2seq_loss(logits, tgt_out)
+    loss = model.loss(frames, frame_len, tgt_in, tgt_out)   # with the CTC term when ctc_weight
     loss.backward()
     grads = [("out.grad." + k, p.grad.detach()) for k, p in model.named_parameters()]
 
@@ -273,7 +277,9 @@ def write_speech_case(out, name, kw, i, torch, heed_torch, make_goldens, referen
         + grads,
         {"case": name, "logits": "the reference's forward(frames, frame_len, tgt_in) in float64 "
                                  f"with the {store} weights of {name}.safetensors; out.loss "
-                                 "seq2seq_loss(logits, tgt_out), out.grad.<name> its gradients",
+                                 "the training loss model.loss(frames, frame_len, tgt_in, tgt_out) (the mean "
+                                 "cross-entropy; with ctc_weight the joint loss), out.grad.<name> "
+                                 "its gradients",
          "torch": torch.__version__})
     print(f"{path}: {len(state)} tensors as {store}, heed dtype {heed_dtype}")
 

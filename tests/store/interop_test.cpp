@@ -31,6 +31,7 @@
 #include "heed/store/checkpoint.h"
 #include "heed/store/interop.h"
 #include "heed/store/model_dir.h"
+#include "heed/train/joint_ctc.h"
 #include "support/golden.h"
 #include "support/golden_memory_batch.h"
 
@@ -61,7 +62,8 @@ bool memory_fixture(const std::string& name) {
 }
 
 // The speech model's (SPEECH_CASES): an LSTM listener over a pyramid of 4, a GRU one over 2.
-const std::vector<std::string> kSpeechFixtures = {"interop_las", "interop_las_gru"};
+const std::vector<std::string> kSpeechFixtures = {"interop_las", "interop_las_ctc",
+                                                  "interop_las_gru"};
 
 bool speech_fixture(const std::string& name) {
   return std::find(kSpeechFixtures.begin(), kSpeechFixtures.end(), name) != kSpeechFixtures.end();
@@ -119,8 +121,10 @@ TEST(Interop, EveryModelGoldenHasAFixture) {
 }
 
 // The speech model of directory dir on a speech fixture's batch (check: its .logits file):
-// the teacher-forced logits, the mean cross-entropy and its gradient for every parameter
-// against the reference's. Returns the largest difference of the three.
+// the teacher-forced logits, the training loss (the mean cross-entropy; with model.ctc_weight
+// lambda, (1 - lambda) times it plus lambda times the CTC loss of the head over the tokens)
+// and its gradient for every parameter against the reference's. Returns the largest
+// difference of the three.
 double compare_speech_model(const std::string& dir, const SafeTensorsFile& check) {
   const LoadedModel m = load_speech_model_dir(dir, "best");
   const DType dtype = m.config.training.dtype;
@@ -137,12 +141,22 @@ double compare_speech_model(const std::string& dir, const SafeTensorsFile& check
   for (std::int64_t id : testing::golden_ints(check.get("in.tgt_out")))
     tgt_out.push_back(static_cast<std::int32_t>(id));
   const double tol = testing::golden_tolerance(dtype);
+  const double ctc_weight = m.config.model.listener.ctc_weight;
+  Var ctc_logits;  // the head's, from the training pass (no dropout: the same logits)
+  if (ctc_weight > 0) {
+    m.model->train();
+    m.model->set_ctc_trace(&ctc_logits);
+  }
   Var logits = m.model->forward(src, tgt_in);
   const Tensor& ref = check.get("out.logits");
   EXPECT_EQ(logits.value().dtype(), dtype);
   testing::expect_close_to_golden(logits.value().reshape(ref.shape()), ref, "logits", tol);
   double worst = testing::max_abs_diff(logits.value().reshape(ref.shape()), ref);
-  Var loss = cross_entropy(logits, tgt_out, kPad);
+  const CrossEntropyResult ce = cross_entropy_with_count(logits, tgt_out, kPad);
+  Var loss = ce.loss;
+  if (ctc_weight > 0)
+    loss = joint_ctc_loss(loss, ctc_logits, src.lengths, tgt_out, tgt_in.len,
+                          static_cast<double>(ce.count), ctc_weight);
   testing::expect_close_to_golden(loss.value().reshape({1}), check.get("out.loss").reshape({1}),
                                   "loss", tol);
   worst = std::max(worst, testing::max_abs_diff(loss.value().reshape({1}),

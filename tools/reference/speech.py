@@ -4,18 +4,21 @@ Las: the pyramidal listener (an nn.ModuleList of one-layer bidirectional nn.LSTM
 layers 1..log2(pyramid) read adjacent pairs of the layer below joined, an odd row's last step
 paired with zeros) and the Bahdanau decoder over its annotations (the speller), starting from
 s_0 = tanh(W_init <-h_1) of the top layer. Frames come as a padded batch (B, T, F) with each
-row's frame count; everything is batch-first.
+row's frame count; everything is batch-first. With ctc_weight > 0 (model.ctc_weight) a CTC
+head over the annotations (ctc: nn.Linear) and loss() the joint training loss
+(docs/MODELS.md#joint-ctc-training).
 """
 import torch
 import torch.nn as nn
 
 from .attention import AdditiveAttention
-from .common import PAD, length_mask, run_packed
+from .common import EOS, PAD, length_mask, run_packed
 
 
 class Las(nn.Module):
     def __init__(self, tgt_vocab, feature_dim, emb_dim=128, enc_hidden=256, enc_layers=4,
-                 pyramid=8, cell="lstm", dec_hidden=256, attn_dim=None, out_dim=None):
+                 pyramid=8, cell="lstm", dec_hidden=256, attn_dim=None, out_dim=None,
+                 ctc_weight=0.0):
         super().__init__()
         P = pyramid.bit_length() - 1
         if pyramid < 1 or 1 << P != pyramid or P >= enc_layers:
@@ -31,6 +34,9 @@ class Las(nn.Module):
             rnn(feature_dim if l == 0 else 2 * ctx if l <= P else ctx, enc_hidden,
                 batch_first=True, bidirectional=True) for l in range(enc_layers))
         self.tgt_emb = nn.Embedding(tgt_vocab, emb_dim, padding_idx=PAD)
+        self.ctc_weight = ctc_weight
+        if ctc_weight > 0:      # heed registers the listener's head after the first decoder module
+            self.ctc = nn.Linear(ctx, tgt_vocab)
         self.W_init = nn.Linear(enc_hidden, dec_hidden)
         self.attention = AdditiveAttention(dec_hidden, ctx, attn_dim or dec_hidden)
         self.decoder = nn.GRUCell(emb_dim + ctx, dec_hidden)
@@ -71,3 +77,21 @@ class Las(nn.Module):
             logits, state, _ = self.step(y, state, enc)
             rows.append(logits)
         return torch.stack(rows, 1)
+
+    def loss(self, frames, lengths, tgt_in, tgt_out):
+        """heed's training loss: the mean cross-entropy over the real target tokens (tgt_out,
+        PAD-padded, EOS last), and with ctc_weight lambda > 0 (1 - lambda) times it plus lambda
+        times the CTC loss of the head over the annotations (blank = PAD, each transcript
+        without its EOS), summed over the rows and divided by the same token count."""
+        logits = self.forward(frames, lengths, tgt_in)
+        ce = nn.functional.cross_entropy(logits.reshape(-1, logits.size(-1)), tgt_out.reshape(-1),
+                                         ignore_index=PAD)
+        if self.ctc_weight <= 0:
+            return ce
+        H, n, _ = self.listen(frames, lengths)
+        log_probs = self.ctc(H).log_softmax(-1).transpose(0, 1)      # (U, B, V)
+        tokens = (tgt_out != PAD).sum(1)
+        targets = torch.where(tgt_out == EOS, torch.zeros_like(tgt_out), tgt_out)
+        ctc = nn.functional.ctc_loss(log_probs, targets, n, tokens - 1, blank=PAD,
+                                     reduction="sum", zero_infinity=True)
+        return (1 - self.ctc_weight) * ce + self.ctc_weight * ctc / tokens.sum()

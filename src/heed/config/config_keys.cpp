@@ -571,6 +571,13 @@ std::vector<ConfigKey> make_keys() {
       "las: the listener's time reduction, a power of two: layers 1..log2(pyramid) each join "
       "adjacent pairs of the layer below, so the speller attends over pyramid times fewer "
       "annotations than frames ([MODELS.md](MODELS.md#listen-attend-and-spell))")));
+  k.push_back(only(speech_kinds, number("model.ctc_weight", listener(&ListenerConfig::ctc_weight),
+      {unit_interval()},
+      "las: joint CTC training (Kim et al. 2017): a linear head over the listener's "
+      "annotations scores every symbol and the blank at each annotation, and the training loss "
+      "is (1 - λ) × the speller's cross-entropy + λ × the CTC loss (per target token); λ = this "
+      "value, 0 = no head. The head is trained, saved and exported with the model; decoding "
+      "reads the speller alone ([MODELS.md](MODELS.md#joint-ctc-training))")));
   k.push_back(only(speech_kinds, integer("model.feature_dim", listener(&ListenerConfig::feature_dim),
       {non_negative("must be 0 (from data.audio.mels) or more")},
       "las: the values of a frame the listener reads; set from `data.audio` (mels × stack), "

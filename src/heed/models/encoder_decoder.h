@@ -46,7 +46,10 @@ class EncoderDecoder : public Seq2Seq {
   RunMode mode() const {
     RunMode m{training(), rng(), config_.dropout, training() ? hard_attention_trace() : nullptr,
               compute_type().pass(training())};
-    if (training()) m.attention = attention_trace();
+    if (training()) {
+      m.attention = attention_trace();
+      m.ctc_logits = ctc_trace();
+    }
     m.hard_expectation = training() && hard_attention_expectation();
     return m;
   }

@@ -92,6 +92,14 @@ PyramidalListener::PyramidalListener(const ModelConfig& config, RnnCell cell, Rn
   HEED_CHECK(pyramid_layers_ < config.enc_layers, "model.pyramid: a reduction of ",
              config.listener.pyramid, " needs ", pyramid_layers_ + 1,
              " listener layers (model.enc_layers), got ", config.enc_layers);
+  if (config.listener.ctc_weight > 0)
+    ctc_ = std::make_unique<Linear>(output_dim(), config.tgt_vocab, true, rng, dtype);
+}
+
+NamedModules PyramidalListener::modules() {
+  NamedModules m{{"listener", &layers_}};
+  if (ctc_) m.emplace_back("ctc", ctc_.get());
+  return m;
 }
 
 EncoderOutput PyramidalListener::encode(const TokenBatch& src, const RunMode& mode) const {
@@ -118,6 +126,7 @@ EncoderOutput PyramidalListener::encode(const TokenBatch& src, const RunMode& mo
     r = layers_[l].forward(x, lengths, 0.0, mode.training, mode.rng, mode.precision);
     x = r.output;
   }
+  if (ctc_ && mode.ctc_logits) *mode.ctc_logits = ctc_->forward(x, mode.precision);
   EncoderOutput out;
   out.annotations = x;  // (B, len, dirs * d)
   out.lengths = src.lengths;

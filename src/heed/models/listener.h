@@ -13,7 +13,9 @@
 //
 // Parameters: listener.<l>.weight_ih_l0 (and _reverse, weight_hh, bias_ih, bias_hh): layer l
 // is PyTorch's nn.GRU / nn.LSTM of one layer in an nn.ModuleList. Dropout (model.dropout) in
-// training on the input of every layer above the first.
+// training on the input of every layer above the first. With model.ctc_weight > 0 a CTC head
+// ctc.weight (V, annotation size), ctc.bias (V), an nn.Linear drawn after the layers: its
+// logits over the annotations go to RunMode::ctc_logits when that is set (training).
 //
 // The frames reach the listener inside the source TokenBatch (token_batch.h): frames holds
 // (B, T, bins), frame_lengths each row's frames, len and lengths the annotations' (speech_source
@@ -25,6 +27,7 @@
 #include "heed/models/encoder.h"
 #include "heed/models/model_config.h"
 #include "heed/models/recurrent.h"
+#include "heed/nn/linear.h"
 
 namespace heed {
 
@@ -61,11 +64,12 @@ class PyramidalListener : public Encoder {
   // src.frames (B, T, feature_dim) with src.frame_lengths; src.len must be listener_length(T).
   EncoderOutput encode(const TokenBatch& src, const RunMode& mode) const override;
   std::int64_t output_dim() const override { return layers_[layers_.size() - 1].output_dim(); }
-  NamedModules modules() override { return {{"listener", &layers_}}; }
+  NamedModules modules() override;
 
  private:
   std::int64_t feature_dim_, pyramid_layers_;
   ListenerLayers layers_;
+  std::unique_ptr<Linear> ctc_;  // model.ctc_weight > 0: the CTC head, "ctc" (V, annotations)
 };
 
 }  // namespace heed

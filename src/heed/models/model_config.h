@@ -205,6 +205,9 @@ struct TransformerConfig {
 struct ListenerConfig {
   std::int64_t pyramid = 8;       // the time reduction: 1, 2, 4, 8, ... (a power of two)
   std::int64_t feature_dim = 0;   // filled from data.audio.mels
+  // Joint CTC training (docs/MODELS.md#joint-ctc-training): lambda, the CTC loss's share of
+  // the training loss, for a head over the annotations (0: no head).
+  double ctc_weight = 0.0;
 };
 
 struct ModelConfig {

@@ -44,6 +44,9 @@ struct RunMode {
   // (Seq2Seq::forward_packed): the target's lengths (B), so that a decoder's position-wise work
   // over the whole target (Decoder::accelerated) may skip the padding; null otherwise.
   const std::vector<std::int64_t>* target_lengths = nullptr;
+  // Where set (training with model.ctc_weight), an encoder with a CTC head stores its logits
+  // over the annotations here, (B, m, V), on the tape (the trainer's CTC loss reads them).
+  Var* ctc_logits = nullptr;
 };
 
 // Inverted dropout with mode.dropout when training (then mode.rng is required), else x itself.

@@ -128,12 +128,16 @@ class Seq2Seq : public Module {
   // Teacher-forced training: each decoder step appends its attention weights (B, m), with
   // their gradient, here (the doubly stochastic penalty reads them); null: not recorded.
   void set_attention_trace(std::vector<Var>* alphas) { alphas_ = alphas; }
+  // Teacher-forced training of a model with a CTC head (model.ctc_weight): the encoder stores
+  // the head's logits (B, m, V) here; null: not computed.
+  void set_ctc_trace(Var* logits) { ctc_logits_ = logits; }
 
  protected:
   Rng* rng() const { return rng_; }
   HardAttentionTrace* hard_attention_trace() const { return trace_; }
   bool hard_attention_expectation() const { return hard_expectation_; }
   std::vector<Var>* attention_trace() const { return alphas_; }
+  Var* ctc_trace() const { return ctc_logits_; }
   ModelConfig config_;
 
  private:
@@ -141,6 +145,7 @@ class Seq2Seq : public Module {
   HardAttentionTrace* trace_ = nullptr;
   bool hard_expectation_ = false;
   std::vector<Var>* alphas_ = nullptr;
+  Var* ctc_logits_ = nullptr;
   ComputeType compute_type_;
 };
 

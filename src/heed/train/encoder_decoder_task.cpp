@@ -18,6 +18,7 @@
 #include "heed/train/data_parallel.h"
 #include "heed/train/coverage_loss.h"
 #include "heed/train/doubly_stochastic.h"
+#include "heed/train/joint_ctc.h"
 
 namespace heed {
 
@@ -52,6 +53,7 @@ void EncoderDecoderTask::build_model() {
              "training.coverage_loss: the coverage loss is on soft attention weights, not ",
              enum_name(mc.kind), " with mode ", enum_name(mc.attention_mode), "; set it to 0");
   if (t.doubly_stochastic > 0 || t.coverage_loss > 0) model_->set_attention_trace(&alpha_trace_);
+  if (mc.listener.ctc_weight > 0) model_->set_ctc_trace(&ctc_logits_);
   HEED_CHECK(t.hard_soft_mix == 0 || hard_, "training.hard_soft_mix: hard attention only");
   HEED_CHECK(!mc.copy || t.label_smoothing == 0, "training.label_smoothing: not supported with "
              "model.copy (copy attention's loss is the plain -log P(y)); set it to 0");
@@ -109,6 +111,13 @@ double EncoderDecoderTask::forward_backward(const Batch& batch, const BatchShare
     // A rank's share of a data-parallel batch: its mean weighs count / batch_tokens, so that
     // the sum over the ranks is the gradient of the whole batch's mean.
     Var total = batch_tokens > 0 ? scale(ce.loss, count / batch_tokens) : ce.loss;
+    const double ctc_weight = context_.config.model.listener.ctc_weight;
+    if (ctc_weight > 0) {
+      total = joint_ctc_loss(total, ctc_logits_, src_.lengths, batch.tgt_out,
+                             static_cast<std::int64_t>(batch.tgt_len),
+                             batch_tokens > 0 ? batch_tokens : count, ctc_weight);
+      ctc_logits_ = Var();
+    }
     if (hard_ && !expectation_step_) {
       // REINFORCE for the sampled attention positions (docs/MODELS.md#hard-attention); the
       // reported loss stays the cross-entropy. A rank's share divides by the whole batch's

@@ -4,7 +4,8 @@
 // label smoothing; for hard attention REINFORCE on the sampled positions with its moving
 // baseline (train/reinforce.h) and training.hard_soft_mix; for soft attention over an
 // image's grid the doubly stochastic penalty (train/doubly_stochastic.h); for soft attention the
-// coverage loss (train/coverage_loss.h, logged on the dev set too); the dev loss, and
+// coverage loss (train/coverage_loss.h, logged on the dev set too); with model.ctc_weight the
+// joint CTC loss of a listener's head (train/joint_ctc.h); the dev loss, and
 // greedy decoding of the dev set for a metric that scores the output. A family supplies its
 // data, its source batches and the metric of the decoded dev set: text in seq2seq_task.cpp,
 // images in image_to_sequence_task.cpp.
@@ -63,6 +64,7 @@ class EncoderDecoderTask : public TrainingTask {
   HardAttentionTrace trace_;
   ReinforceBaseline baseline_;
   std::vector<Var> alpha_trace_;  // doubly_stochastic, coverage_loss: the steps' weights
+  Var ctc_logits_;                // model.ctc_weight: the CTC head's logits of the step
 };
 
 // Copies rows into a reusable TokenBatch (no allocation once its vectors have grown).
