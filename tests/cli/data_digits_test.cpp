@@ -84,6 +84,23 @@ TEST_F(DataDigitsCommand, WritesThreeSplitsDeterministically) {
     EXPECT_EQ(a.sample_rate, 8000);
     EXPECT_GT(a.samples.size(), 2 * 800u + 400u);  // edges of 0.1 s at least, and one digit
   }
+  // Each split's noise: the utterance's path, white or pink, the SNR in [10, 30] dB.
+  for (const char* split : {"train", "dev", "test"}) {
+    const auto manifest = lines(std::string("a/") + split + ".tsv");
+    const auto noise = lines(std::string("a/") + split + ".noise.tsv");
+    ASSERT_EQ(noise.size(), manifest.size()) << split;
+    for (std::size_t i = 0; i < noise.size(); ++i) {
+      std::istringstream fields(noise[i]);
+      std::string path, kind, snr;
+      ASSERT_TRUE(std::getline(fields, path, '\t') && std::getline(fields, kind, '\t') &&
+                  std::getline(fields, snr))
+          << noise[i];
+      EXPECT_EQ(path, manifest[i].substr(0, manifest[i].find('\t')));
+      EXPECT_TRUE(kind == "white" || kind == "pink") << kind;
+      EXPECT_GE(std::stod(snr), 10.0) << snr;
+      EXPECT_LE(std::stod(snr), 30.0) << snr;
+    }
+  }
   // Training and dev utterances from training recordings only, test from test ones.
   for (const auto& w : words_of(train)) EXPECT_TRUE(w == "two" || w == "nine") << w;
   for (const auto& w : words_of(dev)) EXPECT_TRUE(w == "two" || w == "nine") << w;
@@ -94,7 +111,8 @@ TEST_F(DataDigitsCommand, WritesThreeSplitsDeterministically) {
     const std::string wav = line.substr(0, line.find('\t'));
     EXPECT_EQ(bytes_of(dir_.path("a/" + wav)), bytes_of(dir_.path("b/" + wav))) << wav;
   }
-  for (const char* f : {"train.tsv", "dev.tsv", "test.tsv", "dev/000001.wav", "test/000000.wav"})
+  for (const char* f : {"train.tsv", "dev.tsv", "test.tsv", "test.noise.tsv", "dev/000001.wav",
+                        "test/000000.wav"})
     EXPECT_EQ(bytes_of(dir_.path(std::string("a/") + f)), bytes_of(dir_.path(std::string("b/") + f)))
         << f;
   ASSERT_EQ(digits("c", "--count 6 --dev-count 2 --test-count 3 --seed 6 --max-digits 3").exit_code, 0);
@@ -170,6 +188,45 @@ TEST_F(DataDigitsCommand, RefusesBadInput) {
   r = run_heed("data digits --out '" + dir_.path("x") + "'");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("--fsdd"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace heed
+
+namespace heed {
+namespace {
+
+// examples/digits/snr_bands.sh: an eval's errors by the noise each utterance was mixed with.
+TEST(SnrBands, BreaksErrorsDownByBandAndKind) {
+  testing::ScratchDir dir("heed_snr_bands");
+  const std::string noise = dir.file("test.noise.tsv",
+                                     "test/0.wav\twhite\t11.50\ntest/1.wav\tpink\t12.00\n"
+                                     "test/2.wav\tpink\t27.25\n");
+  const auto line = [](int n, const char* ref, const char* out) {
+    return "{\"line\":" + std::to_string(n) + ",\"audio\":\"test/" + std::to_string(n - 1) +
+           ".wav\",\"reference\":\"" + ref + "\",\"output\":\"" + out + "\",\"correct\":" +
+           (std::string(ref) == out ? "true" : "false") + "}\n";
+  };
+  const std::string jsonl = dir.file("e.jsonl", line(1, "one two", "one three") +
+                                                    line(2, "four", "four") +
+                                                    line(3, "five six seven", "five seven"));
+  const std::string script = std::string(HEED_SOURCE_DIR) + "/examples/digits/snr_bands.sh";
+  const auto r = testing::run_shell("sh " + script + " " + noise + " " + jsonl);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  // 10-15 dB: one of two strings wrong, one substitution in three digits; 25-30: one
+  // deletion in three.
+  EXPECT_NE(r.output.find("10-15 dB             2           50.00          33.33"),
+            std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("25-30 dB             1          100.00          33.33"),
+            std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("white                1          100.00          50.00"),
+            std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("all                  3           66.67          33.33"),
+            std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("15-20"), std::string::npos) << r.output;  // empty bands left out
+  const auto missing = testing::run_shell("sh " + script + " " + dir.path("none.tsv") + " " + jsonl);
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.output.find("none.tsv: no such file"), std::string::npos) << missing.output;
 }
 
 }  // namespace

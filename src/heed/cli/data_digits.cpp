@@ -30,14 +30,16 @@ std::vector<DigitClip> read_clips(const std::vector<DigitRecording>& recordings,
   return clips;
 }
 
-// Writes count utterances into <out>/<split>/NNNNNN.wav (the folder exists) and
-// <out>/<split>.tsv (the wav's path relative to out, a TAB, the transcript); returns their
+// Writes count utterances into <out>/<split>/NNNNNN.wav (the folder exists),
+// <out>/<split>.tsv (the wav's path relative to out, a TAB, the transcript) and
+// <out>/<split>.noise.tsv (the same path, a TAB, the noise kind, a TAB, the SNR in dB, so
+// that errors can be broken down by noise: examples/digits/snr_bands.sh); returns their
 // seconds of audio. Progress on stderr.
 double write_split(const std::string& out, const char* split, std::int64_t count,
                    const std::vector<DigitClip>& clips, const ConnectedDigitsOptions& options,
                    std::uint64_t seed) {
   Rng rng(seed);
-  std::ostringstream tsv;
+  std::ostringstream tsv, noise;
   double seconds = 0;
   const std::int64_t every = std::max<std::int64_t>(1, count / 10);
   for (std::int64_t i = 0; i < count; ++i) {
@@ -47,11 +49,16 @@ double write_split(const std::string& out, const char* split, std::int64_t count
     const std::string relative = std::string(split) + "/" + name;
     write_wav((fs::path(out) / relative).string(), u.samples, options.sample_rate);
     tsv << relative << '\t' << digit_words(u.digits) << '\n';
+    char snr[32];
+    std::snprintf(snr, sizeof snr, "%.2f", u.snr_db);
+    noise << relative << '\t' << enum_name(u.noise) << '\t' << snr << '\n';
     seconds += static_cast<double>(u.samples.size()) / options.sample_rate;
     if ((i + 1) % every == 0 || i + 1 == count)
       std::cerr << "heed data digits: " << split << " " << i + 1 << "/" << count
                 << " utterances\n";
   }
+  write_file_atomically((fs::path(out) / (std::string(split) + ".noise.tsv")).string(),
+                        noise.str());
   write_file_atomically((fs::path(out) / (std::string(split) + ".tsv")).string(), tsv.str());
   return seconds;
 }
@@ -126,7 +133,8 @@ void DataDigits::setup(CLI::App& data) {
   a.footer(
       "Writes OUT/train/000000.wav ... (16-bit PCM mono) and OUT/train.tsv (a line per\n"
       "utterance: its wav path relative to OUT, a TAB, the digits as words: four zero seven),\n"
-      "the same for dev and test. Training and dev utterances use training recordings only,\n"
+      "OUT/train.noise.tsv (the path, its noise: white or pink, and its SNR in dB), the same\n"
+      "for dev and test. Training and dev utterances use training recordings only,\n"
       "test utterances test recordings only (docs/cli/data.md).");
 }
 
