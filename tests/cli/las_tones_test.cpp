@@ -288,6 +288,29 @@ TEST_F(LasTones, JointCtcTraining) {
   const auto again = run_heed("transcribe --model " + dir_->path("ctc-back") + test_files(20));
   ASSERT_EQ(again.exit_code, 0) << again.output;
   EXPECT_EQ(again.output, r.output);
+  // CTC rescoring of the beam (--ctc-weight): transcribes as well, scores each line jointly,
+  // and says what it needs.
+  const auto joint = run_heed("transcribe --model " + model + " --beam 4 --ctc-weight 0.5" +
+                              test_files(20));
+  ASSERT_EQ(joint.exit_code, 0) << joint.output;
+  EXPECT_LE(wrong_transcripts(joint.output, *test_), 2) << joint.output << "expected:\n" << expected;
+  const auto scored = run_heed("transcribe --model " + model + " --beam 4 --nbest 4 --ctc-weight 1" +
+                               test_files(1));
+  ASSERT_EQ(scored.exit_code, 0) << scored.output;
+  EXPECT_EQ(count(scored.output, "\n"), 4u) << scored.output;
+  const auto eval = run_heed("eval --model " + model + " --speech " + dir_->path("test.tsv") +
+                             " --beam 4 --ctc-weight 0.5");
+  ASSERT_EQ(eval.exit_code, 0) << eval.output;
+  EXPECT_NE(eval.output.find("beam 4, CTC weight 0.5, "), std::string::npos) << eval.output;
+  const auto greedy = run_heed("transcribe --model " + model + " --ctc-weight 0.5" + test_files(1));
+  EXPECT_EQ(greedy.exit_code, 2) << greedy.output;
+  EXPECT_NE(greedy.output.find("--ctc-weight re-ranks beam search's transcripts: give --beam 2 or more"),
+            std::string::npos) << greedy.output;
+  const auto headless = run_heed("transcribe --model " + dir_->path("model") +
+                                 " --beam 2 --ctc-weight 0.5" + test_files(1));
+  EXPECT_EQ(headless.exit_code, 1) << headless.output;
+  EXPECT_NE(headless.output.find("CTC rescoring needs a model trained with a CTC head"),
+            std::string::npos) << headless.output;
 }
 
 TEST_F(LasTones, BadAudioIsAnErrorNamingTheFile) {

@@ -4,8 +4,15 @@
 // also when parallel decoding cuts the batch into row blocks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 #include "heed/autograd/cross_entropy_op.h"
+#include "heed/autograd/ctc_op.h"
 #include "heed/autograd/tape.h"
+#include "heed/decode/beam_search.h"
+#include "heed/decode/ctc_rescoring.h"
 #include "heed/kernels/gemm.h"
 #include "heed/models/listener.h"
 #include "heed/models/model_registry.h"
@@ -299,6 +306,94 @@ TEST(ListenAttendSpell, AnUtteranceDecodesAloneAsInABatch) {
       }
     }
   }
+}
+
+}  // namespace
+}  // namespace heed
+
+namespace heed {
+namespace {
+
+// Joint CTC training's head (docs/MODELS.md#joint-ctc-training): built only with
+// model.ctc_weight, its logits over the annotations in training when asked and at decoding
+// (Seq2Seq::ctc_logits), and the CTC rescoring of beam search's hypotheses.
+TEST(LasCtc, TheHeadExistsOnlyWithAWeightAndReadsTheAnnotations) {
+  ModelConfig c = small_model(2, RnnCell::gru);
+  Rng rng(1);
+  const auto plain = build_model(c, rng, DType::f64);
+  const TokenBatch src = speech_batch(utterances({9, 6}, 3, DType::f64), 2, DType::f64);
+  EXPECT_FALSE(plain->ctc_logits(src).defined());
+  for (const auto& [name, p] : plain->named_parameters())
+    EXPECT_EQ(name.rfind("ctc.", 0), std::string::npos) << name;
+  c.listener.ctc_weight = 0.3;
+  const auto model = build_model(c, rng, DType::f64);
+  const Tensor z = model->ctc_logits(src);
+  ASSERT_TRUE(z.defined());
+  EXPECT_EQ(z.shape(), (Shape{2, 5, 9}));  // 5 annotations of the longer row, 9 symbols
+  // The training pass hands the same logits to the trace.
+  Var traced;
+  model->train();
+  model->set_ctc_trace(&traced);
+  TokenBatch tgt;
+  tgt.batch = 2;
+  tgt.len = 2;
+  tgt.ids = {kBos, 4, kBos, 5};
+  tgt.lengths = {2, 2};
+  (void)model->forward(src, tgt);
+  ASSERT_TRUE(traced.defined());
+  EXPECT_TRUE(all_close(traced.value(), z, 1e-12));
+}
+
+TEST(LasCtc, RescoringRanksTheBeamByTheJointScore) {
+  ModelConfig c = small_model(2, RnnCell::gru);
+  c.listener.ctc_weight = 0.3;
+  Rng rng(2);
+  const auto model = build_model(c, rng, DType::f64);
+  model->eval();
+  const TokenBatch src = speech_batch(utterances({11, 8, 5}, 9, DType::f64), 2, DType::f64);
+  DecodeOptions o;
+  o.beam = 4;
+  o.n_best = 4;
+  o.max_len = 5;
+  const DecodeResult searched = beam_search(*model, src, o);
+  const Tensor z = model->ctc_logits(src);
+  int finite = 0;  // hypotheses CTC can emit, at w > 0
+  for (double w : {0.0, 0.5, 1.0}) {
+    DecodeResult r = searched;
+    rescore_with_ctc(*model, src, w, r);
+    for (std::int64_t b = 0; b < src.batch; ++b) {
+      const auto& hyps = r.nbest[static_cast<std::size_t>(b)];
+      ASSERT_EQ(hyps.size(), 4u);
+      const Tensor row = z.slice(0, b, b + 1).slice(1, 0, src.lengths[static_cast<std::size_t>(b)]).contiguous();
+      for (std::size_t k = 0; k < hyps.size(); ++k) {
+        const Hypothesis& h = hyps[k];
+        std::vector<std::int32_t> y(h.tokens.begin(), h.tokens.end());
+        if (!y.empty() && y.back() == kEos) y.pop_back();
+        const bool scorable = std::all_of(y.begin(), y.end(), [](std::int32_t t) { return t != kPad; });
+        double expected = -std::numeric_limits<double>::infinity();
+        if (scorable) {
+          const CtcResult ctc = ctc_loss(Var(row), {row.dim(1)}, {y}, kPad);
+          if (ctc.infeasible == 0) expected = (1 - w) * h.raw_score - w * ctc.loss.value().item();
+        }
+        if (w == 0) expected = h.raw_score;
+        if (std::isinf(expected)) {
+          EXPECT_EQ(h.score, expected) << "row " << b << " hypothesis " << k << " w " << w;
+        } else {
+          EXPECT_NEAR(h.score, expected, 1e-9) << "row " << b << " hypothesis " << k << " w " << w;
+          ++finite;
+        }
+        if (k > 0) {
+          EXPECT_GE(hyps[k - 1].score, h.score);
+        }
+      }
+    }
+  }
+  EXPECT_GT(finite, 12);  // the formula was checked, not only -inf
+  // A model without a head cannot rescore.
+  ModelConfig no = small_model(2, RnnCell::gru);
+  const auto plain = build_model(no, rng, DType::f64);
+  DecodeResult r = searched;
+  EXPECT_THROW(rescore_with_ctc(*plain, src, 0.5, r), Error);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "heed/autograd/ctc_op.h"
 
+#include <cmath>
+
 #include "heed/autograd/tape.h"
 #include "heed/base/error.h"
 #include "heed/kernels/ctc.h"
@@ -39,8 +41,9 @@ CtcResult ctc_loss(const Var& logits, const std::vector<std::int64_t>& frame_len
     infeasible = kernels::ctc_loss<T>(s, x.data<T>(), frame_lengths.data(), flat.data(),
                                       target_lengths.data(), nll.data(), T(1),
                                       grad ? dx.data<T>() : nullptr);
-    double total = 0;  // in row order, whatever the threads did
-    for (double l : nll) total += l;
+    double total = 0;  // in row order, whatever the threads did; infeasible rows count 0
+    for (double l : nll)
+      if (std::isfinite(l)) total += l;
     y.data<T>()[0] = static_cast<T>(total);
   });
   if (!grad) return {Var(y), infeasible};

@@ -17,6 +17,7 @@
 #include "heed/cli/eval_image_sequences.h"
 #include "heed/cli/eval_questions.h"
 #include "heed/cli/attention_window_option.h"
+#include "heed/cli/ctc_weight_option.h"
 #include "heed/cli/eval_speech.h"
 #include "heed/cli/validators.h"
 #include "heed/data/image_classes.h"
@@ -92,6 +93,7 @@ class EvalCommand : public Command {
     app.add_option("--output", output_, "las: write every utterance's reference and output as "
                    "JSON lines to this file");
     add_attention_window_option(app, window_, "listener frames (annotations), las only,");
+    add_ctc_weight_option(app, ctc_weight_);
     app.add_option("--babi", babi_, "memn2n: the bAbI tasks' directory (default: the model's "
                    "data.babi.dir)");
     app.add_option("--split", split_, "memn2n: test, train, or dev (the share of the training "
@@ -130,13 +132,16 @@ class EvalCommand : public Command {
       o.output = output_;
       o.beam = beam_;
       o.window = window_;
+      o.ctc_weight = ctc_weight_;
+      check_usage(ctc_weight_ == 0 || beam_ >= 2,
+                  "--ctc-weight re-ranks beam search's transcripts: give --beam 2 or more");
       o.max_len = max_len_option_->count() > 0 ? max_len_ : 0;
       o.samples = samples_;
       o.seed = seed_;
       return eval_speech(o);
     }
-    check_usage(speech_.empty() && output_.empty() && window_.empty(),
-                "--speech, --output and --attention-window are for model.kind las");
+    check_usage(speech_.empty() && output_.empty() && window_.empty() && ctc_weight_ == 0,
+                "--speech, --output, --attention-window and --ctc-weight are for model.kind las");
     check_usage(dirs_.size() == 1, "--model more than once (an ensemble) is for model.kind las");
     if (answers_questions(kind)) {
       check_usage(images_.empty() && targets_.empty() && locations_.empty() && paths_ == 0 &&
@@ -292,6 +297,7 @@ class EvalCommand : public Command {
       window_;
   CLI::Option* max_len_option_ = nullptr;
   std::string babi_, split_ = "test", tasks_, json_;
+  double ctc_weight_ = 0.0;
   std::int64_t paths_ = 0, batch_ = 256, samples_ = 1000, threads_ = 0, beam_ = 1, max_len_ = 20;
   std::uint64_t seed_ = 1234;
 };

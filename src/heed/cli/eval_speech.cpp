@@ -18,6 +18,15 @@
 #include "heed/translate/speech_decoding.h"
 
 namespace heed::cli {
+namespace {
+
+std::string format_ctc(double w) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", w);
+  return buf;
+}
+
+}  // namespace
 
 int eval_speech(const SpeechEval& o) {
   const SpeechModels models = load_speech_models(o.models);
@@ -46,7 +55,7 @@ int eval_speech(const SpeechEval& o) {
   dopt.max_len = o.max_len;
   dopt.window = parse_attention_window(o.window);
   const auto out = transcribe(*models.decoder, *m.tgt_tokenizer, m.tgt_vocab, feats, dopt,
-                              static_cast<std::size_t>(o.batch));
+                              static_cast<std::size_t>(o.batch), o.ctc_weight);
 
   std::vector<std::string> hyps, refs;
   for (std::size_t i = 0; i < utts.size(); ++i) {
@@ -80,7 +89,8 @@ int eval_speech(const SpeechEval& o) {
   const metrics::ConfidenceInterval w = metrics::bootstrap_ci(words, samples, o.seed);
   const std::vector<double> sums = words.column_sums();
   const std::string how = (o.beam > 1 ? "beam " + std::to_string(o.beam) : "greedy") +
-                          (o.window.empty() ? "" : ", attention window " + o.window);
+                          (o.window.empty() ? "" : ", attention window " + o.window) +
+                          (o.ctc_weight > 0 ? ", CTC weight " + format_ctc(o.ctc_weight) : "");
   std::printf("string error %.2f%% (%lld of %zu utterances; 95%% bootstrap interval %.2f-%.2f%%)\n",
               s.score, static_cast<long long>(wrong), utts.size(), s.lower, s.upper);
   std::printf("word error %.2f%% (%.0f edits in %.0f reference words; 95%% bootstrap interval "

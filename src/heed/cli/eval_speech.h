@@ -18,6 +18,7 @@ struct SpeechEval {
   std::string output;  // --attention FILE is not drawn for speech; JSON lines of the outputs
   std::int64_t beam = 1, max_len = 0, batch = 32, samples = 1000;
   std::string window;  // --attention-window L,R ("" = off)
+  double ctc_weight = 0.0;  // --ctc-weight: CTC rescoring of the beam (0 = off)
   std::uint64_t seed = 1234;
 };
 

@@ -8,6 +8,7 @@
 
 #include "heed/base/error.h"
 #include "heed/cli/attention_window_option.h"
+#include "heed/cli/ctc_weight_option.h"
 #include "heed/cli/model_options.h"
 #include "heed/cli/validators.h"
 #include "heed/kernels/gemm.h"
@@ -41,6 +42,7 @@ class TranscribeCommand : public Command {
         ->check(int_range(0, 100000))
         ->capture_default_str();
     add_attention_window_option(app, window_, "listener frames (annotations)");
+    add_ctc_weight_option(app, ctc_weight_);
     app.add_option("--batch-size,-b", batch_, "files per batch")
         ->check(int_range(1, 100000))
         ->capture_default_str();
@@ -52,6 +54,8 @@ class TranscribeCommand : public Command {
     if (nbest_ > beam_)
       throw UsageError("--nbest " + std::to_string(nbest_) + " exceeds --beam " +
                        std::to_string(beam_) + ": beam search keeps at most --beam hypotheses");
+    if (ctc_weight_ > 0 && beam_ < 2)
+      throw UsageError("--ctc-weight re-ranks beam search's transcripts: give --beam 2 or more");
     if (threads_ > 0) kernels::set_num_threads(static_cast<int>(threads_));
     const SpeechModels models = load_speech_models(models_.specs());
     const LoadedModel& m = models.first();
@@ -68,7 +72,7 @@ class TranscribeCommand : public Command {
     o.window = parse_attention_window(window_);
     const std::vector<std::vector<Transcript>> out =
         transcribe(*models.decoder, *m.tgt_tokenizer, m.tgt_vocab, feats, o,
-                   static_cast<std::size_t>(batch_));
+                   static_cast<std::size_t>(batch_), ctc_weight_);
     for (std::size_t i = 0; i < out.size(); ++i) {
       if (nbest_ == 1) {
         std::printf("%s\n", out[i].front().text.c_str());
@@ -87,6 +91,7 @@ class TranscribeCommand : public Command {
   std::vector<std::string> files_;
   std::int64_t beam_ = 1, nbest_ = 1, max_len_ = 0, batch_ = 32, threads_ = 0;
   double alpha_ = 0.0;
+  double ctc_weight_ = 0.0;
 };
 
 }  // namespace

@@ -63,7 +63,7 @@ bool ctc_row(const CtcShape& s, const T* x, std::int64_t frames, const std::int3
     logp = 0;  // no frame and nothing to emit: the empty alignment, probability 1
   }
   if (logp == kNegInf || !std::isfinite(logp)) {
-    nll = 0;
+    nll = std::numeric_limits<double>::infinity();
     return false;
   }
   nll = -logp;

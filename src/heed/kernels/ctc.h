@@ -9,7 +9,7 @@
 // by the forward (alpha) and backward (beta) recursions over the extended target
 // l' = (blank, y_1, blank, y_2, ..., y_L, blank), in log space and in double whatever T.
 // A target that no alignment of T_b frames can emit (T_b shorter than L_b plus its repeated
-// neighbours) has nll +inf: its row counts 0 and gets no gradient (zero_infinity).
+// neighbours) has nll +inf and gets no gradient (the op then counts it 0: zero_infinity).
 #include <cstdint>
 
 namespace heed::kernels {
@@ -23,9 +23,9 @@ struct CtcShape {
 
 // logits (B, T, V), row b's first frame_lengths[b] frames read (each in [0, T]); targets: the
 // rows' symbols one after another (target_lengths[b] each, in [0, V), never blank). Writes
-// nll[b] (0 where infeasible) and, where grad is not null, adds scale * d nll_b / d logits
+// nll[b] and, where grad is not null, adds scale * d nll_b / d logits
 // into grad (B, T, V): softmax minus the posterior occupancy of each symbol, at row b's
-// frames; nothing past them. Returns the rows that were infeasible.
+// frames; nothing past them. nll[b] is +inf for an infeasible row. Returns their number.
 template <typename T>
 std::int64_t ctc_loss(const CtcShape& s, const T* logits, const std::int64_t* frame_lengths,
                       const std::int32_t* targets, const std::int64_t* target_lengths,

@@ -53,6 +53,15 @@ EncoderDecoder::EncoderDecoder(const ModelConfig& config, std::unique_ptr<Encode
 
 Encoded EncoderDecoder::encode(const TokenBatch& src) const { return encode(src, mode()); }
 
+Tensor EncoderDecoder::ctc_logits(const TokenBatch& src) const {
+  if (config_.listener.ctc_weight <= 0) return {};  // no head: nothing to encode for
+  Var z;
+  RunMode m = mode();
+  m.ctc_logits = &z;
+  (void)encoder_->encode(src, m);
+  return z.defined() ? z.value() : Tensor();
+}
+
 Encoded EncoderDecoder::encode(const TokenBatch& src, const RunMode& m) const {
   // An image or speech source's placeholder ids are no tokens: the encoder checks its input.
   if (!src.images.defined() && !src.frames.defined())

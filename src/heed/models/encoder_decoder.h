@@ -34,6 +34,7 @@ class EncoderDecoder : public Seq2Seq {
   CopyOutputs forward_copy(const TokenBatch& src, const TokenBatch& tgt_in) const override;
   Saliency saliency(const TokenBatch& src, const TokenBatch& tgt_in,
                     std::span<const std::int32_t> tgt_out) const override;
+  Tensor ctc_logits(const TokenBatch& src) const override;
   AttentionHeads attention_heads(const TokenBatch& src,
                                  const TokenBatch& tgt_in) const override;
   bool has_attention() const override { return decoder_->has_attention(); }

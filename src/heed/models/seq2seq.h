@@ -131,6 +131,13 @@ class Seq2Seq : public Module {
   // Teacher-forced training of a model with a CTC head (model.ctc_weight): the encoder stores
   // the head's logits (B, m, V) here; null: not computed.
   void set_ctc_trace(Var* logits) { ctc_logits_ = logits; }
+  // The logits (B, m, V) of the model's CTC head over its encoder's annotations of src
+  // (model.ctc_weight; docs/MODELS.md#joint-ctc-training), for rescoring decoded hypotheses;
+  // undefined for a model without a head.
+  virtual Tensor ctc_logits(const TokenBatch& src) const {
+    (void)src;
+    return {};
+  }
 
  protected:
   Rng* rng() const { return rng_; }

@@ -5,6 +5,7 @@
 
 #include "heed/autograd/tape.h"
 #include "heed/decode/beam_search.h"
+#include "heed/decode/ctc_rescoring.h"
 #include "heed/decode/frozen_model.h"
 #include "heed/decode/greedy.h"
 #include "heed/models/listener.h"
@@ -62,8 +63,13 @@ SpeechModels load_speech_models(const std::vector<ModelSpec>& specs) {
 std::vector<std::vector<Transcript>> transcribe(const Seq2Seq& model, const Tokenizer& tokenizer,
                                                 const Vocabulary& vocab,
                                                 const std::vector<Tensor>& features,
-                                                const DecodeOptions& options, std::size_t batch) {
+                                                const DecodeOptions& options, std::size_t batch,
+                                                double ctc_weight) {
   HEED_CHECK(batch >= 1, "transcribe: batches of at least one utterance");
+  HEED_CHECK(ctc_weight == 0 || options.beam > 1, "CTC rescoring re-ranks beam search's "
+             "hypotheses: use a beam of 2 or more");
+  DecodeOptions search = options;
+  if (ctc_weight > 0) search.n_best = options.beam;  // every hypothesis, to re-rank
   std::vector<std::vector<Transcript>> out(features.size());
   std::vector<std::size_t> order(features.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
@@ -81,11 +87,14 @@ std::vector<std::vector<Transcript>> transcribe(const Seq2Seq& model, const Toke
       std::vector<Tensor> utterances;
       for (std::size_t i = start; i < end; ++i) utterances.push_back(features[order[i]]);
       const TokenBatch src = speech_batch(utterances, model.config().listener.pyramid, dtype);
-      const DecodeResult r = options.beam > 1 ? beam_search(model, src, options)
-                                              : greedy_decode(model, src, options);
-      for (std::size_t i = start; i < end; ++i)
-        for (const Hypothesis& h : r.nbest[i - start])
-          out[order[i]].push_back(transcript_of(h, tokenizer, vocab));
+      DecodeResult r = options.beam > 1 ? beam_search(model, src, search)
+                                        : greedy_decode(model, src, search);
+      if (ctc_weight > 0) rescore_with_ctc(model, src, ctc_weight, r);
+      for (std::size_t i = start; i < end; ++i) {
+        auto& nbest = r.nbest[i - start];
+        for (std::size_t k = 0; k < nbest.size() && k < static_cast<std::size_t>(options.n_best); ++k)
+          out[order[i]].push_back(transcript_of(nbest[k], tokenizer, vocab));
+      }
     }
     arena.reset();
   }

@@ -23,7 +23,8 @@ SpeechFeatureOptions speech_feature_options(const TrainConfig& config);
 struct Transcript {
   std::string text;                  // the output symbols detokenised
   std::vector<std::int32_t> tokens;  // their ids, EOS included when it was emitted
-  double score = 0.0;                // the hypothesis' (length-normalised) log-probability
+  double score = 0.0;                // the hypothesis' (length-normalised) log-probability,
+                                     // or with CTC rescoring its joint score
   // One per token: its vocabulary entry as emitted (EOS as </s>), for pictures of attention.
   std::vector<std::string> symbols;
   // Per token (tokens.size() rows), its attention over the utterance's listener annotations
@@ -47,11 +48,14 @@ SpeechModels load_speech_models(const std::vector<ModelSpec>& specs);
 
 // Decodes utterances' features (frames, bins) in batches of at most batch utterances (sorted by
 // length): greedy when options.beam is 1, else beam search with options.n_best hypotheses.
-// Per utterance, in the given order, its hypotheses, best first.
+// ctc_weight w > 0 (a model with a CTC head, beam search): all options.beam hypotheses are
+// re-ranked by (1 - w) log P_att + w log P_ctc (decode/ctc_rescoring.h), the first
+// options.n_best kept, each Transcript::score the joint score. Per utterance, in the given
+// order, its hypotheses, best first.
 std::vector<std::vector<Transcript>> transcribe(const Seq2Seq& model, const Tokenizer& tokenizer,
                                                 const Vocabulary& vocab,
                                                 const std::vector<Tensor>& features,
                                                 const DecodeOptions& options,
-                                                std::size_t batch = 32);
+                                                std::size_t batch = 32, double ctc_weight = 0.0);
 
 }  // namespace heed
