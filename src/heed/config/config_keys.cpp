@@ -577,7 +577,8 @@ std::vector<ConfigKey> make_keys() {
       "annotations scores every symbol and the blank at each annotation, and the training loss "
       "is (1 - λ) × the speller's cross-entropy + λ × the CTC loss (per target token); λ = this "
       "value, 0 = no head. The head is trained, saved and exported with the model; decoding "
-      "reads the speller alone ([MODELS.md](MODELS.md#joint-ctc-training))")));
+      "reads the speller, and `heed transcribe` / `heed eval --speech` `--ctc-weight` can "
+      "re-rank its beam with the head ([MODELS.md](MODELS.md#joint-ctc-training))")));
   k.push_back(only(speech_kinds, integer("model.feature_dim", listener(&ListenerConfig::feature_dim),
       {non_negative("must be 0 (from data.audio.mels) or more")},
       "las: the values of a frame the listener reads; set from `data.audio` (mels × stack), "
