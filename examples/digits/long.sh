@@ -3,7 +3,8 @@
 # digits with each digit's speed perturbed between 0.9 and 1.1 (--speed), then
 # examples/digits/config.yaml at half its learning rate (0.0015) for 100 minutes on one
 # thread, then the string and digit error on the official test split (1,000 utterances of
-# recordings 0-4) with their 95% bootstrap intervals, greedy and with a beam of 8. Runs in the
+# recordings 0-4) with their 95% bootstrap intervals, greedy and with a beam of 8, and the
+# greedy errors by the SNR of each utterance's noise (snr_bands.sh). Runs in the
 # directory it is run from; writes digits-long-data/ (4.8 GB), digits-las-long/ and
 # digits-long-test.jsonl. docs/RESULTS.md#listen-attend-and-spell-on-spoken-digits.
 # Usage: sh examples/digits/long.sh FSDD_DIR [HEED]   (HEED: the heed binary, default heed)
@@ -24,3 +25,9 @@ echo "== official split: greedy"
 "$heed" eval --model "$model" --speech "$data/test.tsv" --output digits-long-test.jsonl
 echo "== official split: beam 8"
 "$heed" eval --model "$model" --speech "$data/test.tsv" --beam 8
+echo "== official split: greedy, by the noise of each utterance"
+if [ -f "$data/test.noise.tsv" ]; then
+  sh "$(dirname "$0")/snr_bands.sh" "$data/test.noise.tsv" digits-long-test.jsonl
+else
+  echo "($data/ was made by an older heed data digits: no test.noise.tsv)"
+fi
