@@ -89,7 +89,9 @@ def reference_kwargs(model_config):
                           enc_layers=c["enc_layers"], pyramid=c["pyramid"],
                           cell=c.get("encoder_cell") or "lstm", dec_hidden=c["dec_hidden"],
                           attn_dim=c["attn_dim"] or None, out_dim=c["out_dim"] or None,
-                          ctc_weight=c.get("ctc_weight", 0.0))
+                          ctc_weight=c.get("ctc_weight", 0.0),
+                          frontend_layers=c.get("frontend_layers", 0),
+                          frontend_channels=c.get("frontend_channels", 16))
     if kind == "memn2n":   # tools/reference/memory.py: one vocabulary, no attention section
         return kind, dict(vocab=c["src_vocab"], d=c["emb_dim"],
                           **{k: c[k] for k in MEMORY_KEYS if k in c})
@@ -193,7 +195,9 @@ def heed_model_config(kind, kw):
                     bidirectional=True, pyramid=kw.get("pyramid", 8),
                     feature_dim=kw["feature_dim"], dec_hidden=kw.get("dec_hidden", 256),
                     attn_dim=kw.get("attn_dim") or 0, out_dim=kw.get("out_dim") or 0,
-                    ctc_weight=kw.get("ctc_weight", 0.0))
+                    ctc_weight=kw.get("ctc_weight", 0.0),
+                    frontend_layers=kw.get("frontend_layers", 0),
+                    frontend_channels=kw.get("frontend_channels", 16))
     if kind in ("fc", "cnn", "ram"):
         c = dict(kind=kind)
         if kind == "ram":

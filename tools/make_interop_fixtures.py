@@ -123,6 +123,9 @@ SPEECH_CASES = {
                             dec_hidden=5, attn_dim=3),
     "interop_las_ctc": dict(emb_dim=4, enc_hidden=3, enc_layers=2, pyramid=2, cell="gru",
                             dec_hidden=5, attn_dim=3, ctc_weight=0.3),
+    "interop_las_frontend": dict(emb_dim=4, enc_hidden=3, enc_layers=2, pyramid=2, cell="gru",
+                                 dec_hidden=5, attn_dim=3, frontend_layers=2,
+                                 frontend_channels=2),
 }
 SPEECH_F, SPEECH_TGT_V = 6, 9
 SPEECH_FRAMES = [11, 5, 8]

@@ -37,7 +37,9 @@ Tensor direct(const Tensor& x, const Tensor& w, const Tensor* b, std::int64_t s,
 
 TEST(Conv2d, ForwardMatchesTheDefinition) {
   Var x = random_var({2, 3, 7, 6}, 1), w = random_var({4, 3, 3, 2}, 2), b = random_var({4}, 3);
-  for (auto [stride, pad] : {std::pair{1, 0}, {2, 1}, {3, 2}}) {
+  // Stride 1 copies whole runs of a line (the padding on either side, or both: padding 3 is
+  // wider than the filter); other strides go entry by entry.
+  for (auto [stride, pad] : {std::pair{1, 0}, {1, 1}, {1, 3}, {2, 1}, {3, 2}}) {
     Tensor y = conv2d(x, w, b, {stride, pad}).value();
     EXPECT_TRUE(all_close(y, direct(x.value(), w.value(), &b.value(), stride, pad), 1e-12))
         << "stride " << stride << " padding " << pad;
@@ -57,6 +59,8 @@ TEST(Conv2d, GradientCheck) {
   Var x = random_var({2, 2, 5, 6}, 4), w = random_var({3, 2, 3, 3}, 5), b = random_var({3}, 6);
   EXPECT_TRUE(gradcheck([&] { return conv2d(x, w, b, {2, 1}); }, {x, w, b}));
   EXPECT_TRUE(gradcheck([&] { return conv2d(x, w); }, {x, w}));
+  EXPECT_TRUE(gradcheck([&] { return conv2d(x, w, b, {1, 1}); }, {x, w, b}));
+  EXPECT_TRUE(gradcheck([&] { return conv2d(x, w, b, {1, 3}); }, {x, w, b}));
 }
 
 TEST(Conv2d, RefusesMismatchedShapes) {

@@ -21,6 +21,13 @@ TEST(Index, ForwardMatchesHandComputation) {
   EXPECT_TRUE(all_close(slice(x, 0, 1, 3).value(), Tensor::from({2, 2}, {3, 4, 5, 6})));
   EXPECT_TRUE(all_close(slice(x, -1, 0, 1).value(), Tensor::from({3, 1}, {1, 3, 5})));
   EXPECT_TRUE(all_close(reshape(x, {2, -1}).value(), Tensor::from({2, 3}, {1, 2, 3, 4, 5, 6})));
+  EXPECT_TRUE(all_close(transpose(x, 0, 1).value(), Tensor::from({2, 3}, {1, 3, 5, 2, 4, 6})));
+  Var y(Tensor::from({1, 2, 3, 2}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}));  // (B, C, T, F)
+  const Var t = transpose(y, 1, 2);                                             // (B, T, C, F)
+  EXPECT_EQ(t.value().shape(), (Shape{1, 3, 2, 2}));
+  EXPECT_TRUE(t.value().is_contiguous());
+  EXPECT_TRUE(all_close(t.value(), Tensor::from({1, 3, 2, 2}, {1, 2, 7, 8, 3, 4, 9, 10, 5, 6,
+                                                                11, 12})));
 }
 
 TEST(Index, GradientCheck) {
@@ -31,6 +38,9 @@ TEST(Index, GradientCheck) {
   }
   EXPECT_TRUE(gradcheck([&] { return select_time(x, 2); }, {x}));
   EXPECT_TRUE(gradcheck([&] { return reshape(x, {4, 6}); }, {x}));
+  EXPECT_TRUE(gradcheck([&] { return transpose(x, 0, 2); }, {x}));
+  EXPECT_TRUE(gradcheck([&] { return transpose(x, 1, 2); }, {x}));
+  EXPECT_TRUE(gradcheck([&] { return transpose(select(x, 1, 2), 0, 1); }, {x}));  // a strided input
 }
 
 TEST(Index, GatherRows) {

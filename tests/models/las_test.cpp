@@ -159,6 +159,82 @@ TEST(Listener, GradientsOfEveryParameterInDoublePrecision) {
   }
 }
 
+// The convolutional front end (model.frontend_layers): the reduction it adds to the pyramid's,
+// the layer-0 input it makes, rows independent of their batch mates and padding (the masks
+// between the convolutions), and every parameter's gradient.
+ModelConfig front_end_model(std::int64_t layers, std::int64_t pyramid) {
+  ModelConfig c = small_model(pyramid, RnnCell::gru);
+  c.enc_layers = 2;
+  c.enc_hidden = 3;
+  c.listener.feature_dim = 4;  // the utterances' 4 bins
+  c.listener.frontend_layers = layers;
+  c.listener.frontend_channels = 2;
+  return c;
+}
+
+TEST(ListenerFrontEnd, AddsItsReductionAndMakesTheFirstLayersInput) {
+  ModelConfig c = front_end_model(2, 2);
+  EXPECT_EQ(c.listener.reduction(), 8);
+  EXPECT_EQ(listener_input_dim(c.listener), 4 * 1);  // 2 x 2 channels, 4 bins halved twice
+  c.listener.frontend_layers = 1;
+  EXPECT_EQ(listener_input_dim(c.listener), 2 * 2);
+  c.listener.frontend_layers = 0;
+  EXPECT_EQ(listener_input_dim(c.listener), 4);
+  c = front_end_model(2, 2);
+  Rng rng(1);
+  PyramidalListener listener(c, RnnCell::gru, rng, DType::f64);
+  const auto modules = listener.modules();
+  ASSERT_EQ(modules.size(), 2u);
+  EXPECT_EQ(modules[0].first, "frontend");
+  EXPECT_EQ(modules[0].second->named_parameters().front().first, "conv0.weight");
+  EXPECT_EQ(modules[0].second->parameters()[2].value().shape(), Shape({4, 2, 3, 3}));
+  NoGradGuard no_grad;
+  // 13 frames: padded to 16, 4 steps after the front end, 2 annotations after the pyramid.
+  const TokenBatch src = speech_batch(utterances({13, 3}, 2, DType::f64), 8, DType::f64);
+  EXPECT_EQ(src.len, 2);
+  EXPECT_EQ(src.lengths, (std::vector<std::int64_t>{2, 1}));
+  const EncoderOutput out = listener.encode(src, RunMode{});
+  EXPECT_EQ(out.annotations.shape(), Shape({2, 2, 6}));
+  EXPECT_THROW(listener.encode(speech_batch(utterances({13}, 2, DType::f64), 2, DType::f64),
+                               RunMode{}),
+               Error);  // a batch counted with the pyramid's reduction alone
+}
+
+TEST(ListenerFrontEnd, AnUtteranceEncodesAloneAsInABatch) {
+  for (std::int64_t layers : {1, 2}) {
+    const ModelConfig c = front_end_model(layers, 2);
+    Rng rng(4);
+    PyramidalListener listener(c, RnnCell::gru, rng, DType::f64);
+    NoGradGuard no_grad;
+    const std::int64_t r = c.listener.reduction();
+    const std::vector<Tensor> u = utterances({5, 19, 2, 9}, 5, DType::f64);
+    const EncoderOutput all = listener.encode(speech_batch(u, r, DType::f64), RunMode{});
+    for (std::size_t b = 0; b < u.size(); ++b) {
+      const EncoderOutput one = listener.encode(speech_batch({u[b]}, r, DType::f64), RunMode{});
+      const std::int64_t n = one.annotations.dim(1);
+      EXPECT_EQ(all.lengths[b], n);
+      EXPECT_TRUE(all_close(all.annotations.value()
+                                .select(0, static_cast<std::int64_t>(b))
+                                .slice(0, 0, n)
+                                .contiguous(),
+                            one.annotations.value().select(0, 0).contiguous(), 1e-12, 0))
+          << layers << " layers, utterance " << b;
+    }
+  }
+}
+
+TEST(ListenerFrontEnd, GradientsOfEveryParameterInDoublePrecision) {
+  const ModelConfig c = front_end_model(2, 2);
+  Rng rng(6);
+  PyramidalListener listener(c, RnnCell::gru, rng, DType::f64);
+  const TokenBatch src = speech_batch(utterances({7, 10}, 7, DType::f64), 8, DType::f64);
+  std::vector<Var> params;
+  for (const auto& [name, m] : listener.modules())
+    for (const Var& p : m->parameters()) params.push_back(p);
+  EXPECT_EQ(params.size(), 4u + 16u);  // two convolutions, two bidirectional GRU layers
+  EXPECT_TRUE(gradcheck([&] { return listener.encode(src, RunMode{}).annotations; }, params));
+}
+
 // The whole model's loss: the gradient reaches the listener's first layer through the speller's
 // attention and initial state (the speller's own parameters are the Bahdanau decoder's, checked
 // with the text models).
@@ -223,6 +299,17 @@ TEST(ListenAttendSpell, ConfigValidation) {
   c = small_model();
   c.dec_layers = 2;
   expect_refused(c, "model.dec_layers");
+  c = small_model();
+  c.listener.frontend_layers = 2;  // 4 bins -> 2 -> 1
+  EXPECT_NO_THROW(validate_model_config(c));
+  c.listener.frontend_layers = 3;  // 4 bins cannot be halved three times
+  expect_refused(c, "model.frontend_layers");
+  c.listener.feature_dim = 64;
+  c.listener.frontend_layers = 5;
+  expect_refused(c, "model.frontend_layers");
+  c.listener.frontend_layers = 4;
+  c.listener.frontend_channels = 1024;  // the last layer's 8192 channels
+  expect_refused(c, "model.frontend_channels");
 }
 
 // model.attention.mode none: the speller has no attention parameters and reads one fixed

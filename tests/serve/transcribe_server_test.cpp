@@ -114,7 +114,7 @@ TEST_F(TranscribeServer, TranscribesAsTranscribeDoesWithAttentionAndSpectrogram)
     EXPECT_EQ(j["beam"], beam);
     ASSERT_EQ(j["attention"].size(), t.attention.size());
     // 0.5 s at 16 kHz: 1 + 8000 / 160 = 51 frames; the fixture's pyramid and stack.
-    const std::int64_t per = model_->config.model.listener.pyramid * model_->config.data.audio.stack;
+    const std::int64_t per = model_->config.model.listener.reduction() * model_->config.data.audio.stack;
     EXPECT_EQ(j["frames_per_annotation"], per);
     EXPECT_EQ(j["annotations"], (51 + per - 1) / per);
     for (std::size_t k = 0; k < t.attention.size(); ++k) {
@@ -181,7 +181,7 @@ TEST_F(TranscribeServer, HealthAndInfoSayItIsASpeechModel) {
   EXPECT_EQ(i["audio"]["sample_rate"], 16000);
   EXPECT_EQ(i["audio"]["mels"], model_->config.data.audio.mels);
   EXPECT_EQ(i["audio"]["frames_per_annotation"],
-            model_->config.model.listener.pyramid * model_->config.data.audio.stack);
+            model_->config.model.listener.reduction() * model_->config.data.audio.stack);
   EXPECT_EQ(i["limits"]["max_audio_seconds"], 2.0);
   EXPECT_EQ(i["limits"]["max_body_bytes"], 200000);
   EXPECT_EQ(i["members"][0]["vocabularies"]["target"]["size"], model_->tgt_vocab.size());

@@ -61,9 +61,10 @@ bool memory_fixture(const std::string& name) {
   return std::find(kMemoryFixtures.begin(), kMemoryFixtures.end(), name) != kMemoryFixtures.end();
 }
 
-// The speech model's (SPEECH_CASES): an LSTM listener over a pyramid of 4, a GRU one over 2.
+// The speech model's (SPEECH_CASES): an LSTM listener over a pyramid of 4, GRU ones over 2
+// (one with a CTC head, one after a convolutional front end).
 const std::vector<std::string> kSpeechFixtures = {"interop_las", "interop_las_ctc",
-                                                  "interop_las_gru"};
+                                                  "interop_las_frontend", "interop_las_gru"};
 
 bool speech_fixture(const std::string& name) {
   return std::find(kSpeechFixtures.begin(), kSpeechFixtures.end(), name) != kSpeechFixtures.end();
@@ -135,7 +136,7 @@ double compare_speech_model(const std::string& dir, const SafeTensorsFile& check
     utterances.push_back(frames.select(0, b).slice(0, 0, lengths[static_cast<std::size_t>(b)])
                              .contiguous()
                              .to(dtype));
-  const TokenBatch src = speech_batch(utterances, m.config.model.listener.pyramid, dtype);
+  const TokenBatch src = speech_batch(utterances, m.config.model.listener.reduction(), dtype);
   const TokenBatch tgt_in = testing::golden_token_batch(check.get("in.tgt_in"), {});
   std::vector<std::int32_t> tgt_out;
   for (std::int64_t id : testing::golden_ints(check.get("in.tgt_out")))

@@ -219,4 +219,15 @@ Var reshape(const Var& x, const Shape& shape) {
   });
 }
 
+Var transpose(const Var& x, int d0, int d1) {
+  Tensor y = x.value().transpose(d0, d1).contiguous();
+  return record_op(y, {&x}, [x, d0, d1](Var& o) {
+    if (!x.requires_grad()) return;
+    const Tensor g = o.grad().transpose(d0, d1).contiguous();
+    dispatch(o.dtype(), [&]<typename T>() {
+      kernels::accumulate<T>(g.data<T>(), x.grad_buffer().data<T>(), g.numel());
+    });
+  });
+}
+
 }  // namespace heed

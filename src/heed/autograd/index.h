@@ -30,5 +30,7 @@ Var add_rows(const Var& x, std::span<const std::int64_t> rows, const Var& y);
 Var scatter_rows(const Var& y, std::span<const std::int64_t> rows, const Shape& shape);
 // The same elements in a new shape (one -1 is inferred); a view.
 Var reshape(const Var& x, const Shape& shape);
+// x with dimensions d0 and d1 swapped, copied contiguous (torch.transpose(...).contiguous()).
+Var transpose(const Var& x, int d0, int d1);
 
 }  // namespace heed

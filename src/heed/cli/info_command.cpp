@@ -101,7 +101,13 @@ class InfoCommand : public Command {
       model = build_model(mc, rng, config.training.dtype);
       std::cout << "  listener " << encoder_cell(mc) << " x" << mc.enc_layers
                 << (mc.bidirectional ? " bidirectional" : "") << " hidden " << mc.enc_hidden
-                << ", pyramid " << mc.listener.pyramid << " (frames per annotation), emb_dim "
+                << ", pyramid " << mc.listener.pyramid
+                << (mc.listener.frontend_layers > 0
+                        ? " after " + std::to_string(mc.listener.frontend_layers) +
+                              " conv 3x3 + max-pool layers from " +
+                              std::to_string(mc.listener.frontend_channels) + " channels"
+                        : std::string())
+                << " (" << mc.listener.reduction() << " frames per annotation), emb_dim "
                 << mc.emb_dim << ", decoder hidden " << mc.dec_hidden
                 << (mc.attention_mode == AttentionMode::none
                         ? ", no attention (the listener's final states)"

@@ -78,7 +78,7 @@ void show_speech(const ShowOptions& o, const TrainConfig&, const std::vector<std
   make_show_dir(o.out);
 
   const fs::path dir_out(o.out);
-  const std::int64_t per_annotation = m.config.model.listener.pyramid * fo.stack;
+  const std::int64_t per_annotation = m.config.model.listener.reduction() * fo.stack;
   const ShowProgress progress(items.size());
   std::vector<viz::SpeechReportItem> report;
   for (std::size_t i = 0; i < items.size(); ++i) {
@@ -115,7 +115,12 @@ void show_speech(const ShowOptions& o, const TrainConfig&, const std::vector<std
                (items.size() == 1 ? " utterance" : " utterances");
   info.facts.push_back(
       "model " + dir + " (" + m.weights_path + "): las, a listener of pyramid " +
-      std::to_string(m.config.model.listener.pyramid) + " over " + std::to_string(fo.mels) +
+      std::to_string(m.config.model.listener.pyramid) +
+      (m.config.model.listener.frontend_layers > 0
+           ? " after " + std::to_string(m.config.model.listener.frontend_layers) +
+                 " convolution layers"
+           : std::string()) +
+      " over " + std::to_string(fo.mels) +
       " log-mel bins at " + std::to_string(fo.sample_rate) + " Hz" +
       (fo.stack > 1 ? " stacked by " + std::to_string(fo.stack) : std::string()) +
       "; each annotation covers " + std::to_string(per_annotation) + " frames (" +

@@ -579,6 +579,19 @@ std::vector<ConfigKey> make_keys() {
       "value, 0 = no head. The head is trained, saved and exported with the model; decoding "
       "reads the speller, and `heed transcribe` / `heed eval --speech` `--ctc-weight` can "
       "re-rank its beam with the head ([MODELS.md](MODELS.md#joint-ctc-training))")));
+  k.push_back(only(speech_kinds, integer("model.frontend_layers",
+      listener(&ListenerConfig::frontend_layers),
+      {non_negative("must be 0 (no front end) or more"), at_most(4, "must be at most 4")},
+      "las: convolution layers before the listener, each conv 3×3 (padding 1) + ReLU + 2×2 "
+      "max-pool over the utterance's (frames, mel bins) image, so each halves time and bins; "
+      "the listener reads the last layer's channels × bins per step, and the speller attends "
+      "over pyramid × 2^layers times fewer annotations than frames. Needs `data.audio.stack: 1` "
+      "and at least 2^layers mel bins; 0 = none "
+      "([MODELS.md](MODELS.md#a-convolutional-front-end))")));
+  k.push_back(only(speech_kinds, integer("model.frontend_channels",
+      listener(&ListenerConfig::frontend_channels),
+      {positive_int(), at_most(1024, "must be at most 1024")},
+      "las: channels of the front end's first layer; each next layer has twice as many")));
   k.push_back(only(speech_kinds, integer("model.feature_dim", listener(&ListenerConfig::feature_dim),
       {non_negative("must be 0 (from data.audio.mels) or more")},
       "las: the values of a frame the listener reads; set from `data.audio` (mels × stack), "

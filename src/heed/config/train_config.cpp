@@ -331,6 +331,9 @@ void check_data(Sections& s, const TrainConfig& config) {
                        "data.dev_manifest; remove it");
     s.check("data.target.tokenizer", c.target.tokenizer != TokenizerKind::sentencepiece,
             reader + " spells characters (char) or words (whitespace), not sentencepiece");
+    s.check("data.audio.stack", config.model.listener.frontend_layers == 0 || c.audio.stack == 1,
+            "must be 1 with model.frontend_layers: the front end reads each frame's mel bins as "
+            "a column of an image, and its pooling shortens time instead");
     return;
   }
   if (c.generate.kind) {  // the training set drawn by heed: no training files

@@ -7,9 +7,10 @@
 namespace heed::kernels {
 namespace {
 
-// Calls f(k, p) for every entry k of col with p the index of its pixel in the image
-// (c, ih, iw), or -1 where it falls on the padding: the one walk of im2col's geometry that
-// both directions share.
+// Calls f(k, p, n) for runs of n entries k, k + 1, ... of col whose pixels in the image
+// (c, ih, iw) are p, p + 1, ... , or p = -1 where the run falls on the padding: the one walk of
+// im2col's geometry that both directions share. With stride 1 a row (c, i, j) of an output line
+// oh is at most three runs (padding, pixels, padding); otherwise every entry is its own run.
 template <typename F>
 void walk(const Conv2dShape& s, F&& f) {
   const std::int64_t OH = s.OH(), OW = s.OW();
@@ -19,11 +20,23 @@ void walk(const Conv2dShape& s, F&& f) {
         const std::int64_t row = (c * s.KH + i) * s.KW + j;
         for (std::int64_t oh = 0; oh < OH; ++oh) {
           const std::int64_t ih = oh * s.stride - s.pad + i;
-          const bool inside = ih >= 0 && ih < s.H;
+          const std::int64_t k = row * OH * OW + oh * OW;
+          if (ih < 0 || ih >= s.H) {
+            f(k, std::int64_t{-1}, OW);
+            continue;
+          }
+          const std::int64_t line = (c * s.H + ih) * s.W;
+          if (s.stride == 1) {  // iw = ow - pad + j inside [0, W) for ow in [lo, hi)
+            const std::int64_t lo = std::clamp<std::int64_t>(s.pad - j, 0, OW);
+            const std::int64_t hi = std::clamp<std::int64_t>(s.W + s.pad - j, lo, OW);
+            if (lo > 0) f(k, std::int64_t{-1}, lo);
+            if (hi > lo) f(k + lo, line + lo - s.pad + j, hi - lo);
+            if (OW > hi) f(k + hi, std::int64_t{-1}, OW - hi);
+            continue;
+          }
           for (std::int64_t ow = 0; ow < OW; ++ow) {
             const std::int64_t iw = ow * s.stride - s.pad + j;
-            f(row * OH * OW + oh * OW + ow,
-              inside && iw >= 0 && iw < s.W ? (c * s.H + ih) * s.W + iw : std::int64_t{-1});
+            f(k + ow, iw >= 0 && iw < s.W ? line + iw : std::int64_t{-1}, std::int64_t{1});
           }
         }
       }
@@ -33,13 +46,21 @@ void walk(const Conv2dShape& s, F&& f) {
 
 template <typename T>
 void im2col(const T* x, const Conv2dShape& s, T* col) {
-  walk(s, [&](std::int64_t k, std::int64_t p) { col[k] = p >= 0 ? x[p] : T(0); });
+  walk(s, [&](std::int64_t k, std::int64_t p, std::int64_t n) {
+    if (p >= 0)
+      std::copy(x + p, x + p + n, col + k);
+    else
+      std::fill(col + k, col + k + n, T(0));
+  });
 }
 
 template <typename T>
 void col2im_add(const T* col, const Conv2dShape& s, T* dx) {
-  walk(s, [&](std::int64_t k, std::int64_t p) {
-    if (p >= 0) dx[p] += col[k];
+  walk(s, [&](std::int64_t k, std::int64_t p, std::int64_t n) {
+    if (p < 0) return;
+    T* d = dx + p;
+    const T* c = col + k;
+    for (std::int64_t e = 0; e < n; ++e) d[e] += c[e];
   });
 }
 

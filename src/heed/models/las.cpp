@@ -29,6 +29,15 @@ void validate(const ModelConfig& c) {
   HEED_CHECK(layers < c.enc_layers, "model.pyramid: a reduction of ", c.listener.pyramid,
              " joins frames in ", layers, " layers above the first, so the listener needs "
              "model.enc_layers >= ", layers + 1, ", got ", c.enc_layers);
+  const std::int64_t L = c.listener.frontend_layers;
+  HEED_CHECK(L >= 0 && L <= 4, "model.frontend_layers: from 0 (no front end) to 4, got ", L);
+  HEED_CHECK(L == 0 || (c.listener.frontend_channels >= 1 &&
+                        (c.listener.frontend_channels << (L - 1)) <= 4096),
+             "model.frontend_channels: at least 1, and the last layer's ",
+             c.listener.frontend_channels, " x 2^", L - 1, " at most 4096");
+  HEED_CHECK(L == 0 || c.listener.feature_dim >> L >= 1, "model.frontend_layers: ", L,
+             " layers each halve the ", c.listener.feature_dim, " bins of a frame, too many for "
+             "them (data.audio.mels)");
 }
 
 std::unique_ptr<Seq2Seq> build(const ModelConfig& c, Rng& rng, DType dtype) {

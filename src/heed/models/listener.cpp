@@ -4,7 +4,9 @@
 #include <bit>
 
 #include "heed/autograd/concat_op.h"
+#include "heed/autograd/elementwise_op.h"
 #include "heed/autograd/index.h"
+#include "heed/autograd/pool2d_op.h"
 
 namespace heed {
 namespace {
@@ -33,7 +35,7 @@ std::int64_t listener_length(std::int64_t frames, std::int64_t pyramid) {
 }
 
 TokenBatch speech_source(Tensor frames, std::vector<std::int64_t> frame_lengths,
-                         std::int64_t pyramid) {
+                         std::int64_t reduction) {
   HEED_CHECK(frames.defined() && frames.ndim() == 3,
              "speech source: expected (B, T, bins) log-mel frames");
   const std::int64_t B = frames.dim(0), T = frames.dim(1);
@@ -41,11 +43,11 @@ TokenBatch speech_source(Tensor frames, std::vector<std::int64_t> frame_lengths,
              frame_lengths.size(), " frame lengths for ", B, " utterances");
   TokenBatch src;
   src.batch = B;
-  src.len = listener_length(T, pyramid);
+  src.len = listener_length(T, reduction);
   for (std::int64_t n : frame_lengths) {
     HEED_CHECK(n >= 1 && n <= T, "speech source: an utterance of ", n, " frames in a batch of ",
                T, " (every utterance has at least one frame)");
-    src.lengths.push_back(listener_length(n, pyramid));
+    src.lengths.push_back(listener_length(n, reduction));
   }
   src.ids.assign(static_cast<std::size_t>(B * src.len), kPad);
   src.frames = std::move(frames);
@@ -53,7 +55,7 @@ TokenBatch speech_source(Tensor frames, std::vector<std::int64_t> frame_lengths,
   return src;
 }
 
-TokenBatch speech_batch(const std::vector<Tensor>& utterances, std::int64_t pyramid,
+TokenBatch speech_batch(const std::vector<Tensor>& utterances, std::int64_t reduction,
                         DType dtype) {
   HEED_CHECK(!utterances.empty(), "speech batch: no utterance");
   const std::int64_t bins = utterances[0].dim(1);
@@ -70,14 +72,19 @@ TokenBatch speech_batch(const std::vector<Tensor>& utterances, std::int64_t pyra
     frames.select(0, static_cast<std::int64_t>(b))
         .slice(0, 0, lengths[b])
         .copy_from(utterances[b].dtype() == dtype ? utterances[b] : utterances[b].to(dtype));
-  return speech_source(std::move(frames), std::move(lengths), pyramid);
+  return speech_source(std::move(frames), std::move(lengths), reduction);
+}
+
+std::int64_t listener_input_dim(const ListenerConfig& c) {
+  const std::int64_t L = c.frontend_layers;
+  return L == 0 ? c.feature_dim : (c.frontend_channels << (L - 1)) * (c.feature_dim >> L);
 }
 
 ListenerLayers::ListenerLayers(const ModelConfig& c, RnnCell cell, Rng& rng, DType dtype) {
   const std::int64_t P = pyramid_layers(c.listener.pyramid);
   const std::int64_t out = c.enc_hidden * (c.bidirectional ? 2 : 1);
   for (std::int64_t l = 0; l < c.enc_layers; ++l) {
-    const std::int64_t in = l == 0 ? c.listener.feature_dim : l <= P ? 2 * out : out;
+    const std::int64_t in = l == 0 ? listener_input_dim(c.listener) : l <= P ? 2 * out : out;
     layers_.push_back(std::make_unique<RecurrentStack>(cell, in, c.enc_hidden, 1,
                                                        c.bidirectional, rng, dtype));
     register_module(std::to_string(l), *layers_.back());
@@ -88,6 +95,11 @@ PyramidalListener::PyramidalListener(const ModelConfig& config, RnnCell cell, Rn
                                      DType dtype)
     : feature_dim_(config.listener.feature_dim),
       pyramid_layers_(pyramid_layers(config.listener.pyramid)),
+      reduction_(config.listener.reduction()),
+      frontend_(config.listener.frontend_layers > 0
+                    ? std::make_unique<ConvStack>(1, config.listener.frontend_layers,
+                                                  config.listener.frontend_channels, rng, dtype)
+                    : nullptr),
       layers_(config, cell, rng, dtype) {
   HEED_CHECK(pyramid_layers_ < config.enc_layers, "model.pyramid: a reduction of ",
              config.listener.pyramid, " needs ", pyramid_layers_ + 1,
@@ -97,9 +109,36 @@ PyramidalListener::PyramidalListener(const ModelConfig& config, RnnCell cell, Rn
 }
 
 NamedModules PyramidalListener::modules() {
-  NamedModules m{{"listener", &layers_}};
+  NamedModules m;
+  if (frontend_) m.emplace_back("frontend", frontend_.get());
+  m.emplace_back("listener", &layers_);
   if (ctc_) m.emplace_back("ctc", ctc_.get());
   return m;
+}
+
+Var PyramidalListener::front_end(const Var& frames, std::vector<std::int32_t>& lengths) const {
+  const std::int64_t B = frames.dim(0), T = frames.dim(1), F = frames.dim(2);
+  const std::int64_t r = std::int64_t{1} << frontend_->size();
+  const std::int64_t padded = (T + r - 1) / r * r;
+  Var x = frames;
+  if (padded > T) x = concat({x, Var(Tensor::zeros({B, padded - T, F}, x.dtype()))}, 1);
+  x = reshape(x, {B, 1, padded, F});
+  for (std::size_t l = 0; l < frontend_->size(); ++l) {
+    Var y = frontend_->conv_relu(l, x);  // (B, C, t, f)
+    const std::int64_t t = y.dim(2);
+    if (std::any_of(lengths.begin(), lengths.end(), [t](std::int32_t n) { return n < t; })) {
+      Tensor keep = Tensor::full(y.shape(), 1.0, y.dtype());
+      for (std::int64_t b = 0; b < B; ++b)
+        if (lengths[static_cast<std::size_t>(b)] < t)
+          keep.select(0, b).slice(1, lengths[static_cast<std::size_t>(b)], t).zero();
+      y = mul(y, Var(keep));
+    }
+    x = max_pool2d(y, 2, 2);
+    for (std::int32_t& n : lengths) n = (n + 1) / 2;
+  }
+  // (B, C, T', F') -> (B, T', C, F') -> each step's C x F' values in a row.
+  const std::int64_t steps = x.dim(2), width = x.dim(1) * x.dim(3);
+  return reshape(transpose(x, 1, 2), {B, steps, width});
 }
 
 EncoderOutput PyramidalListener::encode(const TokenBatch& src, const RunMode& mode) const {
@@ -107,13 +146,13 @@ EncoderOutput PyramidalListener::encode(const TokenBatch& src, const RunMode& mo
              "las: the source batch holds no (B, T, ", feature_dim_,
              ") log-mel frames (speech_source makes one)");
   const std::int64_t B = src.frames.dim(0), T = src.frames.dim(1);
-  HEED_CHECK(src.batch == B && src.len == listener_length(T, std::int64_t{1} << pyramid_layers_) &&
+  HEED_CHECK(src.batch == B && src.len == listener_length(T, reduction_) &&
                  static_cast<std::int64_t>(src.frame_lengths.size()) == B,
              "las: the source batch is ", src.batch, " x ", src.len, ", its frames (", B, ", ", T,
-             ") make ", B, " x ", listener_length(T, std::int64_t{1} << pyramid_layers_),
-             " annotations");
+             ") make ", B, " x ", listener_length(T, reduction_), " annotations");
   std::vector<std::int32_t> lengths(src.frame_lengths.begin(), src.frame_lengths.end());
   Var x(src.frames);
+  if (frontend_) x = front_end(x, lengths);
   RnnSequenceOutput r;
   for (std::size_t l = 0; l < layers_.size(); ++l) {
     if (l > 0) {

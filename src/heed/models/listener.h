@@ -11,6 +11,14 @@
 // as it is. The top layer's outputs are the annotations, pyramid times fewer than the frames
 // (rounded up); its final states start the decoder (s_0 = tanh(W_init <-h_1)).
 //
+// With model.frontend_layers L > 0 a convolutional front end comes first (Zhang et al. 2017's
+// convolutions before the recurrent layers): the utterance's frames as a one-channel image
+// (T, bins), its time padded with zero frames to a multiple of 2^L, through L conv 3x3 + ReLU +
+// 2x2 max-pool layers (nn/conv_stack.h), each utterance's steps past its own length set to zero
+// after every ReLU (so a batch's padding never reaches a shorter row: an utterance gives the
+// same annotations alone or in any batch); the layer-0 RNN reads each pooled step's channels x
+// bins (C, bins / 2^L flattened channel-major). Parameters frontend.conv<l>.weight, .bias.
+//
 // Parameters: listener.<l>.weight_ih_l0 (and _reverse, weight_hh, bias_ih, bias_hh): layer l
 // is PyTorch's nn.GRU / nn.LSTM of one layer in an nn.ModuleList. Dropout (model.dropout) in
 // training on the input of every layer above the first. With model.ctc_weight > 0 a CTC head
@@ -27,6 +35,7 @@
 #include "heed/models/encoder.h"
 #include "heed/models/model_config.h"
 #include "heed/models/recurrent.h"
+#include "heed/nn/conv_stack.h"
 #include "heed/nn/linear.h"
 
 namespace heed {
@@ -36,15 +45,21 @@ std::int64_t listener_length(std::int64_t frames, std::int64_t pyramid);
 
 // A source batch for a speech model: frames (B, T, bins) zero after each row's frame_lengths
 // (each in [1, T]), len and lengths the listener's annotations (listener_length), ids kPad.
+// reduction: frames per annotation (ListenerConfig::reduction: the front end's and the
+// pyramid's).
 TokenBatch speech_source(Tensor frames, std::vector<std::int64_t> frame_lengths,
-                         std::int64_t pyramid);
+                         std::int64_t reduction);
 
-// The modules of the listener's layers, registered as "0", "1", ... (nn.ModuleList).
 // Utterances' features (frames_b, bins) zero-padded into one (B, max frames, bins) tensor of
 // dtype, and speech_source of it.
-TokenBatch speech_batch(const std::vector<Tensor>& utterances, std::int64_t pyramid,
+TokenBatch speech_batch(const std::vector<Tensor>& utterances, std::int64_t reduction,
                         DType dtype);
 
+// The values the layer-0 RNN reads per step: the front end's channels x pooled bins, or the
+// frame's bins without one.
+std::int64_t listener_input_dim(const ListenerConfig& c);
+
+// The modules of the listener's layers, registered as "0", "1", ... (nn.ModuleList).
 class ListenerLayers : public Module {
  public:
   ListenerLayers(const ModelConfig& config, RnnCell cell, Rng& rng, DType dtype);
@@ -67,7 +82,12 @@ class PyramidalListener : public Encoder {
   NamedModules modules() override;
 
  private:
-  std::int64_t feature_dim_, pyramid_layers_;
+  // The front end over frames x (B, T, bins): (B, ceil(T / 2^L), listener_input_dim); lengths
+  // (each row's frames) become each row's steps.
+  Var front_end(const Var& x, std::vector<std::int32_t>& lengths) const;
+
+  std::int64_t feature_dim_, pyramid_layers_, reduction_;
+  std::unique_ptr<ConvStack> frontend_;  // model.frontend_layers > 0: "frontend"
   ListenerLayers layers_;
   std::unique_ptr<Linear> ctc_;  // model.ctc_weight > 0: the CTC head, "ctc" (V, annotations)
 };

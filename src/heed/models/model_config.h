@@ -208,6 +208,15 @@ struct ListenerConfig {
   // Joint CTC training (docs/MODELS.md#joint-ctc-training): lambda, the CTC loss's share of
   // the training loss, for a head over the annotations (0: no head).
   double ctc_weight = 0.0;
+  // A convolutional front end before the recurrent layers (model.frontend_layers,
+  // model.frontend_channels): that many conv 3x3 + ReLU + 2x2 max-pool layers (nn/conv_stack.h)
+  // over each utterance's (frames, bins) image, each halving time and bins, the first with
+  // frontend_channels channels and each next with twice as many (0 layers: none).
+  std::int64_t frontend_layers = 0;
+  std::int64_t frontend_channels = 16;
+
+  // Frames per annotation: the front end's reduction times the pyramid's.
+  std::int64_t reduction() const { return pyramid << frontend_layers; }
 };
 
 struct ModelConfig {

@@ -32,12 +32,15 @@ ConvStack::ConvStack(std::int64_t in_channels, std::int64_t layers, std::int64_t
   }
 }
 
-Var ConvStack::forward(const Var& x) const {
+Var ConvStack::conv_relu(std::size_t l, const Var& x) const {
   Conv2dOptions same;
   same.padding = 1;
+  return relu(conv2d(x, layers_[l]->weight, layers_[l]->bias, same));
+}
+
+Var ConvStack::forward(const Var& x) const {
   Var y = x;
-  for (const auto& conv : layers_)
-    y = max_pool2d(relu(conv2d(y, conv->weight, conv->bias, same)), 2, 2);
+  for (std::size_t l = 0; l < layers_.size(); ++l) y = max_pool2d(conv_relu(l, y), 2, 2);
   return y;
 }
 

@@ -25,6 +25,10 @@ class ConvStack : public Module {
 
   // x (N, in_channels, H, W) -> (N, C, H', W'), as conv_stack_output says.
   Var forward(const Var& x) const;
+  // Layer l's ReLU(conv_3x3(x) + b), before its pooling: for callers that mask between the two
+  // (the las front end zeroes each utterance's padding there).
+  Var conv_relu(std::size_t l, const Var& x) const;
+  std::size_t size() const { return layers_.size(); }
 
  private:
   struct Conv : Module {

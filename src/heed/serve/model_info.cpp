@@ -146,7 +146,8 @@ std::string speech_model_info(const LoadedModel& speech, const std::string& mode
         {"stack", a.stack},
         {"normalize", a.normalize},
         {"pyramid", mc.listener.pyramid},
-        {"frames_per_annotation", mc.listener.pyramid * a.stack},
+        {"frontend_layers", mc.listener.frontend_layers},
+        {"frames_per_annotation", mc.listener.reduction() * a.stack},
         {"seconds_per_frame",
          static_cast<double>(LogMelOptions::for_rate(static_cast<int>(a.rate)).hop_length) /
              static_cast<double>(a.rate)}}},

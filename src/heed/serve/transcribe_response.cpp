@@ -84,7 +84,7 @@ std::string transcribe_response(const LoadedModel& speech, const TranscribeReque
       {"high", s.high},
       {"range", s.range},
       {"levels", s.levels}};
-  const std::int64_t per_annotation = speech.config.model.listener.pyramid * fo.stack;
+  const std::int64_t per_annotation = speech.config.model.listener.reduction() * fo.stack;
   const json out = {
       {"text", t.text},
       {"score", t.score},

@@ -189,7 +189,7 @@ void SpeechToTextTask::fill_source(const Batch& batch, bool dev) {
   const int k = static_cast<int>(context_.config.data.audio.stack);
   for (std::size_t i : batch.members)
     utterances.push_back(stack_frames(augment ? spec_augment(feats[i], o, context_.rng) : feats[i], k));
-  src_ = speech_batch(utterances, context_.config.model.listener.pyramid, training().dtype);
+  src_ = speech_batch(utterances, context_.config.model.listener.reduction(), training().dtype);
 }
 
 void SpeechToTextTask::metric_of_decoded(const std::vector<std::vector<std::int32_t>>& decoded,

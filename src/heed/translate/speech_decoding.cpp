@@ -50,10 +50,11 @@ SpeechModels load_speech_models(const std::vector<ModelSpec>& specs) {
                fa.sample_rate, " Hz, ", fa.mels, " mel bins, stack ", fa.stack,
                fa.normalize ? ", normalised" : "", " vs ", fb.sample_rate, " Hz, ", fb.mels,
                " mel bins, stack ", fb.stack, fb.normalize ? ", normalised" : "", ")");
-    HEED_CHECK(a.config.model.listener.pyramid == b.config.model.listener.pyramid,
+    HEED_CHECK(a.config.model.listener.reduction() == b.config.model.listener.reduction(),
                "cannot ensemble ", name_a, " and ", name_b,
-               ": their listeners reduce time differently (model.pyramid ",
-               a.config.model.listener.pyramid, " vs ", b.config.model.listener.pyramid, ")");
+               ": their listeners reduce time differently (", a.config.model.listener.reduction(),
+               " vs ", b.config.model.listener.reduction(),
+               " frames per annotation: model.pyramid x 2^model.frontend_layers)");
     check_same_target(a, name_a, b, name_b);
   }
   out.decoder = decoder_of(out.members);
@@ -86,7 +87,7 @@ std::vector<std::vector<Transcript>> transcribe(const Seq2Seq& model, const Toke
       ArenaScope scope(&arena);
       std::vector<Tensor> utterances;
       for (std::size_t i = start; i < end; ++i) utterances.push_back(features[order[i]]);
-      const TokenBatch src = speech_batch(utterances, model.config().listener.pyramid, dtype);
+      const TokenBatch src = speech_batch(utterances, model.config().listener.reduction(), dtype);
       DecodeResult r = options.beam > 1 ? beam_search(model, src, search)
                                         : greedy_decode(model, src, search);
       if (ctc_weight > 0) rescore_with_ctc(model, src, ctc_weight, r);
