@@ -4,7 +4,7 @@
 # examples/digits/config.yaml at half its learning rate (0.0015) for 100 minutes on one
 # thread, then the string and digit error on the official test split (1,000 utterances of
 # recordings 0-4) with their 95% bootstrap intervals, greedy and with a beam of 8, and the
-# greedy errors by the SNR of each utterance's noise (snr_bands.sh). Runs in the
+# greedy errors by the SNR of each utterance's noise (evaluate.sh). Runs in the
 # directory it is run from; writes digits-long-data/ (4.8 GB), digits-las-long/ and
 # digits-long-test.jsonl. docs/RESULTS.md#listen-attend-and-spell-on-spoken-digits.
 # Usage: sh examples/digits/long.sh FSDD_DIR [HEED]   (HEED: the heed binary, default heed)
@@ -21,13 +21,4 @@ model=digits-las-long
     --set "data.dev_manifest=$data/dev.tsv" --set "output=$model" \
     --set training.lr=0.0015 --set training.threads=1 --set training.max_seconds=6000 \
     --set training.validate_every=1000
-echo "== official split: greedy"
-"$heed" eval --model "$model" --speech "$data/test.tsv" --output digits-long-test.jsonl
-echo "== official split: beam 8"
-"$heed" eval --model "$model" --speech "$data/test.tsv" --beam 8
-echo "== official split: greedy, by the noise of each utterance"
-if [ -f "$data/test.noise.tsv" ]; then
-  sh "$(dirname "$0")/snr_bands.sh" "$data/test.noise.tsv" digits-long-test.jsonl
-else
-  echo "($data/ was made by an older heed data digits: no test.noise.tsv)"
-fi
+sh "$(dirname "$0")/evaluate.sh" "$heed" "$model" "$data" digits-long-test.jsonl

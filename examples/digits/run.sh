@@ -4,7 +4,7 @@
 # folder, holding recordings/), a las model trained for 20 minutes (examples/digits/config.yaml),
 # then the string error and the digit error on the official test split (recordings 0-4 of
 # every speaker, 1000 utterances) with greedy decoding and with a beam of 8, and the greedy
-# errors by the SNR of each utterance's noise (examples/digits/snr_bands.sh).
+# errors by the SNR of each utterance's noise (examples/digits/evaluate.sh).
 # Usage: sh examples/digits/run.sh FSDD_DIR [HEED]   (HEED: the heed binary, default heed)
 set -eu
 fsdd=${1:?usage: run.sh FSDD_DIR [HEED]}
@@ -12,13 +12,4 @@ heed=${2:-heed}
 config=$(dirname "$0")/config.yaml
 [ -f digits/test.tsv ] || "$heed" data digits --fsdd "$fsdd" --out digits
 [ -f digits-las/best.safetensors ] || "$heed" train "$config"
-echo "== greedy"
-"$heed" eval --model digits-las --speech digits/test.tsv --output digits-test.jsonl
-echo "== beam 8"
-"$heed" eval --model digits-las --speech digits/test.tsv --beam 8
-echo "== greedy, by the noise of each utterance"
-if [ -f digits/test.noise.tsv ]; then
-  sh "$(dirname "$0")/snr_bands.sh" digits/test.noise.tsv digits-test.jsonl
-else
-  echo "(digits/ was made by an older heed data digits: no test.noise.tsv)"
-fi
+sh "$(dirname "$0")/evaluate.sh" "$heed" digits-las digits digits-test.jsonl

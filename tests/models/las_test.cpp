@@ -116,28 +116,33 @@ TEST(Listener, EachPyramidLayerReadsAdjacentPairsJoined) {
   EXPECT_EQ(names.back().first, "2.bias_hh_l0_reverse");
 }
 
-// A row's annotations do not depend on its batch mates or its padding.
+// A row's annotations and final states do not depend on its batch mates or its padding:
+// each of utterances u encoded alone against in one batch.
+void expect_alone_as_in_a_batch(const PyramidalListener& listener, const std::vector<Tensor>& u,
+                                std::int64_t reduction, const std::string& what) {
+  NoGradGuard no_grad;
+  const EncoderOutput all = listener.encode(speech_batch(u, reduction, DType::f64), RunMode{});
+  for (std::size_t b = 0; b < u.size(); ++b) {
+    const auto row = static_cast<std::int64_t>(b);
+    const EncoderOutput one =
+        listener.encode(speech_batch({u[b]}, reduction, DType::f64), RunMode{});
+    const std::int64_t n = one.annotations.dim(1);
+    EXPECT_EQ(all.lengths[b], n);
+    EXPECT_TRUE(all_close(all.annotations.value().select(0, row).slice(0, 0, n).contiguous(),
+                          one.annotations.value().select(0, 0).contiguous(), 1e-12, 0))
+        << what << ", utterance " << b;
+    for (std::int64_t d = 0; d < 2; ++d)
+      EXPECT_TRUE(all_close(all.h_n.value().select(0, d).select(0, row).contiguous(),
+                            one.h_n.value().select(0, d).select(0, 0).contiguous(), 1e-12, 0))
+          << what << ", utterance " << b << ", direction " << d;
+  }
+}
+
 TEST(Listener, AnUtteranceEncodesAloneAsInABatch) {
   Rng rng(4);
   const ModelConfig c = small_model(4);
   PyramidalListener listener(c, RnnCell::lstm, rng, DType::f64);
-  NoGradGuard no_grad;
-  const std::vector<Tensor> u = utterances({5, 11, 2}, 5, DType::f64);
-  const EncoderOutput all = listener.encode(speech_batch(u, 4, DType::f64), RunMode{});
-  for (std::size_t b = 0; b < u.size(); ++b) {
-    const EncoderOutput one = listener.encode(speech_batch({u[b]}, 4, DType::f64), RunMode{});
-    const std::int64_t n = one.annotations.dim(1);
-    EXPECT_EQ(all.lengths[b], n);
-    EXPECT_TRUE(all_close(all.annotations.value()
-                              .select(0, static_cast<std::int64_t>(b))
-                              .slice(0, 0, n)
-                              .contiguous(),
-                          one.annotations.value().select(0, 0).contiguous(), 1e-12, 0))
-        << "utterance " << b;
-    for (std::int64_t d = 0; d < 2; ++d)
-      EXPECT_TRUE(all_close(all.h_n.value().select(0, d).select(0, static_cast<std::int64_t>(b)).contiguous(),
-                            one.h_n.value().select(0, d).select(0, 0).contiguous(), 1e-12, 0));
-  }
+  expect_alone_as_in_a_batch(listener, utterances({5, 11, 2}, 5, DType::f64), 4, "pyramid 4");
 }
 
 // The listener alone: every parameter, through the joined pairs and an odd row's zero step;
@@ -205,21 +210,8 @@ TEST(ListenerFrontEnd, AnUtteranceEncodesAloneAsInABatch) {
     const ModelConfig c = front_end_model(layers, 2);
     Rng rng(4);
     PyramidalListener listener(c, RnnCell::gru, rng, DType::f64);
-    NoGradGuard no_grad;
-    const std::int64_t r = c.listener.reduction();
-    const std::vector<Tensor> u = utterances({5, 19, 2, 9}, 5, DType::f64);
-    const EncoderOutput all = listener.encode(speech_batch(u, r, DType::f64), RunMode{});
-    for (std::size_t b = 0; b < u.size(); ++b) {
-      const EncoderOutput one = listener.encode(speech_batch({u[b]}, r, DType::f64), RunMode{});
-      const std::int64_t n = one.annotations.dim(1);
-      EXPECT_EQ(all.lengths[b], n);
-      EXPECT_TRUE(all_close(all.annotations.value()
-                                .select(0, static_cast<std::int64_t>(b))
-                                .slice(0, 0, n)
-                                .contiguous(),
-                            one.annotations.value().select(0, 0).contiguous(), 1e-12, 0))
-          << layers << " layers, utterance " << b;
-    }
+    expect_alone_as_in_a_batch(listener, utterances({5, 19, 2, 9}, 5, DType::f64),
+                               c.listener.reduction(), std::to_string(layers) + " layers");
   }
 }
 
