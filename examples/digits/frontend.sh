@@ -1,25 +1,30 @@
 #!/bin/sh
 # Connected digits with a convolutional front end before the listener
-# (docs/MODELS.md#a-convolutional-front-end): 50,000 training utterances of heed data digits,
-# then examples/digits/config.yaml with unstacked frames through two conv 3x3 + max-pool
-# layers of 8 and 16 channels, a pyramid of 2 after them (an annotation every 80 ms), joint CTC
-# training (lambda 0.3) and half the recipe's rate (0.0015), 100 minutes on one thread; then the
-# official split's scores (evaluate.sh). Runs in the directory it is run from; writes
-# digits-50k/ (2.4 GB), digits-las-frontend/ and digits-frontend-test.jsonl.
-# docs/RESULTS.md#listen-attend-and-spell-on-spoken-digits.
-# Usage: sh examples/digits/frontend.sh FSDD_DIR [HEED]   (HEED: the heed binary, default heed)
+# (docs/MODELS.md#a-convolutional-front-end): 50,000 training utterances of heed data digits
+# (--levels LEVELS: equal, the default, or recorded; docs/DATA.md, "Levels"), then
+# examples/digits/config.yaml with unstacked frames through two conv 3x3 + max-pool layers of 8
+# and 16 channels, a pyramid of 2 after them (an annotation every 80 ms), joint CTC training
+# (lambda 0.3) and half the recipe's rate (0.0015), SECONDS (default 6000: 100 minutes) on one
+# thread; then the official split's scores (evaluate.sh). Runs in the directory it is run
+# from; writes digits-50k-LEVELS/ (2.4 GB), digits-las-frontend-LEVELS/ and
+# digits-frontend-LEVELS-test.jsonl. docs/RESULTS.md#listen-attend-and-spell-on-spoken-digits.
+# Usage: sh examples/digits/frontend.sh FSDD_DIR [HEED [LEVELS [SECONDS]]]
 set -eu
-fsdd=${1:?usage: frontend.sh FSDD_DIR [HEED]}
+usage="usage: frontend.sh FSDD_DIR [HEED [equal|recorded [SECONDS]]]"
+fsdd=${1:?$usage}
 heed=${2:-heed}
+levels=${3:-equal}
+seconds=${4:-6000}
 config=$(dirname "$0")/config.yaml
-data=digits-50k
-model=digits-las-frontend
-[ -f "$data/test.tsv" ] || "$heed" data digits --fsdd "$fsdd" --out "$data" --count 50000
+data=digits-50k-$levels
+model=digits-las-frontend-$levels
+[ -f "$data/test.tsv" ] ||
+  "$heed" data digits --fsdd "$fsdd" --out "$data" --count 50000 --levels "$levels"
 [ -f "$model/best.safetensors" ] ||
   "$heed" train "$config" --set "data.train_manifest=$data/train.tsv" \
     --set "data.dev_manifest=$data/dev.tsv" --set data.max_dev_sentences=500 \
     --set "output=$model" --set training.lr=0.0015 --set training.threads=1 \
-    --set training.max_seconds=6000 --set training.validate_every=1000 \
+    --set "training.max_seconds=$seconds" --set training.validate_every=1000 \
     --set model.ctc_weight=0.3 --set data.audio.stack=1 --set training.max_tokens=9000 \
     --set model.frontend_layers=2 --set model.frontend_channels=8 --set model.pyramid=2
-sh "$(dirname "$0")/evaluate.sh" "$heed" "$model" "$data" digits-frontend-test.jsonl
+sh "$(dirname "$0")/evaluate.sh" "$heed" "$model" "$data" "digits-frontend-$levels-test.jsonl"

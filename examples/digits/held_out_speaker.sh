@@ -16,7 +16,8 @@ config=$(dirname "$0")/config.yaml
 data=digits-$speaker
 model=digits-las-$speaker
 [ -f "$data/test.tsv" ] ||
-  "$heed" data digits --fsdd "$fsdd" --out "$data" --count 50000 --test-speaker "$speaker"
+  "$heed" data digits --fsdd "$fsdd" --out "$data" --count 50000 --test-speaker "$speaker" \
+    --levels recorded  # the data of the published numbers (docs/DATA.md, "Levels")
 [ -f "$model/best.safetensors" ] ||
   "$heed" train "$config" --set "data.train_manifest=$data/train.tsv" \
     --set "data.dev_manifest=$data/dev.tsv" --set "output=$model" \

@@ -10,6 +10,7 @@ set -eu
 fsdd=${1:?usage: run.sh FSDD_DIR [HEED]}
 heed=${2:-heed}
 config=$(dirname "$0")/config.yaml
-[ -f digits/test.tsv ] || "$heed" data digits --fsdd "$fsdd" --out digits
+# --levels recorded: the data of the published numbers (docs/DATA.md#spoken-digits, "Levels").
+[ -f digits/test.tsv ] || "$heed" data digits --fsdd "$fsdd" --out digits --levels recorded
 [ -f digits-las/best.safetensors ] || "$heed" train "$config"
 sh "$(dirname "$0")/evaluate.sh" "$heed" digits-las digits digits-test.jsonl

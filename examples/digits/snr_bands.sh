@@ -1,8 +1,10 @@
 #!/bin/sh
 # The errors of a `heed eval --speech ... --output FILE.jsonl` run on a `heed data digits` split,
-# by the noise each utterance was mixed with (the split's NAME.noise.tsv: its noise kind and
-# its SNR in dB, drawn uniformly from 10 to 30): string and digit error per 5 dB band and per
-# noise kind, as Aurora-2 reports digits by SNR. The JSONL's lines are the manifest's, in order.
+# by the noise each utterance was mixed with (the split's NAME.noise.tsv: its noise kind, its
+# SNR in dB, drawn uniformly from 10 to 30, and its quietest digit's SNR): string and digit
+# error per 5 dB band of the SNR and per noise kind, as Aurora-2 reports digits by SNR, then per
+# 5 dB band of the quietest digit's SNR (noise files of an older heed data digits lack that
+# column: the second table is left out). The JSONL's lines are the manifest's, in order.
 # docs/RESULTS.md#listen-attend-and-spell-on-spoken-digits.
 # Usage: sh examples/digits/snr_bands.sh DATA/test.noise.tsv EVAL.jsonl
 set -eu
@@ -34,21 +36,29 @@ awk -F'\t' '
   function add(key, wrong, e, words) {
     n[key]++; bad[key] += wrong; ed[key] += e; w[key] += words
   }
-  FNR == NR { kind[FNR] = $2; snr[FNR] = $3; lines = FNR; next }
+  function band(db, prefix,   lo) {  # the 5 dB band holding db, rounded down
+    lo = int(db / 5) * 5; if (lo > db) lo -= 5
+    return sprintf("%s%3d-%3d dB", prefix, lo, lo + 5)
+  }
+  FNR == NR { kind[FNR] = $2; snr[FNR] = $3; quiet[FNR] = $4; lines = FNR; next }
   {
     if (FNR > lines) { print "snr_bands.sh: " FILENAME " has more lines than the noise file" > "/dev/stderr"; exit 1 }
     ref = field($0, "reference"); out = field($0, "output")
     e = edits(ref, out); words = split(ref, tmp, " ")
-    lo = int(snr[FNR] / 5) * 5; band = sprintf("%2d-%2d dB", lo, lo + 5)
-    add(band, ref != out, e, words); add(kind[FNR], ref != out, e, words); add("all", ref != out, e, words)
+    add(band(snr[FNR], ""), ref != out, e, words); add(kind[FNR], ref != out, e, words)
+    add("all", ref != out, e, words)
+    if (quiet[FNR] != "") { add(band(quiet[FNR], "q"), ref != out, e, words); quiets++ }
   }
   END {
-    printf "%-10s %11s %15s %14s\n", "noise", "utterances", "string error %", "digit error %"
-    for (lo = -100; lo < 200; lo += 5) row(sprintf("%2d-%2d dB", lo, lo + 5))
-    row("white"); row("pink"); row("all")
+    printf "%-12s %11s %15s %14s\n", "noise", "utterances", "string error %", "digit error %"
+    for (lo = -100; lo < 200; lo += 5) row(band(lo, ""), band(lo, ""))
+    row("white", "white"); row("pink", "pink"); row("all", "all")
+    if (!quiets) exit
+    printf "\n%-12s %11s %15s %14s\n", "quietest", "utterances", "string error %", "digit error %"
+    for (lo = -100; lo < 200; lo += 5) row(band(lo, "q"), band(lo, ""))
   }
-  function row(k) {
+  function row(k, label) {
     if (!n[k]) return
-    printf "%-10s %11d %15.2f %14.2f\n", k, n[k], 100 * bad[k] / n[k], 100 * ed[k] / w[k]
+    printf "%-12s %11d %15.2f %14.2f\n", label, n[k], 100 * bad[k] / n[k], 100 * ed[k] / w[k]
   }
 ' "$noise" "$eval_jsonl"

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -47,9 +48,11 @@ TEST(ConnectedDigits, DrawsDigitCountsInRange) {
 }
 
 TEST(ConnectedDigits, AddsNoiseAtTheSnrDrawn) {
-  // One digit, no gain, fixed edges, SNR 20 dB: the noise is the utterance minus the clip.
+  // One digit at its recording's level, no gain, fixed edges, SNR 20 dB: the noise is the
+  // utterance minus the clip.
   const auto clips = constant_clips();
   ConnectedDigitsOptions o;
+  o.equal_levels = false;
   o.min_digits = o.max_digits = 1;
   o.min_edge = o.max_edge = 0.1;  // 800 samples
   o.min_gain_db = o.max_gain_db = 0;
@@ -75,9 +78,68 @@ TEST(ConnectedDigits, AddsNoiseAtTheSnrDrawn) {
   EXPECT_EQ(kinds.size(), 2u);  // white and pink both drawn
 }
 
+// The quietest digit's SNR: its own power over the noise power. Two or three digits at their
+// recordings' levels, no gain, 20 dB: the utterance's speech power is the clips'
+// sample-weighted mean square; at equal levels every digit's SNR is the utterance's.
+TEST(ConnectedDigits, ReportsTheQuietestDigitsSnr) {
+  const auto clips = constant_clips();
+  ConnectedDigitsOptions o;
+  o.equal_levels = false;
+  o.min_digits = 2;
+  o.max_digits = 3;
+  o.min_gain_db = o.max_gain_db = 0;
+  o.min_snr_db = o.max_snr_db = 20;
+  Rng rng(5);
+  for (int i = 0; i < 20; ++i) {
+    const ConnectedDigits u = make_connected_digits(clips, o, rng);
+    double power = 0, samples = 0, quietest = 1;
+    for (int d : u.digits) {
+      const double level = 0.01 * (d + 1), n = 100 + 10 * d;
+      power += level * level * n;
+      samples += n;
+      quietest = std::min(quietest, level * level);
+    }
+    power /= samples;
+    EXPECT_NEAR(u.min_digit_snr_db, 20.0 + 10 * std::log10(quietest / power), 1e-5);  // float clips
+    EXPECT_LE(u.min_digit_snr_db, 20.0 + 1e-12);
+  }
+  o.equal_levels = true;
+  for (int i = 0; i < 5; ++i)
+    EXPECT_NEAR(make_connected_digits(clips, o, rng).min_digit_snr_db, 20.0, 1e-5);
+  o.equal_levels = false;
+  o.min_digits = o.max_digits = 1;  // one digit: its SNR is the utterance's
+  const ConnectedDigits one = make_connected_digits(clips, o, rng);
+  EXPECT_NEAR(one.min_digit_snr_db, 20.0, 1e-9);
+}
+
+// --levels equal: every recording at an RMS of kDigitLevel before its gain, whatever its own
+// level; the same draws as at the recordings' levels (digits, lengths, noise, SNR).
+TEST(ConnectedDigits, EqualLevelsScaleEveryRecordingToOneRms) {
+  const auto clips = constant_clips();  // levels 0.01 to 0.1
+  ConnectedDigitsOptions o;
+  o.min_edge = o.max_edge = 0.1;  // 800 samples before the first digit
+  o.min_gain_db = o.max_gain_db = 0;
+  o.min_snr_db = o.max_snr_db = 300;  // noise 1e-15 of the speech
+  o.min_digits = o.max_digits = 1;
+  Rng a(8), b(8);
+  for (int i = 0; i < 10; ++i) {
+    const ConnectedDigits u = make_connected_digits(clips, o, a);
+    ConnectedDigitsOptions recorded = o;
+    recorded.equal_levels = false;
+    const ConnectedDigits v = make_connected_digits(clips, recorded, b);
+    ASSERT_EQ(u.digits, v.digits);
+    ASSERT_EQ(u.samples.size(), v.samples.size());
+    EXPECT_EQ(u.noise, v.noise);
+    EXPECT_EQ(u.snr_db, v.snr_db);
+    EXPECT_NEAR(u.samples[800], kDigitLevel, 1e-6) << "digit " << u.digits[0];
+    EXPECT_NEAR(v.samples[800], 0.01 * (u.digits[0] + 1), 1e-6);
+  }
+}
+
 TEST(ConnectedDigits, NeverExceedsThePeak) {
   const std::vector<DigitClip> loud = {DigitClip{7, std::vector<float>(500, 0.9f)}};
   ConnectedDigitsOptions o;
+  o.equal_levels = false;
   o.min_gain_db = o.max_gain_db = 12;  // 3.6 before the limit
   Rng rng(2);
   for (int i = 0; i < 10; ++i) {

@@ -319,6 +319,7 @@ check data-digits-no-dev-recordings 1 "the split leaves 8 recordings for train, 
 check data-digits-digits-reversed 2 "--min-digits 5 --max-digits 3: expected 1 <= min <= max <= 50" '. $S/fsdd.sh; make_fsdd fsdd; $H data digits --fsdd fsdd --out o --min-digits 5 --max-digits 3'
 check data-digits-speed-reversed 2 "speeds 1.2 to 0.8: expected 0.5 <= min <= max <= 2" '. $S/fsdd.sh; make_fsdd fsdd; $H data digits --fsdd fsdd --out o --speed 1.2,0.8'
 check data-digits-rate-low 2 "--rate;expected an integer from 1000 to 192000" '. $S/fsdd.sh; make_fsdd fsdd; $H data digits --fsdd fsdd --out o --rate 100'
+check data-digits-levels-unknown 2 "--levels: loud not in {equal,recorded}" '. $S/fsdd.sh; make_fsdd fsdd; $H data digits --fsdd fsdd --out o --levels loud; rc=$?; [ ! -e o ] && exit $rc'
 check data-digits-out-split-is-file 1 "o/test: cannot create the directory of the test utterances;!filesystem error" '. $S/fsdd.sh; make_fsdd fsdd; mkdir o; echo mine > o/test; $H data digits --fsdd fsdd --out o --count 2; rc=$?; [ ! -e o/train.tsv ] && exit $rc'
 check data-digits-out-is-file 1 "f: exists and is not a directory;!filesystem" 'echo mine > f; $H data digits --fsdd nope --out f; rc=$?; [ "$(cat f)" = mine ] && exit $rc'
 

@@ -84,17 +84,19 @@ TEST_F(DataDigitsCommand, WritesThreeSplitsDeterministically) {
     EXPECT_EQ(a.sample_rate, 8000);
     EXPECT_GT(a.samples.size(), 2 * 800u + 400u);  // edges of 0.1 s at least, and one digit
   }
-  // Each split's noise: the utterance's path, white or pink, the SNR in [10, 30] dB.
+  // Each split's noise: the utterance's path, white or pink, the SNR in [10, 30] dB, and the
+  // quietest digit's SNR, at most the utterance's (the SNR averages the digits' power).
   for (const char* split : {"train", "dev", "test"}) {
     const auto manifest = lines(std::string("a/") + split + ".tsv");
     const auto noise = lines(std::string("a/") + split + ".noise.tsv");
     ASSERT_EQ(noise.size(), manifest.size()) << split;
     for (std::size_t i = 0; i < noise.size(); ++i) {
       std::istringstream fields(noise[i]);
-      std::string path, kind, snr;
+      std::string path, kind, snr, quietest;
       ASSERT_TRUE(std::getline(fields, path, '\t') && std::getline(fields, kind, '\t') &&
-                  std::getline(fields, snr))
+                  std::getline(fields, snr, '\t') && std::getline(fields, quietest))
           << noise[i];
+      EXPECT_LE(std::stod(quietest), std::stod(snr) + 0.005) << noise[i];
       EXPECT_EQ(path, manifest[i].substr(0, manifest[i].find('\t')));
       EXPECT_TRUE(kind == "white" || kind == "pink") << kind;
       EXPECT_GE(std::stod(snr), 10.0) << snr;
@@ -196,12 +198,15 @@ TEST_F(DataDigitsCommand, RefusesBadInput) {
 namespace heed {
 namespace {
 
-// examples/digits/snr_bands.sh: an eval's errors by the noise each utterance was mixed with.
+// examples/digits/snr_bands.sh: an eval's errors by the noise each utterance was mixed with,
+// and by its quietest digit's SNR (a band below 0 dB too); a noise file without that column
+// (an older heed data digits) gives the first table alone.
 TEST(SnrBands, BreaksErrorsDownByBandAndKind) {
   testing::ScratchDir dir("heed_snr_bands");
   const std::string noise = dir.file("test.noise.tsv",
-                                     "test/0.wav\twhite\t11.50\ntest/1.wav\tpink\t12.00\n"
-                                     "test/2.wav\tpink\t27.25\n");
+                                     "test/0.wav\twhite\t11.50\t4.20\n"
+                                     "test/1.wav\tpink\t12.00\t-3.10\n"
+                                     "test/2.wav\tpink\t27.25\t20.00\n");
   const auto line = [](int n, const char* ref, const char* out) {
     return "{\"line\":" + std::to_string(n) + ",\"audio\":\"test/" + std::to_string(n - 1) +
            ".wav\",\"reference\":\"" + ref + "\",\"output\":\"" + out + "\",\"correct\":" +
@@ -215,15 +220,32 @@ TEST(SnrBands, BreaksErrorsDownByBandAndKind) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   // 10-15 dB: one of two strings wrong, one substitution in three digits; 25-30: one
   // deletion in three.
-  EXPECT_NE(r.output.find("10-15 dB             2           50.00          33.33"),
+  EXPECT_NE(r.output.find(" 10- 15 dB             2           50.00          33.33"),
             std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("25-30 dB             1          100.00          33.33"),
+  EXPECT_NE(r.output.find(" 25- 30 dB             1          100.00          33.33"),
             std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("white                1          100.00          50.00"),
+  EXPECT_NE(r.output.find("white                  1          100.00          50.00"),
             std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("all                  3           66.67          33.33"),
+  EXPECT_NE(r.output.find("all                    3           66.67          33.33"),
             std::string::npos) << r.output;
-  EXPECT_EQ(r.output.find("15-20"), std::string::npos) << r.output;  // empty bands left out
+  EXPECT_EQ(r.output.find("15- 20"), std::string::npos) << r.output;  // empty bands left out
+  // The quietest digits: -3.10 dB falls in -5 to 0, 4.20 in 0 to 5.
+  const std::size_t quiet = r.output.find("quietest");
+  ASSERT_NE(quiet, std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(" -5-  0 dB             1            0.00           0.00", quiet),
+            std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("  0-  5 dB             1          100.00          50.00", quiet),
+            std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(" 20- 25 dB             1          100.00          33.33", quiet),
+            std::string::npos) << r.output;
+  const std::string old = dir.file("old.noise.tsv",
+                                   "test/0.wav\twhite\t11.50\ntest/1.wav\tpink\t12.00\n"
+                                   "test/2.wav\tpink\t27.25\n");
+  const auto three = testing::run_shell("sh " + script + " " + old + " " + jsonl);
+  ASSERT_EQ(three.exit_code, 0) << three.output;
+  EXPECT_NE(three.output.find("all                    3           66.67          33.33"),
+            std::string::npos) << three.output;
+  EXPECT_EQ(three.output.find("quietest"), std::string::npos) << three.output;
   const auto missing = testing::run_shell("sh " + script + " " + dir.path("none.tsv") + " " + jsonl);
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.output.find("none.tsv: no such file"), std::string::npos) << missing.output;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "heed/audio/resample.h"
 #include "heed/base/error.h"
@@ -61,6 +62,12 @@ ConnectedDigits make_connected_digits(std::span<const DigitClip> clips,
     } else {
       chosen[i] = clip.samples;
     }
+    if (o.equal_levels && !chosen[i].empty()) {
+      double power = 0;
+      for (float s : chosen[i]) power += static_cast<double>(s) * s;
+      power /= static_cast<double>(chosen[i].size());
+      if (power > 0) gain[i] *= kDigitLevel / std::sqrt(power);
+    }
     out.digits.push_back(clip.digit);
   }
   std::vector<std::size_t> pause(n + 1);
@@ -72,22 +79,29 @@ ConnectedDigits make_connected_digits(std::span<const DigitClip> clips,
   std::size_t length = pause[n];
   for (std::size_t i = 0; i < n; ++i) length += pause[i] + chosen[i].size();
   std::vector<double> y(length, 0.0);
-  double speech_power = 0;
+  double speech_power = 0, quietest = std::numeric_limits<double>::infinity();
   std::size_t speech_samples = 0, at = 0;
   for (std::size_t i = 0; i < n; ++i) {
     at += pause[i];
+    double digit_power = 0;
     for (float s : chosen[i]) {
       const double v = gain[i] * s;
       y[at++] = v;
-      speech_power += v * v;
+      digit_power += v * v;
     }
+    speech_power += digit_power;
     speech_samples += chosen[i].size();
+    if (!chosen[i].empty())
+      quietest = std::min(quietest, digit_power / static_cast<double>(chosen[i].size()));
   }
   if (speech_samples > 0) speech_power /= static_cast<double>(speech_samples);
   out.noise = rng.below(2) == 0 ? NoiseKind::white : NoiseKind::pink;
   out.snr_db = rng.uniform(o.min_snr_db, o.max_snr_db);
   const std::vector<double> noise = make_noise(out.noise, length, rng);
   const double noise_scale = std::sqrt(speech_power / std::pow(10.0, out.snr_db / 10.0));
+  out.min_digit_snr_db = speech_power > 0 && quietest < std::numeric_limits<double>::infinity()
+                             ? out.snr_db + 10.0 * std::log10(quietest / speech_power)
+                             : out.snr_db;
   double peak = 0;
   for (std::size_t i = 0; i < length; ++i) {
     y[i] += noise_scale * noise[i];

@@ -18,6 +18,9 @@ namespace heed {
 inline constexpr std::array<std::string_view, 10> kDigitWords = {
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"};
 
+// The RMS every recording is scaled to with equal_levels (-20 dBFS).
+inline constexpr double kDigitLevel = 0.1;
+
 // One recording of one digit, at the utterances' rate.
 struct DigitClip {
   int digit = 0;
@@ -29,6 +32,12 @@ struct ConnectedDigitsOptions {
   int min_digits = 1, max_digits = 7;
   double min_pause = 0.05, max_pause = 0.5;      // seconds between two digits
   double min_edge = 0.1, max_edge = 0.4;         // seconds before the first, after the last
+  // Each recording scaled to an RMS of kDigitLevel before its gain (heed data digits --levels
+  // equal, the default): FSDD's speakers recorded at levels 20 dB apart (median RMS 46.5 dB
+  // for theo, 68.9 for jackson), so with their own levels (false: --levels recorded, the data
+  // of runs before 2026-11-30) a quiet speaker's digit beside loud ones lay up to 20 dB below
+  // the utterance's SNR, under the noise.
+  bool equal_levels = true;
   double min_gain_db = -6.0, max_gain_db = 6.0;  // each digit's gain
   // Each digit's speed (Ko et al. 2015's speed perturbation): its clip played s times as
   // fast, tempo and pitch together (resampled from s * rate to rate). 1, 1: unchanged.
@@ -47,6 +56,10 @@ struct ConnectedDigits {
   std::vector<int> digits;
   NoiseKind noise = NoiseKind::white;
   double snr_db = 0.0;
+  // The quietest digit's own SNR: its mean square (gained) over the noise power, in dB. The
+  // SNR above averages the digits' power, so a digit drawn 6 dB down from a quiet recording
+  // can lie well below it (no noise: snr_db).
+  double min_digit_snr_db = 0.0;
 };
 
 // One utterance from clips (at options.sample_rate), drawn from rng in this order: the
@@ -55,7 +68,9 @@ struct ConnectedDigits {
 // (uniform; a fixed speed draws nothing, so the default draws what it always did); the
 // pause before the first digit, the n - 1 pauses between digits and the pause after the
 // last (seconds, uniform, rounded to samples); the noise kind (white or pink, one chance in
-// two) and the SNR in dB (uniform); the noise. The noise is scaled so that speech power /
+// two) and the SNR in dB (uniform); the noise. With equal_levels each digit's samples (after
+// its speed) are first scaled to an RMS of kDigitLevel, then by its gain (no draw: the same
+// choices as with the recordings' levels). The noise is scaled so that speech power /
 // noise power is the SNR, speech power being the mean square of the gained digit samples
 // (pauses excluded; no noise when it is 0). The sum is scaled down, speech and noise
 // together, when its largest |sample| exceeds peak.

@@ -32,8 +32,9 @@ std::vector<DigitClip> read_clips(const std::vector<DigitRecording>& recordings,
 
 // Writes count utterances into <out>/<split>/NNNNNN.wav (the folder exists),
 // <out>/<split>.tsv (the wav's path relative to out, a TAB, the transcript) and
-// <out>/<split>.noise.tsv (the same path, a TAB, the noise kind, a TAB, the SNR in dB, so
-// that errors can be broken down by noise: examples/digits/snr_bands.sh); returns their
+// <out>/<split>.noise.tsv (the same path, a TAB, the noise kind, a TAB, the SNR in dB, a TAB,
+// the quietest digit's SNR in dB, so that errors can be broken down by noise:
+// examples/digits/snr_bands.sh); returns their
 // seconds of audio. Progress on stderr.
 double write_split(const std::string& out, const char* split, std::int64_t count,
                    const std::vector<DigitClip>& clips, const ConnectedDigitsOptions& options,
@@ -49,8 +50,8 @@ double write_split(const std::string& out, const char* split, std::int64_t count
     const std::string relative = std::string(split) + "/" + name;
     write_wav((fs::path(out) / relative).string(), u.samples, options.sample_rate);
     tsv << relative << '\t' << digit_words(u.digits) << '\n';
-    char snr[32];
-    std::snprintf(snr, sizeof snr, "%.2f", u.snr_db);
+    char snr[64];
+    std::snprintf(snr, sizeof snr, "%.2f\t%.2f", u.snr_db, u.min_digit_snr_db);
     noise << relative << '\t' << enum_name(u.noise) << '\t' << snr << '\n';
     seconds += static_cast<double>(u.samples.size()) / options.sample_rate;
     if ((i + 1) % every == 0 || i + 1 == count)
@@ -124,6 +125,12 @@ void DataDigits::setup(CLI::App& data) {
   a.add_option("--max-digits", options_.max_digits, "most digits per utterance")
       ->check(int_range(1, 50))
       ->capture_default_str();
+  a.add_option("--levels", levels_,
+               "equal: each recording scaled to one level (RMS -20 dBFS) before its digit's "
+               "gain; recorded: the recordings' own levels, 20 dB apart between FSDD's speakers "
+               "(the data of runs before 2026-11-30)")
+      ->check(CLI::IsMember({"equal", "recorded"}))
+      ->capture_default_str();
   a.add_option("--speed", speed_,
                "MIN,MAX: each training utterance's digits played at a speed drawn between "
                "them (tempo and pitch; dev and test keep 1)")
@@ -133,9 +140,9 @@ void DataDigits::setup(CLI::App& data) {
   a.footer(
       "Writes OUT/train/000000.wav ... (16-bit PCM mono) and OUT/train.tsv (a line per\n"
       "utterance: its wav path relative to OUT, a TAB, the digits as words: four zero seven),\n"
-      "OUT/train.noise.tsv (the path, its noise: white or pink, and its SNR in dB), the same\n"
-      "for dev and test. Training and dev utterances use training recordings only,\n"
-      "test utterances test recordings only (docs/cli/data.md).");
+      "OUT/train.noise.tsv (the path, its noise: white or pink, its SNR and its quietest\n"
+      "digit's SNR in dB), the same for dev and test. Training and dev utterances use\n"
+      "training recordings only, test utterances test recordings only (docs/cli/data.md).");
 }
 
 int DataDigits::run() {
@@ -145,6 +152,7 @@ int DataDigits::run() {
                ": exists and is not a directory; --out names the directory to write the "
                "utterances into");
   }
+  options_.equal_levels = levels_ == "equal";
   ConnectedDigitsOptions train_options = options_;
   if (!speed_.empty()) {
     train_options.min_speed = speed_[0];
@@ -173,6 +181,8 @@ int DataDigits::run() {
   if (train_options.min_speed != 1.0 || train_options.max_speed != 1.0)
     std::cout << "; training digits at speed " << train_options.min_speed << " to "
               << train_options.max_speed;
+  std::cout << (options_.equal_levels ? "; every recording at one level before its gain"
+                                      : "; the recordings' own levels");
   std::cout << ":\n";
   require_clips("train", count_, train, "--count");
   require_clips("dev", dev_count_, dev, "--dev-count");

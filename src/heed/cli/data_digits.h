@@ -27,6 +27,7 @@ class DataDigits {
   DigitSplitOptions split_;
   std::int64_t count_ = 5000, dev_count_ = 500, test_count_ = 1000;
   std::vector<double> speed_;  // --speed MIN,MAX: the training utterances' digits only
+  std::string levels_ = "equal";  // --levels equal | recorded
   std::string fsdd_, out_;
 };
 
