@@ -38,7 +38,7 @@ awk -F'\t' '
   }
   function band(db, prefix,   lo) {  # the 5 dB band holding db, rounded down
     lo = int(db / 5) * 5; if (lo > db) lo -= 5
-    return sprintf("%s%3d-%3d dB", prefix, lo, lo + 5)
+    return sprintf("%s%3d to %3d dB", prefix, lo, lo + 5)
   }
   FNR == NR { kind[FNR] = $2; snr[FNR] = $3; quiet[FNR] = $4; lines = FNR; next }
   {
@@ -50,15 +50,15 @@ awk -F'\t' '
     if (quiet[FNR] != "") { add(band(quiet[FNR], "q"), ref != out, e, words); quiets++ }
   }
   END {
-    printf "%-12s %11s %15s %14s\n", "noise", "utterances", "string error %", "digit error %"
+    printf "%-14s %11s %15s %14s\n", "noise", "utterances", "string error %", "digit error %"
     for (lo = -100; lo < 200; lo += 5) row(band(lo, ""), band(lo, ""))
     row("white", "white"); row("pink", "pink"); row("all", "all")
     if (!quiets) exit
-    printf "\n%-12s %11s %15s %14s\n", "quietest", "utterances", "string error %", "digit error %"
+    printf "\n%-14s %11s %15s %14s\n", "quietest digit", "utterances", "string error %", "digit error %"
     for (lo = -100; lo < 200; lo += 5) row(band(lo, "q"), band(lo, ""))
   }
   function row(k, label) {
     if (!n[k]) return
-    printf "%-12s %11d %15.2f %14.2f\n", label, n[k], 100 * bad[k] / n[k], 100 * ed[k] / w[k]
+    printf "%-14s %11d %15.2f %14.2f\n", label, n[k], 100 * bad[k] / n[k], 100 * ed[k] / w[k]
   }
 ' "$noise" "$eval_jsonl"

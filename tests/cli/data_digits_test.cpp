@@ -220,30 +220,30 @@ TEST(SnrBands, BreaksErrorsDownByBandAndKind) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   // 10-15 dB: one of two strings wrong, one substitution in three digits; 25-30: one
   // deletion in three.
-  EXPECT_NE(r.output.find(" 10- 15 dB             2           50.00          33.33"),
+  EXPECT_NE(r.output.find(" 10 to  15 dB            2           50.00          33.33"),
             std::string::npos) << r.output;
-  EXPECT_NE(r.output.find(" 25- 30 dB             1          100.00          33.33"),
+  EXPECT_NE(r.output.find(" 25 to  30 dB            1          100.00          33.33"),
             std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("white                  1          100.00          50.00"),
+  EXPECT_NE(r.output.find("white                    1          100.00          50.00"),
             std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("all                    3           66.67          33.33"),
+  EXPECT_NE(r.output.find("all                      3           66.67          33.33"),
             std::string::npos) << r.output;
-  EXPECT_EQ(r.output.find("15- 20"), std::string::npos) << r.output;  // empty bands left out
+  EXPECT_EQ(r.output.find("15 to  20"), std::string::npos) << r.output;  // empty bands left out
   // The quietest digits: -3.10 dB falls in -5 to 0, 4.20 in 0 to 5.
-  const std::size_t quiet = r.output.find("quietest");
+  const std::size_t quiet = r.output.find("quietest digit");
   ASSERT_NE(quiet, std::string::npos) << r.output;
-  EXPECT_NE(r.output.find(" -5-  0 dB             1            0.00           0.00", quiet),
+  EXPECT_NE(r.output.find(" -5 to   0 dB            1            0.00           0.00", quiet),
             std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("  0-  5 dB             1          100.00          50.00", quiet),
+  EXPECT_NE(r.output.find("  0 to   5 dB            1          100.00          50.00", quiet),
             std::string::npos) << r.output;
-  EXPECT_NE(r.output.find(" 20- 25 dB             1          100.00          33.33", quiet),
+  EXPECT_NE(r.output.find(" 20 to  25 dB            1          100.00          33.33", quiet),
             std::string::npos) << r.output;
   const std::string old = dir.file("old.noise.tsv",
                                    "test/0.wav\twhite\t11.50\ntest/1.wav\tpink\t12.00\n"
                                    "test/2.wav\tpink\t27.25\n");
   const auto three = testing::run_shell("sh " + script + " " + old + " " + jsonl);
   ASSERT_EQ(three.exit_code, 0) << three.output;
-  EXPECT_NE(three.output.find("all                    3           66.67          33.33"),
+  EXPECT_NE(three.output.find("all                      3           66.67          33.33"),
             std::string::npos) << three.output;
   EXPECT_EQ(three.output.find("quietest"), std::string::npos) << three.output;
   const auto missing = testing::run_shell("sh " + script + " " + dir.path("none.tsv") + " " + jsonl);
