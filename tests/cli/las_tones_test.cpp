@@ -31,6 +31,16 @@ namespace {
 using testing::run_heed;
 using testing::ScratchDir;
 
+// The held-out sequences heed transcribe gets wrong (its lines against the transcripts).
+int wrong_transcripts(const std::string& output, const std::vector<std::string>& expected) {
+  std::istringstream lines(output);
+  int wrong = 0;
+  std::size_t i = 0;
+  for (std::string l; std::getline(lines, l); ++i)
+    wrong += i >= expected.size() || l != expected[i];
+  return wrong + static_cast<int>(expected.size() > i ? expected.size() - i : 0);
+}
+
 class LasTones : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -53,6 +63,31 @@ class LasTones : public ::testing::Test {
     for (int i = 0; i < n; ++i) s += " " + dir_->path("test/" + std::to_string(i) + ".wav");
     return s;
   }
+  // heed transcribe of the 20 held-out files with model into *output; at most max_wrong of
+  // them wrong.
+  static void transcribe_held_out(const std::string& model, int max_wrong, std::string* output) {
+    const auto r = run_heed("transcribe --model " + model + test_files(20));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    std::string expected;
+    for (const std::string& t : *test_) expected += t + "\n";
+    EXPECT_LE(wrong_transcripts(r.output, *test_), max_wrong) << r.output << "expected:\n"
+                                                              << expected;
+    *output = r.output;
+  }
+  // heed export of model to NAME.safetensors, read into *exported, then heed import of it into
+  // NAME-back, which transcribes the held-out files as `transcripts` says model did.
+  static void export_and_import(const std::string& model, const std::string& name,
+                                const std::string& transcripts, SafeTensorsFile* exported) {
+    const std::string out = dir_->path(name + ".safetensors");
+    const auto e = run_heed("export --model " + model + " --out " + out);
+    ASSERT_EQ(e.exit_code, 0) << e.output;
+    *exported = load_safetensors(out);
+    const auto back = run_heed("import --from-pytorch " + out + " --out " + dir_->path(name + "-back"));
+    ASSERT_EQ(back.exit_code, 0) << back.output;
+    const auto again = run_heed("transcribe --model " + dir_->path(name + "-back") + test_files(20));
+    ASSERT_EQ(again.exit_code, 0) << again.output;
+    EXPECT_EQ(again.output, transcripts);
+  }
   static ScratchDir* dir_;
   static std::vector<std::string>* test_;
   static testing::CommandResult* trained_;
@@ -63,15 +98,6 @@ std::vector<std::string>* LasTones::test_ = nullptr;
 testing::CommandResult* LasTones::trained_ = nullptr;
 double LasTones::seconds_ = 0;
 
-// The held-out sequences heed transcribe gets wrong (its lines against the transcripts).
-int wrong_transcripts(const std::string& output, const std::vector<std::string>& expected) {
-  std::istringstream lines(output);
-  int wrong = 0;
-  std::size_t i = 0;
-  for (std::string l; std::getline(lines, l); ++i)
-    wrong += i >= expected.size() || l != expected[i];
-  return wrong + static_cast<int>(expected.size() > i ? expected.size() - i : 0);
-}
 
 TEST_F(LasTones, TranscribesTheHeldOutSequences) {
   ASSERT_EQ(trained_->exit_code, 0) << trained_->output;
@@ -272,22 +298,14 @@ TEST_F(LasTones, JointCtcTraining) {
   const auto trained = run_heed("train " + testing::tone_config(*dir_) +
                                 " --set model.ctc_weight=0.3 --set output=" + model);
   ASSERT_EQ(trained.exit_code, 0) << trained.output;
-  const auto r = run_heed("transcribe --model " + model + test_files(20));
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::string transcripts;
+  ASSERT_NO_FATAL_FAILURE(transcribe_held_out(model, 2, &transcripts));
   std::string expected;
   for (const std::string& t : *test_) expected += t + "\n";
-  EXPECT_LE(wrong_transcripts(r.output, *test_), 2) << r.output << "expected:\n" << expected;
-  const std::string out = dir_->path("ctc.safetensors");
-  const auto exported = run_heed("export --model " + model + " --out " + out);
-  ASSERT_EQ(exported.exit_code, 0) << exported.output;
-  const SafeTensorsFile f = load_safetensors(out);
+  SafeTensorsFile f;
+  ASSERT_NO_FATAL_FAILURE(export_and_import(model, "ctc", transcripts, &f));
   EXPECT_EQ(f.get("ctc.weight").shape(), (Shape{8, 48}));  // the 8 symbols, 2 x 24 annotations
   EXPECT_EQ(f.get("ctc.bias").shape(), (Shape{8}));
-  const auto back = run_heed("import --from-pytorch " + out + " --out " + dir_->path("ctc-back"));
-  ASSERT_EQ(back.exit_code, 0) << back.output;
-  const auto again = run_heed("transcribe --model " + dir_->path("ctc-back") + test_files(20));
-  ASSERT_EQ(again.exit_code, 0) << again.output;
-  EXPECT_EQ(again.output, r.output);
   // CTC rescoring of the beam (--ctc-weight): transcribes as well, scores each line jointly,
   // and says what it needs.
   const auto joint = run_heed("transcribe --model " + model + " --beam 4 --ctc-weight 0.5" +
@@ -327,27 +345,17 @@ TEST_F(LasTones, ConvolutionalFrontEnd) {
                                 " --set model.pyramid=1 --set training.max_steps=3000"
                                 " --set output=" + model);
   ASSERT_EQ(trained.exit_code, 0) << trained.output;
-  const auto r = run_heed("transcribe --model " + model + test_files(20));
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  std::string expected;
-  for (const std::string& t : *test_) expected += t + "\n";
-  EXPECT_LE(wrong_transcripts(r.output, *test_), 2) << r.output << "expected:\n" << expected;
+  std::string transcripts;
+  ASSERT_NO_FATAL_FAILURE(transcribe_held_out(model, 2, &transcripts));
   const auto info = run_heed("info --model " + model);
   ASSERT_EQ(info.exit_code, 0) << info.output;
   EXPECT_NE(info.output.find("pyramid 1 after 1 conv 3x3 + max-pool layers from 4 channels (2 "
                              "frames per annotation)"),
             std::string::npos) << info.output;
-  const std::string out = dir_->path("conv.safetensors");
-  const auto exported = run_heed("export --model " + model + " --out " + out);
-  ASSERT_EQ(exported.exit_code, 0) << exported.output;
-  const SafeTensorsFile f = load_safetensors(out);
+  SafeTensorsFile f;
+  ASSERT_NO_FATAL_FAILURE(export_and_import(model, "conv", transcripts, &f));
   EXPECT_EQ(f.get("frontend.conv0.weight").shape(), (Shape{4, 1, 3, 3}));
   EXPECT_EQ(f.get("listener.0.weight_ih_l0").shape(), (Shape{4 * 24, 4 * 8}));  // LSTM: 4 gates
-  const auto back = run_heed("import --from-pytorch " + out + " --out " + dir_->path("conv-back"));
-  ASSERT_EQ(back.exit_code, 0) << back.output;
-  const auto again = run_heed("transcribe --model " + dir_->path("conv-back") + test_files(20));
-  ASSERT_EQ(again.exit_code, 0) << again.output;
-  EXPECT_EQ(again.output, r.output);
 }
 
 TEST_F(LasTones, BadAudioIsAnErrorNamingTheFile) {
