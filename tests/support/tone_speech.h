@@ -3,7 +3,9 @@
 // four symbols, each a pure tone of its own frequency (0.1 to 0.15 s, with a short fade in and
 // out), 1 to 4 of them with random pauses between and around, over faint white noise, at 8 kHz;
 // the transcript is the symbols as words ("do re mi"). tone_config trains a listener of two
-// layers (pyramid 2) and a speller on it for 1500 steps (about 15 s on one thread).
+// layers (pyramid 2) and a speller on it for 1500 steps (about 15 s on one thread). The pauses
+// between tones last min_gap to 0.1 s (0.03 by default: three 10 ms frames, which a
+// convolutional front end's pooling in time cannot always resolve between two equal tones).
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -23,7 +25,7 @@ inline constexpr const char* kToneSymbols[] = {"do", "re", "mi", "fa"};
 inline constexpr double kToneHz[] = {350.0, 700.0, 1400.0, 2800.0};
 
 // One utterance of 1 to 4 tones, and its transcript.
-inline std::pair<std::vector<float>, std::string> tone_sequence(Rng& rng) {
+inline std::pair<std::vector<float>, std::string> tone_sequence(Rng& rng, double min_gap = 0.03) {
   std::vector<float> s;
   auto pause = [&](double lo, double hi) {
     s.resize(s.size() + static_cast<std::size_t>(kToneRate * (lo + (hi - lo) * rng.uniform())),
@@ -33,7 +35,7 @@ inline std::pair<std::vector<float>, std::string> tone_sequence(Rng& rng) {
   const auto n = static_cast<int>(1 + rng.below(4));
   pause(0.03, 0.12);
   for (int k = 0; k < n; ++k) {
-    if (k > 0) pause(0.03, 0.1);
+    if (k > 0) pause(min_gap, 0.1);
     const auto sym = static_cast<std::size_t>(rng.below(4));
     const auto len = static_cast<std::size_t>(kToneRate * (0.1 + 0.05 * rng.uniform()));
     const double amp = 0.2 + 0.3 * rng.uniform(), fade = 0.01 * kToneRate;
@@ -51,12 +53,12 @@ inline std::pair<std::vector<float>, std::string> tone_sequence(Rng& rng) {
 
 // n utterances as dir/<split>/<i>.wav and dir/<split>.tsv; the transcripts.
 inline std::vector<std::string> write_tone_split(const ScratchDir& dir, const std::string& split,
-                                                 int n, Rng& rng) {
+                                                 int n, Rng& rng, double min_gap = 0.03) {
   std::filesystem::create_directories(dir.path(split));
   std::ofstream tsv(dir.path(split + ".tsv"));
   std::vector<std::string> transcripts;
   for (int i = 0; i < n; ++i) {
-    const auto [samples, words] = tone_sequence(rng);
+    const auto [samples, words] = tone_sequence(rng, min_gap);
     const std::string wav = split + "/" + std::to_string(i) + ".wav";
     write_wav(dir.path(wav), samples, kToneRate);
     tsv << wav << '\t' << words << '\n';
