@@ -290,6 +290,17 @@ TEST(BeamSearch, BatchedEqualsOneSentenceAtATime) {
   }
 }
 
+// A sentence's k hypotheses begin alike, so the first step runs once a sentence and every
+// later step once a hypothesis; the search is the one of k rows from the start (above).
+TEST(BeamSearch, TheFirstStepRunsOnceASentence) {
+  FakeModel model(V, random_tree);
+  DecodeOptions o = opts(3, 3);
+  o.max_len = 4;
+  o.stop_at_eos = false;
+  beam_search(model, make_batch({{4, 5}, {5, 4, 4}}), o);
+  EXPECT_EQ(model.step_rows, (std::vector<std::int64_t>{2, 6, 6, 6}));
+}
+
 TEST(BeamSearch, BeamOneEqualsGreedy) {
   for (DType dtype : {DType::f64, DType::f32}) {
     FakeModel model(V, random_tree, {}, dtype);

@@ -30,6 +30,7 @@ class FakeModel : public Seq2Seq {
         alpha_(std::move(alpha)), dtype_(dtype) {}
 
   mutable int steps_run = 0;
+  mutable std::vector<std::int64_t> step_rows;  // the rows of each step run, in order
 
   Encoded encode(const TokenBatch& src) const override {
     Encoded e;
@@ -54,6 +55,7 @@ class FakeModel : public Seq2Seq {
                   const Encoded& enc) const override {
     ++steps_run;
     const std::int64_t R = static_cast<std::int64_t>(y_prev.size());
+    step_rows.push_back(R);
     const std::int64_t m = enc.annotations.dim(1);
     Tensor code = state.parts[1].value().clone(), t = state.parts[2].value().clone();
     Tensor logits = Tensor::empty({R, vocab_}, dtype_);

@@ -233,13 +233,16 @@ DecodeResult beam_block(const Seq2Seq& model, const TokenBatch& src,
   Encoded enc = model.encode(src);
   enc.window = options.window;
   DecoderState state = model.initial_state(enc);
-  if (k > 1) {  // k copies of every sentence
-    state = reorder_rows(state, rows);
-    enc = reorder_rows(enc, rows);
-  }
-  std::vector<std::int32_t> bos(rows.size(), kBos);
+  // A sentence's k hypotheses begin alike: the first step runs once a sentence, then its
+  // state and output become k copies (the first step's products at 1/k of the rows).
+  std::vector<std::int32_t> bos(static_cast<std::size_t>(B), kBos);
   StepOutput first = model.step(bos, state, enc);
   HEED_CHECK(first.logits.defined(), "decode: the model's step returned no logits");
+  if (k > 1) {
+    state = reorder_rows(state, rows);
+    enc = reorder_rows(enc, rows);
+    first = reorder_rows(first, rows);
+  }
   DecodeResult result;
   dispatch(first.logits.dtype(), [&]<typename T>() {
     result = beam_loop<T>(model, src, options, enc, state, std::move(first), max_steps);

@@ -132,4 +132,13 @@ DecoderState reorder_rows(const DecoderState& state, std::span<const std::int64_
   return out;
 }
 
+StepOutput reorder_rows(const StepOutput& out, std::span<const std::int64_t> rows) {
+  StepOutput r;
+  r.logits = reorder_var(out.logits, rows);
+  r.alpha = reorder_var(out.alpha, rows);
+  r.p_gen = reorder_var(out.p_gen, rows);
+  r.shortlist = out.shortlist;  // one for the whole batch
+  return r;
+}
+
 }  // namespace heed

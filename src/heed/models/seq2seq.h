@@ -166,6 +166,7 @@ std::vector<std::int32_t> pack_targets(const std::vector<std::int32_t>& padded,
 // then follow back-pointers). Undefined parts stay undefined.
 Encoded reorder_rows(const Encoded& enc, std::span<const std::int64_t> rows);
 DecoderState reorder_rows(const DecoderState& state, std::span<const std::int64_t> rows);
+StepOutput reorder_rows(const StepOutput& out, std::span<const std::int64_t> rows);
 Tensor reorder_rows(const Tensor& t, std::span<const std::int64_t> rows);
 
 }  // namespace heed
