@@ -334,6 +334,18 @@ TEST_F(LasTones, JointCtcTraining) {
   EXPECT_EQ(headless.exit_code, 1) << headless.output;
   EXPECT_NE(headless.output.find("CTC rescoring needs a model trained with a CTC head"),
             std::string::npos) << headless.output;
+  // An ensemble rescores with the mean of its members' CTC heads: a model with itself gives the
+  // model's own ranking; a member without a head is named.
+  const auto twice = run_heed("transcribe -m " + model + " -m " + model +
+                              " --beam 4 --ctc-weight 0.5" + test_files(20));
+  ASSERT_EQ(twice.exit_code, 0) << twice.output;
+  EXPECT_EQ(twice.output, joint.output);
+  const auto mixed = run_heed("transcribe -m " + model + " -m " + dir_->path("model") +
+                              " --beam 2 --ctc-weight 0.5" + test_files(1));
+  EXPECT_EQ(mixed.exit_code, 1) << mixed.output;
+  EXPECT_NE(mixed.output.find("CTC rescoring of an ensemble needs a CTC head in every member "
+                              "(model.ctc_weight > 0); member 2 of 2 has none"),
+            std::string::npos) << mixed.output;
 }
 
 // model.frontend_layers: a convolution (4 channels over the 16 mel bins, pooled to 8) before

@@ -219,6 +219,27 @@ TEST(Ensemble, OfOneIsTheModel) {
     }
 }
 
+// CTC rescoring reads the ensemble's CTC head: each frame the log of the mean of the members'
+// softmaxes, as its output; a member without a head is named.
+TEST(Ensemble, CtcLogitsAverageTheMembersHeads) {
+  auto a = member(1), b = member(2);
+  a->ctc = Tensor::from({1, 2, 3}, {1, 2, 3, 0, 0, -INFINITY}, DType::f64);
+  b->ctc = Tensor::from({1, 2, 3}, {3, 2, 1, 5, -INFINITY, -INFINITY}, DType::f64);
+  const TokenBatch src = make_batch({{4, 5}});
+  const Tensor z = Ensemble({a, b}).ctc_logits(src);
+  ASSERT_EQ(z.shape(), (Shape{1, 2, 3}));
+  const Tensor expected = log_mean_softmax({a->ctc.reshape({2, 3}), b->ctc.reshape({2, 3})});
+  for (int f = 0; f < 2; ++f)
+    for (int v = 0; v < 3; ++v) EXPECT_EQ(z.at({0, f, v}), expected.at({f, v})) << f << " " << v;
+  b->ctc = Tensor();
+  try {
+    Ensemble({a, b}).ctc_logits(src);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("member 2 of 2 has none"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Ensemble, Errors) {
   EXPECT_THROW(Ensemble({}), Error);
   auto small = std::make_shared<FakeModel>(4, [](std::int64_t, const Prefix&) {

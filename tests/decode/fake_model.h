@@ -31,6 +31,9 @@ class FakeModel : public Seq2Seq {
 
   mutable int steps_run = 0;
   mutable std::vector<std::int64_t> step_rows;  // the rows of each step run, in order
+  Tensor ctc;  // what ctc_logits returns, whatever the source (undefined: no CTC head)
+
+  Tensor ctc_logits(const TokenBatch&) const override { return ctc; }
 
   Encoded encode(const TokenBatch& src) const override {
     Encoded e;

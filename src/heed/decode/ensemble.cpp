@@ -346,6 +346,22 @@ StepOutput Ensemble::step(std::span<const std::int32_t> y_prev, DecoderState& st
   return out;
 }
 
+Tensor Ensemble::ctc_logits(const TokenBatch& src) const {
+  std::vector<Tensor> logits;
+  Shape shape;
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    const Tensor z = members_[i]->ctc_logits(src);
+    HEED_CHECK(z.defined(), "CTC rescoring of an ensemble needs a CTC head in every member "
+               "(model.ctc_weight > 0); member ", i + 1, " of ", members_.size(), " has none");
+    if (i == 0) shape = z.shape();
+    HEED_CHECK(z.shape() == shape, "Ensemble: member ", i + 1, "'s CTC logits are ",
+               z.shape().str(), ", the first's ", shape.str());
+    const std::int64_t V = z.dim(-1);
+    logits.push_back(in_first_order(i, z.contiguous()).reshape({z.numel() / V, V}));
+  }
+  return log_mean_softmax(logits).reshape(shape);
+}
+
 Var Ensemble::forward(const TokenBatch& src, const TokenBatch& tgt_in, Tensor* alphas) const {
   NoGradGuard no_grad;
   std::vector<Tensor> logits, member_alphas;

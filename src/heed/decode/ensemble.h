@@ -5,7 +5,9 @@
 // Output: the log of the mean of the members' softmaxes, returned as logits; since those
 // already sum to one, log_softmax gives them back (up to rounding): p(v) = mean_i p_i(v).
 // Attention: the mean of the attention of the members that have one (undefined when none
-// has), so UNK replacement and alignment output follow the ensemble's consensus.
+// has), so UNK replacement and alignment output follow the ensemble's consensus. CTC heads
+// (ctc_logits, for rescoring): the log of the mean of the members' per-frame softmaxes in the
+// same way; every member needs one.
 //
 // encode() packs every member's Encoded into one batch-major (B, P) tensor (each row the
 // members' flattened annotations, keys and fixed contexts), so reorder_rows replicates it
@@ -52,6 +54,7 @@ class Ensemble : public Seq2Seq {
   Var forward(const TokenBatch& src, const TokenBatch& tgt_in,
               Tensor* alphas = nullptr) const override;
   std::vector<Var> weights() const override;
+  Tensor ctc_logits(const TokenBatch& src) const override;
 
  private:
   // Where member i's field f (annotations, keys, fixed_context) lives in a packed row.
