@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <vector>
 
 #include "heed/base/error.h"
@@ -29,6 +30,8 @@ class FakeModel : public Seq2Seq {
       : Seq2Seq(make_config(vocab)), vocab_(vocab), logits_(std::move(logits)),
         alpha_(std::move(alpha)), dtype_(dtype) {}
 
+  // What the decoders asked of it. Row blocks of one batch step concurrently (sentence_blocks),
+  // so the records are kept under a lock.
   mutable int steps_run = 0;
   mutable std::vector<std::int64_t> step_rows;  // the rows of each step run, in order
   Tensor ctc;  // what ctc_logits returns, whatever the source (undefined: no CTC head)
@@ -56,9 +59,12 @@ class FakeModel : public Seq2Seq {
 
   StepOutput step(std::span<const std::int32_t> y_prev, DecoderState& state,
                   const Encoded& enc) const override {
-    ++steps_run;
     const std::int64_t R = static_cast<std::int64_t>(y_prev.size());
-    step_rows.push_back(R);
+    {
+      const std::lock_guard<std::mutex> lock(record_mutex_);
+      ++steps_run;
+      step_rows.push_back(R);
+    }
     const std::int64_t m = enc.annotations.dim(1);
     Tensor code = state.parts[1].value().clone(), t = state.parts[2].value().clone();
     Tensor logits = Tensor::empty({R, vocab_}, dtype_);
@@ -120,6 +126,7 @@ class FakeModel : public Seq2Seq {
   LogitsFn logits_;
   AlphaFn alpha_;
   DType dtype_;
+  mutable std::mutex record_mutex_;
 };
 
 // A distribution over V tokens as logits: log p for the listed tokens, -30 (e^-30 ~ 1e-13,
