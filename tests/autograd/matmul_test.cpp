@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "heed/autograd/dropout_op.h"
 #include "heed/autograd/elementwise_op.h"
 #include "heed/autograd/tape.h"
 #include "heed/base/random.h"
@@ -136,6 +137,54 @@ TEST(Tape, NoGradGuardRecordsNothing) {
     EXPECT_FALSE(y.requires_grad());
   }
   EXPECT_EQ(Tape::current().size(), 0u);
+}
+
+// linear_relu_dropout: dropout(relu(linear(...))) bit for bit with the same generator, forward
+// and backward, on two threads; finite differences with the mask held fixed (a generator
+// seeded the same at every evaluation).
+TEST(LinearReluDropout, IsDropoutOfReluOfLinearAndGradientsCheck) {
+  Var x = random_var({2, 3, 4}, 21), W = random_var({5, 4}, 22), b = random_var({5}, 23);
+  EXPECT_TRUE(gradcheck(
+      [&] {
+        Rng r(3);
+        return linear_relu_dropout(x, W, b, 0.3, r);
+      },
+      {x, W, b}));
+  const kernels::ScopedNumThreads two(2);
+  Rng rng(6);
+  auto var = [&](const Shape& s) {
+    Tensor t = Tensor::empty(s);
+    for (std::int64_t i = 0; i < t.numel(); ++i)
+      t.data<float>()[i] = static_cast<float>(rng.uniform() * 2 - 1);
+    return Var(t, true);
+  };
+  Var X = var({300, 64}), V = var({256, 64}), c = var({256}), dY = var({300, 256});
+  for (double p : {0.1, 0.5, 1.0}) {
+    std::vector<Tensor> grads[2];
+    Tensor values[2];
+    std::uint64_t after[2] = {};
+    for (int fused = 0; fused < 2; ++fused) {
+      Tape::current().clear();
+      for (const Var& v : {X, V, c}) v.clear_grad();
+      Rng r(17);
+      Var y = fused ? linear_relu_dropout(X, V, c, p, r) : dropout(relu(linear(X, V, c)), p, r, true);
+      Tape::current().backward(y, dY.value());
+      values[fused] = y.value();
+      grads[fused] = {X.grad(), V.grad(), c.grad()};
+      after[fused] = r.next();
+    }
+    Tape::current().clear();
+    EXPECT_EQ(after[0], after[1]) << "the same draws from the generator";
+    std::int64_t dropped = 0;
+    for (std::int64_t i = 0; i < values[0].numel(); ++i) {
+      ASSERT_EQ(values[0].data<float>()[i], values[1].data<float>()[i]) << p << " " << i;
+      dropped += values[0].data<float>()[i] == 0.f;
+    }
+    EXPECT_GT(dropped, 0);
+    for (std::size_t g = 0; g < 3; ++g)
+      for (std::int64_t i = 0; i < grads[0][g].numel(); ++i)
+        ASSERT_EQ(grads[0][g].data<float>()[i], grads[1][g].data<float>()[i]) << p << " " << g << " " << i;
+  }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <Random123/philox.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -84,6 +85,29 @@ TEST(DropoutKernel, NeighboursAndSuccessiveMasksIndependent) {
   std::int64_t both = 0;
   for (std::int64_t i = 0; i < n; ++i) both += first[i] != 0 && second[i] != 0;
   EXPECT_NEAR(static_cast<double>(both) / static_cast<double>(n), 0.25, 0.006);
+}
+
+// dropout_apply multiplies by the mask dropout_mask writes from the same state (after ReLU
+// with relu), on two threads, with a partial last chunk, at the edge probabilities too.
+TEST(DropoutKernel, ApplyIsTimesTheMask) {
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(2);
+  Rng values(8);
+  const std::int64_t n = (1 << 17) + 77;
+  std::vector<float> x(static_cast<std::size_t>(n));
+  for (float& v : x) v = static_cast<float>(values.uniform() * 2 - 1);
+  for (double p : {0.0, 0.1, 0.5, 1.0}) {
+    for (bool relu : {false, true}) {
+      Rng a(9), b(9);
+      std::vector<float> mask(x.size()), y = x;
+      dropout_mask<float>(mask.data(), n, p, a);
+      dropout_apply<float>(y.data(), n, p, b, relu);
+      EXPECT_EQ(a.next(), b.next()) << "one draw each";
+      for (std::size_t i = 0; i < x.size(); ++i)
+        ASSERT_EQ(y[i], (relu ? std::max(x[i], 0.f) : x[i]) * mask[i]) << p << " " << relu << " " << i;
+    }
+  }
+  omp_set_num_threads(threads);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "heed/autograd/matmul.h"
 
 #include "heed/autograd/tape.h"
+#include "heed/kernels/dropout.h"
 #include "heed/kernels/elementwise.h"
 #include "heed/kernels/gemm.h"
 #include "heed/kernels/parallel_chunks.h"
@@ -11,9 +12,11 @@ namespace heed {
 namespace {
 
 // linear over W's rows [first, first + out) and b's (out = W's rows when the whole of W),
-// followed by ReLU when relu is set.
+// followed by ReLU when relu is set, and then by dropout with probability drop (from *rng)
+// when drop > 0 (relu only).
 Var linear_block(const Var& x, const Var& W, const Var& b, std::int64_t first, std::int64_t out,
-                 kernels::MatmulPrecision precision, const char* name, bool relu = false) {
+                 kernels::MatmulPrecision precision, const char* name, bool relu = false,
+                 double drop = 0.0, Rng* rng = nullptr) {
   const Tensor& xv = x.value();
   const Tensor& Wv = W.value();
   HEED_CHECK(Wv.ndim() == 2, name, ": weight must be 2-D, got ", Wv.shape().str());
@@ -32,7 +35,9 @@ Var linear_block(const Var& x, const Var& W, const Var& b, std::int64_t first, s
     kernels::affine_rows<T>({precision, W.packed()}, rows, out, in, xv.data<T>(),
                             Wv.data<T>() + first * in,
                             b.defined() ? b.value().data<T>() + first : nullptr, y.data<T>());
-    if (relu) {  // in place, the same numbers as relu() on linear's output
+    if (relu && drop > 0) {  // in place, the same numbers as dropout(relu(linear(...)))
+      kernels::dropout_apply<T>(y.data<T>(), rows * out, drop, *rng, /*relu=*/true);
+    } else if (relu) {  // in place, the same numbers as relu() on linear's output
       T* v = y.data<T>();
       kernels::parallel_chunks(
           rows * out, 1,
@@ -42,20 +47,27 @@ Var linear_block(const Var& x, const Var& W, const Var& b, std::int64_t first, s
           16);
     }
   });
-  return record_op(y, {&x, &W, &b}, [x, W, b, rows, in, out, first, precision,
-                                     relu](Var& o) mutable {
+  return record_op(y, {&x, &W, &b}, [x, W, b, rows, in, out, first, precision, relu,
+                                     drop](Var& o) mutable {
     const kernels::GemmOptions go{precision};
     dispatch(o.dtype(), [&]<typename T>() {
       const T* dy = o.grad().data<T>();
-      Tensor masked;  // with ReLU: the gradient before it, dy [y > 0], into a scratch buffer
+      // With ReLU: the gradient before it, dy [y > 0], into a scratch buffer. After dropout
+      // too, an element was kept exactly where y > 0, and dy is scaled as it was.
+      Tensor masked;
       if (relu) {
         masked = Tensor::empty({rows, out}, o.dtype());
         const T* yv = o.value().data<T>();
         T* dz = masked.data<T>();
+        const T keep = drop > 0 ? kernels::dropout_keep_scale<T>(drop) : T(1);
         kernels::parallel_chunks(
             rows * out, 1,
             [&](std::int64_t i0, std::int64_t i1) {
-              kernels::relu_backward_store<T>(yv + i0, dy + i0, dz + i0, i1 - i0);
+              if (drop > 0) {
+                for (std::int64_t i = i0; i < i1; ++i) dz[i] = yv[i] > T(0) ? dy[i] * keep : T(0);
+              } else {
+                kernels::relu_backward_store<T>(yv + i0, dy + i0, dz + i0, i1 - i0);
+              }
             },
             16);
         dy = dz;
@@ -94,6 +106,15 @@ Var linear_relu(const Var& x, const Var& W, const Var& b, kernels::MatmulPrecisi
   HEED_CHECK(W.value().ndim() == 2, "linear_relu: weight must be 2-D, got ",
              W.value().shape().str());
   return linear_block(x, W, b, 0, W.value().dim(0), precision, "linear_relu", true);
+}
+
+Var linear_relu_dropout(const Var& x, const Var& W, const Var& b, double p, Rng& rng,
+                        kernels::MatmulPrecision precision) {
+  HEED_CHECK(W.value().ndim() == 2, "linear_relu_dropout: weight must be 2-D, got ",
+             W.value().shape().str());
+  HEED_CHECK(p >= 0.0 && p <= 1.0, "linear_relu_dropout: probability must be in [0, 1], got ", p);
+  return linear_block(x, W, b, 0, W.value().dim(0), precision, "linear_relu_dropout", true, p,
+                      &rng);
 }
 
 Var linear_rows(const Var& x, const Var& W, const Var& b, std::int64_t first, std::int64_t count,

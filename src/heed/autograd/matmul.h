@@ -6,6 +6,7 @@
 // decode/frozen_model.h) is handed to the forward product, which then runs on the packed
 // copy at the weight's own precision.
 #include "heed/autograd/var.h"
+#include "heed/base/random.h"
 #include "heed/kernels/precision.h"
 
 namespace heed {
@@ -20,6 +21,13 @@ Var linear(const Var& x, const Var& W, const Var& b = Var(),
 // buffer for the pre-activation). The feed-forward network's first layer.
 Var linear_relu(const Var& x, const Var& W, const Var& b = Var(),
                 kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32);
+
+// dropout(relu(linear(x, W, b)), p, rng) as one op: the same numbers and the same draw from
+// rng, with the mask applied as ReLU is (in place) and never stored: the backward pass needs
+// only the output (kept elements are those > 0). The feed-forward network's first layer in
+// training. p in [0, 1].
+Var linear_relu_dropout(const Var& x, const Var& W, const Var& b, double p, Rng& rng,
+                        kernels::MatmulPrecision precision = kernels::MatmulPrecision::f32);
 
 // y = x W[first, first + count)^T + b[first, first + count): linear with a block of W's rows
 // (and of b), e.g. the query or the key and value rows of a stacked attention projection. The

@@ -20,4 +20,18 @@ namespace heed::kernels {
 template <typename T>
 void dropout_mask(T* mask, std::int64_t n, double p, Rng& rng);
 
+// x[i] *= mask[i] in place, for the mask dropout_mask would write from the same rng state,
+// without writing the mask anywhere (or x[i] = max(x[i], 0) mask[i] with relu: ReLU and then
+// dropout in one pass). For an op whose backward needs no mask: after ReLU, an element was
+// kept exactly where the output is > 0, and its gradient is then scaled by
+// dropout_keep_scale(p).
+template <typename T>
+void dropout_apply(T* x, std::int64_t n, double p, Rng& rng, bool relu = false);
+
+// 1 / (1 - p): the factor a kept element is scaled by.
+template <typename T>
+T dropout_keep_scale(double p) {
+  return static_cast<T>(1.0 / (1.0 - p));
+}
+
 }  // namespace heed::kernels

@@ -5,10 +5,15 @@
 
 namespace heed {
 
-Var maybe_dropout(const Var& x, const RunMode& mode) {
-  if (!mode.training || mode.dropout <= 0) return x;
+double dropout_rate(const RunMode& mode) {
+  if (!mode.training || mode.dropout <= 0) return 0.0;
   HEED_CHECK(mode.rng != nullptr, "model: dropout in training needs an Rng (call set_rng first)");
-  return dropout(x, mode.dropout, *mode.rng, true);
+  return mode.dropout;
+}
+
+Var maybe_dropout(const Var& x, const RunMode& mode) {
+  const double p = dropout_rate(mode);
+  return p > 0 ? dropout(x, p, *mode.rng, true) : x;
 }
 
 }  // namespace heed

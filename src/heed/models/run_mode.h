@@ -49,7 +49,11 @@ struct RunMode {
   Var* ctc_logits = nullptr;
 };
 
-// Inverted dropout with mode.dropout when training (then mode.rng is required), else x itself.
+// The probability this call drops with: mode.dropout when training (then mode.rng is
+// required), else 0. For ops that fuse dropout into their own pass.
+double dropout_rate(const RunMode& mode);
+
+// Inverted dropout with dropout_rate(mode), else x itself.
 Var maybe_dropout(const Var& x, const RunMode& mode);
 
 }  // namespace heed

@@ -48,10 +48,13 @@ TransformerLayerBase::TransformerLayerBase(const TransformerConfig& c, Rng& rng,
       linear2(c.ff_dim, c.d_model, true, rng, dtype) {}
 
 Var TransformerLayerBase::feed_forward(const Var& x, const RunMode& mode) const {
-  // linear1 and its ReLU as one op (autograd/matmul.h: the same numbers, one pass less).
-  return linear2.forward(
-      maybe_dropout(linear_relu(x, linear1.weight, linear1.bias, mode.precision), mode),
-      mode.precision);
+  // linear1, its ReLU and the dropout after it as one op (autograd/matmul.h: the same numbers,
+  // two passes and the dropout mask less).
+  const double p = dropout_rate(mode);
+  const Var h = p > 0 ? linear_relu_dropout(x, linear1.weight, linear1.bias, p, *mode.rng,
+                                            mode.precision)
+                      : linear_relu(x, linear1.weight, linear1.bias, mode.precision);
+  return linear2.forward(h, mode.precision);
 }
 
 template <typename F>
