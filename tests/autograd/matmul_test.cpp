@@ -14,6 +14,14 @@ namespace {
 using testing::gradcheck;
 using testing::random_var;
 
+// A float32 variable of the given shape, uniform in [-1, 1), for the bit-for-bit comparisons.
+Var float_var(Rng& rng, const Shape& shape) {
+  Tensor t = Tensor::empty(shape);
+  for (std::int64_t i = 0; i < t.numel(); ++i)
+    t.data<float>()[i] = static_cast<float>(rng.uniform() * 2 - 1);
+  return Var(t, true);
+}
+
 TEST(Linear, ForwardMatchesHandComputation) {
   Var x(Tensor::from({2, 3}, {1, 2, 3, 4, 5, 6}));
   Var W(Tensor::from({2, 3}, {1, 0, -1, 0.5, 0.5, 0.5}));
@@ -89,13 +97,8 @@ TEST(LinearRelu, IsReluOfLinearAndGradientsCheck) {
   EXPECT_TRUE(gradcheck([&] { return linear_relu(x, W); }, {x, W}));
   const kernels::ScopedNumThreads two(2);
   Rng rng(5);
-  auto var = [&](const Shape& s) {
-    Tensor t = Tensor::empty(s);
-    for (std::int64_t i = 0; i < t.numel(); ++i)
-      t.data<float>()[i] = static_cast<float>(rng.uniform() * 2 - 1);
-    return Var(t, true);
-  };
-  Var X = var({300, 64}), V = var({256, 64}), c = var({256}), dY = var({300, 256});
+  Var X = float_var(rng, {300, 64}), V = float_var(rng, {256, 64}), c = float_var(rng, {256}),
+      dY = float_var(rng, {300, 256});
   std::vector<Tensor> grads[2];
   Tensor values[2];
   for (int fused = 0; fused < 2; ++fused) {
@@ -152,13 +155,8 @@ TEST(LinearReluDropout, IsDropoutOfReluOfLinearAndGradientsCheck) {
       {x, W, b}));
   const kernels::ScopedNumThreads two(2);
   Rng rng(6);
-  auto var = [&](const Shape& s) {
-    Tensor t = Tensor::empty(s);
-    for (std::int64_t i = 0; i < t.numel(); ++i)
-      t.data<float>()[i] = static_cast<float>(rng.uniform() * 2 - 1);
-    return Var(t, true);
-  };
-  Var X = var({300, 64}), V = var({256, 64}), c = var({256}), dY = var({300, 256});
+  Var X = float_var(rng, {300, 64}), V = float_var(rng, {256, 64}), c = float_var(rng, {256}),
+      dY = float_var(rng, {300, 256});
   for (double p : {0.1, 0.5, 1.0}) {
     std::vector<Tensor> grads[2];
     Tensor values[2];
@@ -167,7 +165,8 @@ TEST(LinearReluDropout, IsDropoutOfReluOfLinearAndGradientsCheck) {
       Tape::current().clear();
       for (const Var& v : {X, V, c}) v.clear_grad();
       Rng r(17);
-      Var y = fused ? linear_relu_dropout(X, V, c, p, r) : dropout(relu(linear(X, V, c)), p, r, true);
+      Var y =
+          fused ? linear_relu_dropout(X, V, c, p, r) : dropout(relu(linear(X, V, c)), p, r, true);
       Tape::current().backward(y, dY.value());
       values[fused] = y.value();
       grads[fused] = {X.grad(), V.grad(), c.grad()};
@@ -183,7 +182,8 @@ TEST(LinearReluDropout, IsDropoutOfReluOfLinearAndGradientsCheck) {
     EXPECT_GT(dropped, 0);
     for (std::size_t g = 0; g < 3; ++g)
       for (std::int64_t i = 0; i < grads[0][g].numel(); ++i)
-        ASSERT_EQ(grads[0][g].data<float>()[i], grads[1][g].data<float>()[i]) << p << " " << g << " " << i;
+        ASSERT_EQ(grads[0][g].data<float>()[i], grads[1][g].data<float>()[i])
+            << p << " " << g << " " << i;
   }
 }
 

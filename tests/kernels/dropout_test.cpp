@@ -104,7 +104,8 @@ TEST(DropoutKernel, ApplyIsTimesTheMask) {
       dropout_apply<float>(y.data(), n, p, b, relu);
       EXPECT_EQ(a.next(), b.next()) << "one draw each";
       for (std::size_t i = 0; i < x.size(); ++i)
-        ASSERT_EQ(y[i], (relu ? std::max(x[i], 0.f) : x[i]) * mask[i]) << p << " " << relu << " " << i;
+        ASSERT_EQ(y[i], (relu ? std::max(x[i], 0.f) : x[i]) * mask[i])
+            << p << " " << relu << " " << i;
     }
   }
   omp_set_num_threads(threads);
