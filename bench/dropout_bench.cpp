@@ -26,6 +26,28 @@ void BM_DropoutMask(benchmark::State& state) {
   state.SetItemsProcessed(n * state.iterations());
 }
 
+// ReLU and dropout in place on the feed-forward activations, the mask never written
+// (linear_relu_dropout's pass), against ReLU, the mask and the multiply as three passes.
+void BM_ReluDropout(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  const bool fused = state.range(1) != 0;
+  std::vector<float> x(static_cast<std::size_t>(n)), mask(x.size());
+  heed::Rng rng(1);
+  for (float& v : x) v = static_cast<float>(rng.uniform() * 2 - 1);
+  for (auto _ : state) {
+    if (fused) {
+      heed::kernels::dropout_apply<float>(x.data(), n, 0.1, rng, /*relu=*/true);
+    } else {
+      for (float& v : x) v = v > 0.f ? v : 0.f;
+      heed::kernels::dropout_mask<float>(mask.data(), n, 0.1, rng);
+      for (std::size_t i = 0; i < x.size(); ++i) x[i] *= mask[i];
+    }
+    benchmark::DoNotOptimize(x.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(n * state.iterations());
+}
+
 void BM_SequentialDraws(benchmark::State& state) {
   const std::int64_t n = state.range(0);
   std::vector<float> mask(static_cast<std::size_t>(n));
@@ -44,6 +66,7 @@ void BM_SequentialDraws(benchmark::State& state) {
 }
 
 BENCHMARK(BM_DropoutMask)->Arg(2500 * 256)->Arg(2500 * 1024)->Arg(80 * 4 * 31 * 31)->UseRealTime();
+BENCHMARK(BM_ReluDropout)->Args({2500 * 1024, 0})->Args({2500 * 1024, 1})->UseRealTime();
 BENCHMARK(BM_SequentialDraws)
     ->Arg(2500 * 256)
     ->Arg(2500 * 1024)

@@ -1,5 +1,9 @@
 #include "heed/autograd/matmul.h"
 
+#include <bit>
+#include <cstdint>
+#include <type_traits>
+
 #include "heed/autograd/tape.h"
 #include "heed/kernels/dropout.h"
 #include "heed/kernels/elementwise.h"
@@ -10,6 +14,20 @@
 namespace heed {
 
 namespace {
+
+// dx = dy keep [y > 0]: the gradient before ReLU and dropout from their output y, where an
+// element was kept (and scaled by keep) exactly where y > 0; elsewhere +0, as ReLU's backward
+// writes. The product is taken for every element and masked by its bits: GCC will not
+// vectorise a multiply that the source runs only under a condition (it could trap).
+template <typename T>
+void relu_dropout_backward_store(const T* y, const T* dy, T keep, T* dx, std::int64_t n) {
+  using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const Bits g = std::bit_cast<Bits>(dy[i] * keep);
+    const Bits kept = y[i] > T(0) ? ~Bits{0} : Bits{0};
+    dx[i] = std::bit_cast<T>(static_cast<Bits>(g & kept));
+  }
+}
 
 // linear over W's rows [first, first + out) and b's (out = W's rows when the whole of W),
 // followed by ReLU when relu is set, and then by dropout with probability drop (from *rng)
@@ -64,7 +82,7 @@ Var linear_block(const Var& x, const Var& W, const Var& b, std::int64_t first, s
             rows * out, 1,
             [&](std::int64_t i0, std::int64_t i1) {
               if (drop > 0) {
-                for (std::int64_t i = i0; i < i1; ++i) dz[i] = yv[i] > T(0) ? dy[i] * keep : T(0);
+                relu_dropout_backward_store<T>(yv + i0, dy + i0, keep, dz + i0, i1 - i0);
               } else {
                 kernels::relu_backward_store<T>(yv + i0, dy + i0, dz + i0, i1 - i0);
               }

@@ -45,9 +45,10 @@ inline void philox_chunk(std::uint64_t first_counter, std::uint64_t key,
 }
 
 // The mask dropout_mask describes, handed chunk by chunk to use(first, m, len): elements
-// [first, first + len) of the mask are m[0, len). Chunks run on every thread at once.
+// [first, first + len) of the mask are m[0, len), written to out + first where out is given,
+// else to a buffer on the stack. Chunks run on every thread at once.
 template <typename T, typename Use>
-void for_each_mask_chunk(std::int64_t n, double p, Rng& rng, Use use) {
+void for_each_mask_chunk(std::int64_t n, double p, Rng& rng, T* out, Use use) {
   const std::uint64_t key = rng.next();
   // Keep when a uniform 16-bit integer is >= p 2^16 (2^16 and above: nothing is kept).
   const auto threshold = static_cast<std::uint64_t>(std::llround(p * 65536.0));
@@ -57,29 +58,37 @@ void for_each_mask_chunk(std::int64_t n, double p, Rng& rng, Use use) {
   // Chunk j holds elements [128 j, 128 j + 128): the low half of word w of counter 16 j + t is
   // element 128 j + 32 w + t, its high half element 128 j + 32 w + 16 + t. About five integer
   // operations an element: worth a thread from a few thousand chunks on.
-  parallel_chunks((n + kChunk - 1) / kChunk, 4 * kChunk, [=](std::int64_t j0, std::int64_t j1) {
-    alignas(64) T m[kChunk];
+  const std::int64_t chunks = (n + kChunk - 1) / kChunk;
+  if (p <= 0 || none) {  // every element kept (1) or none (0)
+    alignas(64) T buf[kChunk];
+    for (std::int64_t j = 0; j < chunks; ++j) {
+      const std::int64_t len = std::min(kChunk, n - j * kChunk);
+      T* m = out ? out + j * kChunk : buf;
+      std::fill(m, m + len, p <= 0 ? T(1) : T(0));
+      use(j * kChunk, static_cast<const T*>(m), len);
+    }
+    return;
+  }
+  parallel_chunks(chunks, 4 * kChunk, [=](std::int64_t j0, std::int64_t j1) {
+    alignas(64) T buf[kChunk];
     std::uint32_t x[4][kLanes];
     for (std::int64_t j = j0; j < j1; ++j) {
+      philox_chunk(static_cast<std::uint64_t>(j) * kLanes, key, x);
       const std::int64_t len = std::min(kChunk, n - j * kChunk);
-      if (p <= 0 || none) {
-        std::fill(m, m + len, p <= 0 ? T(1) : T(0));
-      } else {
-        philox_chunk(static_cast<std::uint64_t>(j) * kLanes, key, x);
-        if (len == kChunk) {
-          for (int w = 0; w < 4; ++w) {  // branch-free, so that it vectorises
+      T* m = out ? out + j * kChunk : buf;
+      if (len == kChunk) {  // branch-free, so that it vectorises
+        for (int w = 0; w < 4; ++w) {
 #pragma omp simd
-            for (int t = 0; t < kLanes; ++t) {
-              m[w * 2 * kLanes + t] = static_cast<T>((x[w][t] & 0xffffu) >= limit) * keep;
-              m[w * 2 * kLanes + kLanes + t] = static_cast<T>((x[w][t] >> 16) >= limit) * keep;
-            }
+          for (int t = 0; t < kLanes; ++t) {
+            m[w * 2 * kLanes + t] = (x[w][t] & 0xffffu) >= limit ? keep : T(0);
+            m[w * 2 * kLanes + kLanes + t] = (x[w][t] >> 16) >= limit ? keep : T(0);
           }
-        } else {
-          for (std::int64_t e = 0; e < len; ++e) {
-            const std::uint32_t word = x[e / (2 * kLanes)][e % kLanes];
-            const std::uint32_t half = e % (2 * kLanes) < kLanes ? word & 0xffffu : word >> 16;
-            m[e] = static_cast<T>(half >= limit) * keep;
-          }
+        }
+      } else {
+        for (std::int64_t e = 0; e < len; ++e) {
+          const std::uint32_t word = x[e / (2 * kLanes)][e % kLanes];
+          const std::uint32_t half = e % (2 * kLanes) < kLanes ? word & 0xffffu : word >> 16;
+          m[e] = static_cast<T>(half >= limit) * keep;
         }
       }
       use(j * kChunk, static_cast<const T*>(m), len);
@@ -91,18 +100,16 @@ void for_each_mask_chunk(std::int64_t n, double p, Rng& rng, Use use) {
 
 template <typename T>
 void dropout_mask(T* mask, std::int64_t n, double p, Rng& rng) {
-  for_each_mask_chunk<T>(n, p, rng, [mask](std::int64_t first, const T* m, std::int64_t len) {
-    std::copy(m, m + len, mask + first);
-  });
+  for_each_mask_chunk<T>(n, p, rng, mask, [](std::int64_t, const T*, std::int64_t) {});
 }
 
 template <typename T>
 void dropout_apply(T* x, std::int64_t n, double p, Rng& rng, bool relu) {
-  for_each_mask_chunk<T>(n, p, rng, [x, relu](std::int64_t first, const T* m, std::int64_t len) {
+  for_each_mask_chunk<T>(n, p, rng, static_cast<T*>(nullptr), [x, relu](std::int64_t first, const T* m, std::int64_t len) {
     T* v = x + first;
-    if (relu) {
+    if (relu) {  // max(v, 0) as std::max and relu_forward compute it (NaN stays NaN)
 #pragma omp simd
-      for (std::int64_t e = 0; e < len; ++e) v[e] = std::max(v[e], T(0)) * m[e];
+      for (std::int64_t e = 0; e < len; ++e) v[e] = (v[e] < T(0) ? T(0) : v[e]) * m[e];
     } else {
 #pragma omp simd
       for (std::int64_t e = 0; e < len; ++e) v[e] *= m[e];
