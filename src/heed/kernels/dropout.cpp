@@ -105,7 +105,9 @@ void dropout_mask(T* mask, std::int64_t n, double p, Rng& rng) {
 
 template <typename T>
 void dropout_apply(T* x, std::int64_t n, double p, Rng& rng, bool relu) {
-  for_each_mask_chunk<T>(n, p, rng, static_cast<T*>(nullptr), [x, relu](std::int64_t first, const T* m, std::int64_t len) {
+  T* const no_output = nullptr;  // the mask stays on the stack, chunk by chunk
+  for_each_mask_chunk<T>(n, p, rng, no_output, [x, relu](std::int64_t first, const T* m,
+                                                         std::int64_t len) {
     T* v = x + first;
     if (relu) {  // max(v, 0) as std::max and relu_forward compute it (NaN stays NaN)
 #pragma omp simd
