@@ -5,26 +5,32 @@
 # examples/digits/config.yaml with unstacked frames through two conv 3x3 + max-pool layers of 8
 # and 16 channels, a pyramid of 2 after them (an annotation every 80 ms), joint CTC training
 # (lambda 0.3) and half the recipe's rate (0.0015), SECONDS (default 6000: 100 minutes) on one
-# thread; then the official split's scores (evaluate.sh). Runs in the directory it is run
-# from; writes digits-50k-LEVELS/ (2.4 GB), digits-las-frontend-LEVELS/ and
-# digits-frontend-LEVELS-test.jsonl. docs/RESULTS.md#listen-attend-and-spell-on-spoken-digits.
-# Usage: sh examples/digits/frontend.sh FSDD_DIR [HEED [LEVELS [SECONDS]]]
+# thread, training seed SEED (default 1; the data's seed stays 1234); then the official
+# split's scores (evaluate.sh). Runs in the directory it is run from; writes digits-50k-LEVELS/
+# (2.4 GB), digits-las-frontend-LEVELS/ and digits-frontend-LEVELS-test.jsonl (with a SEED
+# other than 1: digits-las-frontend-LEVELS-seedSEED/, digits-frontend-LEVELS-seedSEED-test.jsonl).
+# docs/RESULTS.md#listen-attend-and-spell-on-spoken-digits.
+# Usage: sh examples/digits/frontend.sh FSDD_DIR [HEED [LEVELS [SECONDS [SEED]]]]
 set -eu
-usage="usage: frontend.sh FSDD_DIR [HEED [equal|recorded [SECONDS]]]"
+usage="usage: frontend.sh FSDD_DIR [HEED [equal|recorded [SECONDS [SEED]]]]"
 fsdd=${1:?$usage}
 heed=${2:-heed}
 levels=${3:-equal}
 seconds=${4:-6000}
+seed=${5:-1}
 config=$(dirname "$0")/config.yaml
 data=digits-50k-$levels
-model=digits-las-frontend-$levels
+run=frontend-$levels
+[ "$seed" = 1 ] || run=$run-seed$seed
+model=digits-las-$run
 [ -f "$data/test.tsv" ] ||
   "$heed" data digits --fsdd "$fsdd" --out "$data" --count 50000 --levels "$levels"
 [ -f "$model/best.safetensors" ] ||
   "$heed" train "$config" --set "data.train_manifest=$data/train.tsv" \
     --set "data.dev_manifest=$data/dev.tsv" --set data.max_dev_sentences=500 \
     --set "output=$model" --set training.lr=0.0015 --set training.threads=1 \
-    --set "training.max_seconds=$seconds" --set training.validate_every=1000 \
+    --set "training.seed=$seed" --set "training.max_seconds=$seconds" \
+    --set training.validate_every=1000 \
     --set model.ctc_weight=0.3 --set data.audio.stack=1 --set training.max_tokens=9000 \
     --set model.frontend_layers=2 --set model.frontend_channels=8 --set model.pyramid=2
-sh "$(dirname "$0")/evaluate.sh" "$heed" "$model" "$data" "digits-frontend-$levels-test.jsonl"
+sh "$(dirname "$0")/evaluate.sh" "$heed" "$model" "$data" "digits-$run-test.jsonl"

@@ -384,6 +384,41 @@ TEST_F(LasTones, ConvolutionalFrontEnd) {
   EXPECT_EQ(f.get("listener.0.weight_ih_l0").shape(), (Shape{4 * 24, 4 * 8}));  // LSTM: 4 gates
 }
 
+// Location-aware attention (model.location_filters, docs/MODELS.md#location-aware-attention) in
+// the speller: trained through heed train on the suite's tones, it transcribes the held-out
+// sequences as the content model does (at most one wrong), keeps doing so under a window
+// (the location features then see the windowed weights of the step before), and heed export
+// writes
+// its filters under the reference's names, which heed import reads back into a model that
+// transcribes alike.
+TEST_F(LasTones, LocationAwareAttention) {
+  const std::string model = dir_->path("model-location");
+  const auto trained = run_heed("train " + testing::tone_config(*dir_) +
+                                " --set model.location_filters=4 --set model.location_width=5"
+                                " --set output=" + model);
+  ASSERT_EQ(trained.exit_code, 0) << trained.output;
+  std::string transcripts;
+  ASSERT_NO_FATAL_FAILURE(transcribe_held_out(model, 1, &transcripts));
+  const auto info = run_heed("info --model " + model);
+  ASSERT_EQ(info.exit_code, 0) << info.output;
+  EXPECT_NE(info.output.find("location"), std::string::npos) << info.output;
+  // A window wider than any utterance changes nothing; one of 15 annotations back and 30 ahead
+  // (0.3 and 0.6 s of the up to 1.25 s; a tone and its pause last at most 0.25 s) still
+  // transcribes as well (5,10 loses six sequences: too narrow for these tones).
+  const auto wide = run_heed("transcribe --model " + model + " --attention-window 1000,1000" +
+                             test_files(20));
+  ASSERT_EQ(wide.exit_code, 0) << wide.output;
+  EXPECT_EQ(wide.output, transcripts);
+  const auto windowed = run_heed("transcribe --model " + model + " --attention-window 15,30" +
+                                 test_files(20));
+  ASSERT_EQ(windowed.exit_code, 0) << windowed.output;
+  EXPECT_LE(wrong_transcripts(windowed.output, *test_), 1) << windowed.output;
+  SafeTensorsFile f;
+  ASSERT_NO_FATAL_FAILURE(export_and_import(model, "location", transcripts, &f));
+  EXPECT_EQ(f.get("attention.F.weight").shape(), (Shape{4, 1, 5}));
+  EXPECT_EQ(f.get("attention.U_f.weight").shape(), (Shape{16, 4}));  // attn_dim 16
+}
+
 TEST_F(LasTones, BadAudioIsAnErrorNamingTheFile) {
   ASSERT_EQ(trained_->exit_code, 0) << trained_->output;
   const std::string bad = dir_->file("bad.wav", "RIFF, but not really");
