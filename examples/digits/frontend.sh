@@ -9,22 +9,33 @@
 # split's scores (evaluate.sh). Runs in the directory it is run from; writes digits-50k-LEVELS/
 # (2.4 GB), digits-las-frontend-LEVELS/ and digits-frontend-LEVELS-test.jsonl (with a SEED
 # other than 1: digits-las-frontend-LEVELS-seedSEED/, digits-frontend-LEVELS-seedSEED-test.jsonl).
-# docs/RESULTS.md#listen-attend-and-spell-on-spoken-digits.
-# Usage: sh examples/digits/frontend.sh FSDD_DIR [HEED [LEVELS [SECONDS [SEED]]]]
+# With SPEAKER (george, jackson, nicolas, theo or yweweler), that speaker is never heard in
+# training: the data (digits-50k-LEVELS-SPEAKER/) test on all of SPEAKER's recordings and train
+# on the other four speakers' (heed data digits --test-speaker), and every name above gains
+# -SPEAKER. docs/RESULTS.md#listen-attend-and-spell-on-spoken-digits.
+# Usage: sh examples/digits/frontend.sh FSDD_DIR [HEED [LEVELS [SECONDS [SEED [SPEAKER]]]]]
 set -eu
-usage="usage: frontend.sh FSDD_DIR [HEED [equal|recorded [SECONDS [SEED]]]]"
+usage="usage: frontend.sh FSDD_DIR [HEED [equal|recorded [SECONDS [SEED [SPEAKER]]]]]"
 fsdd=${1:?$usage}
 heed=${2:-heed}
 levels=${3:-equal}
 seconds=${4:-6000}
 seed=${5:-1}
+speaker=${6:-}
 config=$(dirname "$0")/config.yaml
 data=digits-50k-$levels
 run=frontend-$levels
 [ "$seed" = 1 ] || run=$run-seed$seed
+held_out=
+if [ -n "$speaker" ]; then
+  data=$data-$speaker
+  run=$run-$speaker
+  held_out="--test-speaker $speaker"
+fi
 model=digits-las-$run
+# shellcheck disable=SC2086 # $held_out is empty or an option and its value
 [ -f "$data/test.tsv" ] ||
-  "$heed" data digits --fsdd "$fsdd" --out "$data" --count 50000 --levels "$levels"
+  "$heed" data digits --fsdd "$fsdd" --out "$data" --count 50000 --levels "$levels" $held_out
 [ -f "$model/best.safetensors" ] ||
   "$heed" train "$config" --set "data.train_manifest=$data/train.tsv" \
     --set "data.dev_manifest=$data/dev.tsv" --set data.max_dev_sentences=500 \
