@@ -15,7 +15,7 @@
 // must the microphone's (the spoken file played into getUserMedia, its first 100 ms, a pause
 // with the utterance's own background noise, repeated after it), which the tones' test only
 // prints. The page's transcript of a spoken file is then tested, not only of tones
-// (docs/cli/serve.md, "Speech"):
+// (docs/cli/serve.md, "A speech model"):
 //   export HEED_SPEECH_PAGE_MODEL=digits-las-frontend-equal
 //   export HEED_SPEECH_PAGE_MANIFEST=digits-50k-equal/test.tsv
 //   build/tests/test_serve_speech_page_slow_test
@@ -60,8 +60,9 @@ std::vector<Utterance> read_manifest(const std::string& path, std::size_t n) {
   for (std::string line; utterances.size() < n && std::getline(in, line);) {
     const auto tab = line.find('\t');
     if (tab == std::string::npos) continue;
-    utterances.push_back({(fs::path(path).parent_path() / line.substr(0, tab)).string(),
-                          line.substr(tab + 1)});
+    utterances.push_back(
+        {fs::absolute(fs::path(path).parent_path() / line.substr(0, tab)).string(),
+         line.substr(tab + 1)});
   }
   return utterances;
 }
@@ -95,7 +96,8 @@ class SpeechPage : public ::testing::Test {
     ServerOptions options;
     options.port = 0;
     options.model_dirs = {model_dir};
-    server_ = new Server(*model_, "tones", options);
+    server_ = new Server(*model_, real_model ? fs::path(model_dir).filename().string() : "tones",
+                         options);
     port_ = server_->bind();
     serving_ = new std::thread([] { server_->run(); });
   }
