@@ -32,6 +32,7 @@
 
 #include "cli/cli_test_util.h"
 #include "heed/audio/wav_file.h"
+#include "heed/data/speech_manifest.h"
 #include "heed/serve/server.h"
 #include "heed/store/model_dir.h"
 #include "support/browser.h"
@@ -52,17 +53,13 @@ struct Utterance {
   std::string text;
 };
 
-// The first n utterances of a speech manifest, their paths made absolute.
-std::vector<Utterance> read_manifest(const std::string& path, std::size_t n) {
-  std::ifstream in(path);
-  EXPECT_TRUE(in) << path;
+// The first n utterances of a speech manifest (heed's reader), their paths made absolute for
+// the file picker.
+std::vector<Utterance> first_utterances(const std::string& manifest, std::size_t n) {
   std::vector<Utterance> utterances;
-  for (std::string line; utterances.size() < n && std::getline(in, line);) {
-    const auto tab = line.find('\t');
-    if (tab == std::string::npos) continue;
-    utterances.push_back(
-        {fs::absolute(fs::path(path).parent_path() / line.substr(0, tab)).string(),
-         line.substr(tab + 1)});
+  for (const SpeechUtterance& u : read_speech_manifest(manifest)) {
+    if (utterances.size() == n) break;
+    utterances.push_back({fs::absolute(u.audio_path).string(), u.transcript});
   }
   return utterances;
 }
@@ -79,8 +76,7 @@ class SpeechPage : public ::testing::Test {
         << "set both HEED_SPEECH_PAGE_MODEL and HEED_SPEECH_PAGE_MANIFEST, or neither";
     if (real_model) {
       model_dir = real_model;
-      test_ = new std::vector<Utterance>(read_manifest(real_manifest, 20));
-      ASSERT_FALSE(test_->empty()) << real_manifest << ": no utterance";
+      test_ = new std::vector<Utterance>(first_utterances(real_manifest, 20));
     } else {
       Rng rng(5);
       testing::write_tone_split(*dir_, "train", 1500, rng);
@@ -250,11 +246,13 @@ TEST_F(SpeechPage, TheMicrophoneIsRecordedEncodedAsWavAndTranscribed) {
   std::vector<float> padded;
   std::string words;
   int rate = testing::kToneRate;
+  double spoken_seconds = 0;  // how long the spoken file plays before the pause (tones: 0)
   if (real_model()) {
     const Audio spoken = read_wav(longest().wav);
     padded = spoken.samples;
     words = longest().text;
     rate = spoken.sample_rate;
+    spoken_seconds = spoken.seconds();
     const std::size_t pause = std::min(padded.size(), static_cast<std::size_t>(rate / 10));
     const std::size_t spoken_end = padded.size();
     while (padded.size() < spoken_end + static_cast<std::size_t>(3 * rate))
@@ -266,8 +264,6 @@ TEST_F(SpeechPage, TheMicrophoneIsRecordedEncodedAsWavAndTranscribed) {
     while (padded.size() < static_cast<std::size_t>(3 * rate))
       padded.push_back(static_cast<float>(0.005 * (2 * rng.uniform() - 1)));
   }
-  const double spoken_seconds =
-      real_model() ? static_cast<double>(padded.size()) / rate - 3.0 : 0.0;
   const std::string file = dir_->path("microphone.wav");
   write_wav(file, padded, rate);
   httplib::Client api("127.0.0.1", port_);
