@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "heed/autograd/elementwise_op.h"
+#include "heed/autograd/index.h"
 #include "heed/autograd/reduce_op.h"
 #include "heed/autograd/tape.h"
 #include "heed/base/error.h"
@@ -131,6 +132,40 @@ TEST(MultiHeadAttention, GradientCheckOfColumnBlocks) {
   EXPECT_TRUE(gradcheck(
       [&] { return multi_head_attention({query}, {mem, 0}, {mem, 4}, 4, heads(2, padding)); },
       {query, mem}));
+}
+
+// Q, K, V exactly the three column blocks of one projection: the backward writes every
+// element of its gradient, so it overwrites a buffer nothing has written yet instead of
+// adding to a zeroed one (HeadsShape::overwrite_*). Checked with padded and empty key rows,
+// with another reader of the tensor whose gradient arrives after the attention's or before
+// it, and with a stale buffer (zero_grad leaves the last gradient in it until it is next used).
+TEST(MultiHeadAttention, GradientCheckOfTheThreeBlocksOfOneProjection) {
+  Var qkv = random_var({3, 4, 12}, 16);
+  AttentionMask mask;
+  mask.key_lengths = {4, 2, 0};
+  mask.causal = true;
+  const auto attend = [&] {
+    return multi_head_attention({qkv, 0}, {qkv, 4}, {qkv, 8}, 4, heads(2, mask));
+  };
+  EXPECT_TRUE(gradcheck(attend, {qkv}));
+  EXPECT_TRUE(gradcheck([&] { return add(attend(), slice(qkv, 2, 2, 6)); }, {qkv}));
+  EXPECT_TRUE(gradcheck(
+      [&] {
+        const Var other = slice(qkv, 2, 6, 10);
+        return add(attend(), other);
+      },
+      {qkv}));
+  const Tensor dO = testing::random_tensor({3, 4, 4}, 17);
+  Tensor first;
+  for (int pass = 0; pass < 2; ++pass) {
+    Tape::current().clear();
+    qkv.zero_grad();
+    Var out = attend();
+    Tape::current().backward(out, dO);
+    if (pass == 0) first = qkv.grad().clone();
+  }
+  Tape::current().clear();
+  EXPECT_TRUE(all_close(qkv.grad(), first, 1e-12, 1e-12));
 }
 
 TEST(MultiHeadAttention, GradientCheckWithDropoutOnTheWeights) {

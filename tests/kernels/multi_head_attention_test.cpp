@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -50,8 +51,10 @@ HeadsShape shape_of(const Case& c) {
   return s;
 }
 
+// overwrite: the gradients start as NaN and the call overwrites them (HeadsShape's
+// overwrite_*), where else they start at 0.5 and the call adds to them.
 template <typename T>
-Result run(const Case& c, Products products) {
+Result run(const Case& c, Products products, bool overwrite = false) {
   const std::int64_t B = c.batch, H = c.heads, n = c.queries, m = c.keys, d = c.dim;
   HeadsShape s = shape_of(c);
   s.products = products;
@@ -77,7 +80,9 @@ Result run(const Case& c, Products products) {
                           P.data(), O.data());
   std::vector<T> dO = random_values<T>(O.size(), 6);
   // The gradients accumulate: start them from a non-zero value.
-  std::vector<T> dq(q.size(), T(0.5)), dk(k.size(), T(0.5)), dv(v.size(), T(0.5));
+  const T start = overwrite ? std::numeric_limits<T>::quiet_NaN() : T(0.5);
+  std::vector<T> dq(q.size(), start), dk(k.size(), start), dv(v.size(), start);
+  s.overwrite_dq = s.overwrite_dk = s.overwrite_dv = overwrite;
   T* dk_at = c.blocks ? dq.data() + kc : dk.data();
   T* dv_at = c.blocks ? dq.data() + vc : dv.data();
   // A gradient of the weights themselves (copy attention's loss reads them) where dropout is
@@ -138,6 +143,33 @@ TEST(MultiHeadAttentionKernel, LoopsAndGemmAgreeInDouble) {
 
 TEST(MultiHeadAttentionKernel, LoopsAndGemmAgreeInFloat) {
   expect_loops_and_gemm_agree<float>(2e-5);
+}
+
+// Overwriting a gradient buffer (one nothing has written yet) gives what adding to zeros
+// gives, in every column of the heads, by the loops and by gemm; the columns outside them
+// (a block's first column) are not touched.
+TEST(MultiHeadAttentionKernel, OverwrittenGradientsAreTheAccumulatedOnes) {
+  for (const Case& c : cases())
+    for (Products products : {Products::loops, Products::gemm}) {
+      const Result added = run<double>(c, products), written = run<double>(c, products, true);
+      const std::int64_t width = c.blocks ? 3 * c.dim + 1 : c.dim;
+      const auto check = [&](const std::vector<double>& a, const std::vector<double>& w,
+                             const char* what) {
+        ASSERT_EQ(a.size(), w.size());
+        for (std::size_t i = 0; i < a.size(); ++i) {
+          if (c.blocks && static_cast<std::int64_t>(i) % width == 0) {
+            ASSERT_TRUE(std::isnan(w[i])) << what << " at " << i << " was written";
+            continue;
+          }
+          ASSERT_NEAR(w[i], a[i] - 0.5, 1e-12) << what << " at " << i << ", case of "
+                                               << c.batch << " x " << c.queries << " x " << c.keys;
+        }
+      };
+      check(added.dQ, written.dQ, "dQ");
+      if (c.blocks) continue;  // dK and dV are columns of dQ's buffer
+      check(added.dK, written.dK, "dK");
+      check(added.dV, written.dV, "dV");
+    }
 }
 
 TEST(MultiHeadAttentionKernel, TheAutomaticChoiceFollowsTheProductSize) {

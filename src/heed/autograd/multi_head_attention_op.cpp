@@ -1,7 +1,10 @@
 #include "heed/autograd/multi_head_attention_op.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <memory>
+#include <vector>
 
 #include "heed/autograd/tape.h"
 #include "heed/base/error.h"
@@ -39,6 +42,22 @@ kernels::HeadsShape heads_shape(const MultiHeadOptions& o, std::int64_t B, std::
   s.causal_offset = o.mask.causal_offset;
   s.scale = 1.0 / std::sqrt(static_cast<double>(dim / o.heads));
   return s;
+}
+
+// Whether the inputs that are input a's node read every column of it between them (Q, K and
+// V as the three column blocks of one projection): then the backward writes every element of
+// its gradient, and may overwrite a buffer nothing has written yet instead of zeroing it.
+bool covers_width(const std::array<const HeadsInput*, 3>& in, std::size_t a, std::int64_t dim) {
+  std::vector<std::int64_t> starts;
+  for (const HeadsInput* x : in)
+    if (x->x.same_node(in[a]->x)) starts.push_back(x->column);
+  std::sort(starts.begin(), starts.end());
+  std::int64_t end = 0;  // columns [0, end) covered so far
+  for (std::int64_t c : starts) {
+    if (c > end) return false;
+    end = std::max(end, c + dim);
+  }
+  return end == in[a]->x.value().dim(2);
 }
 
 // Both entries: the weights are a second output on the tape when on_tape.
@@ -91,16 +110,39 @@ AttentionWithWeights attention(const HeadsInput& q, const HeadsInput& k, const H
     kernels::HeadsShape shape = s;
     shape.key_lengths = lengths->empty() ? nullptr : lengths->data();
     dispatch(y.dtype(), [&]<typename T>() {
-      const auto grad = [](const HeadsInput& in) -> T* {
-        return in.x.requires_grad() ? in.x.grad_buffer().data<T>() + in.column : nullptr;
-      };
+      const std::array<const HeadsInput*, 3> in{&q, &k, &v};
+      std::array<T*, 3> grads{};
+      std::array<bool, 3> overwrite{};
+      for (std::size_t a = 0; a < in.size(); ++a) {
+        const Var& x = in[a]->x;
+        if (!x.requires_grad()) continue;
+        std::size_t first = 0;  // the first input that is this node
+        while (!in[first]->x.same_node(x)) ++first;
+        if (first == a) {  // the node's buffer, overwritten where the call covers it all
+          bool fresh = false;
+          const bool covers = covers_width(in, a, shape.dim);
+          T* base = covers ? x.grad_buffer_unzeroed(fresh).data<T>()
+                           : x.grad_buffer().data<T>();
+          overwrite[a] = covers && fresh;
+          grads[a] = base;
+        } else {
+          overwrite[a] = overwrite[first];
+          grads[a] = grads[first];
+        }
+      }
+      for (std::size_t a = 0; a < in.size(); ++a)
+        if (grads[a]) grads[a] += in[a]->column;
+      shape.overwrite_dq = overwrite[0];
+      shape.overwrite_dk = overwrite[1];
+      shape.overwrite_dv = overwrite[2];
       // An output that received no gradient counts as zero.
       const Tensor dO = y.has_grad() ? y.grad() : Tensor::zeros(y.value().shape(), y.dtype());
       kernels::multi_head_attention_backward<T>(
           gemm, shape, q.x.value().data<T>() + q.column, k.x.value().data<T>() + k.column,
           v.x.value().data<T>() + v.column, P.data<T>(),
           drop.defined() ? drop.data<T>() : nullptr, dO.data<T>(),
-          w.defined() && w.has_grad() ? w.grad().data<T>() : nullptr, grad(q), grad(k), grad(v));
+          w.defined() && w.has_grad() ? w.grad().data<T>() : nullptr, grads[0], grads[1],
+          grads[2]);
     });
   };
   if (!on_tape) {

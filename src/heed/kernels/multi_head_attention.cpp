@@ -281,6 +281,15 @@ void backward_loops(const HeadsShape& s, std::int64_t b, std::int64_t h0, std::i
   const auto block = [&](const T* base, std::int64_t ld, std::int64_t j, std::int64_t end) {
     for (std::int64_t e = 0; e < 8; ++e) at[e] = base + std::min(j + e, end - 1) * ld;
   };
+  // Gradients this call overwrites: this task's rows of them, its heads' columns, zeroed.
+  const std::int64_t span = (h1 - h0) * dh;
+  const auto zero_rows = [&](T* grad, std::int64_t len, std::int64_t ld) {
+    for (std::int64_t r = 0; r < len; ++r)
+      std::fill_n(grad + (b * len + r) * ld + h0 * dh, span, T(0));
+  };
+  if (dQ && s.overwrite_dq) zero_rows(dQ, n, s.q_ld);
+  if (dK && s.overwrite_dk) zero_rows(dK, m, s.k_ld);
+  if (dV && s.overwrite_dv) zero_rows(dV, m, s.v_ld);
   std::int64_t widest = 0;  // the most keys any query reads
   for (std::int64_t i = 0; i < n; ++i) {
     const std::int64_t limit = key_limit(s, b, i);
@@ -300,12 +309,18 @@ void backward_loops(const HeadsShape& s, std::int64_t b, std::int64_t h0, std::i
       const T* mi = drop ? drop + at_row(h, i) : nullptr;
       const T* dpi = dP_in ? dP_in + at_row(h, i) : nullptr;
       T* gh = g_row(h, i);
-      T sum = 0;
-      for (std::int64_t j = 0; j < limit; ++j) {
-        if (mi) gh[j] *= mi[j];
-        if (dpi) gh[j] += dpi[j];
-        sum += pi[j] * gh[j];
+      if (mi) {
+#pragma omp simd
+        for (std::int64_t j = 0; j < limit; ++j) gh[j] *= mi[j];
       }
+      if (dpi) {
+#pragma omp simd
+        for (std::int64_t j = 0; j < limit; ++j) gh[j] += dpi[j];
+      }
+      T sum = 0;
+#pragma omp simd reduction(+ : sum)
+      for (std::int64_t j = 0; j < limit; ++j) sum += pi[j] * gh[j];
+#pragma omp simd
       for (std::int64_t j = 0; j < limit; ++j) gh[j] = scale * pi[j] * (gh[j] - sum);
       std::fill(gh + limit, gh + m, T(0));
     }
@@ -321,9 +336,11 @@ void backward_loops(const HeadsShape& s, std::int64_t b, std::int64_t h0, std::i
     }
   }
   if (n == 0) return;
-  // dV_j += sum_i (dropped P)_ij dO_i and dK_j += sum_i dS_ij Q_i, eight queries a pass.
+  // dV_j += sum_i (dropped P)_ij dO_i and dK_j += sum_i dS_ij Q_i, eight queries a pass, from
+  // the first query that reads key j (under a causal mask, the queries before it weigh it 0).
   for (std::int64_t j = 0; j < widest; ++j)
-    for (std::int64_t i = 0; i < n; i += 8) {
+    for (std::int64_t i = s.causal ? std::clamp<std::int64_t>(j - s.causal_offset, 0, n) : 0;
+         i < n; i += 8) {
       const auto column = [&](const T* rows, std::int64_t ld, T* out, const auto& weight) {
         block(rows, ld, i, n);
         for (std::int64_t h = h0; h < h1; ++h)
@@ -427,6 +444,14 @@ void multi_head_attention_backward(const GemmOptions& options, const HeadsShape&
       const T* mask = drop ? drop + bh * n * m : nullptr;
       const T* dout = dO + b * n * d + h * dh;
       T* g = dP.data();
+      // Gradients this call overwrites: this pair's block of them zeroed first.
+      const auto zero_block = [&](T* grad, std::int64_t len, std::int64_t ld) {
+        for (std::int64_t r = 0; r < len; ++r)
+          std::fill_n(grad + (b * len + r) * ld + h * dh, dh, T(0));
+      };
+      if (dQ && s.overwrite_dq) zero_block(dQ, n, s.q_ld);
+      if (dK && s.overwrite_dk) zero_block(dK, m, s.k_ld);
+      if (dV && s.overwrite_dv) zero_block(dV, m, s.v_ld);
       // d(dropped P) = dO V^T;  dV += (dropped P)^T dO.
       gemm<T>(options, false, true, n, m, dh, T(1), dout, d, v, s.v_ld, T(0), g, m);
       if (dV) {

@@ -35,6 +35,11 @@ struct HeadsShape {
   // only; the products then always run as loops.
   const std::int64_t* key_rows = nullptr;
   double scale = 1.0;                         // 1 / sqrt(dh) for scaled dot products
+  // Backward only: which of dQ, dK, dV the call overwrites instead of accumulating into, for
+  // a gradient buffer nothing has written yet (Var::grad_buffer_unzeroed). Each (row, heads)
+  // task zeroes its own rows' columns just before it adds to them, while they are in cache,
+  // in place of a zeroing pass over the whole buffer long before.
+  bool overwrite_dq = false, overwrite_dk = false, overwrite_dv = false;
   // How the products run: chosen by their size (automatic), or forced (for the tests).
   enum class Products { automatic, loops, gemm } products = Products::automatic;
 };
@@ -51,7 +56,8 @@ template <typename T>
 void multi_head_attention(const GemmOptions& options, const HeadsShape& s, const T* Q, const T* K,
                           const T* V, const T* additive, const T* drop, T* P, T* O);
 
-// Accumulates dQ, dK, dV (each with its input's stride; any may be null) from dO (B, n, dim)
+// Accumulates dQ, dK, dV (each with its input's stride; any may be null; overwrites those
+// the shape's overwrite_* name: every row's columns of the heads) from dO (B, n, dim)
 // and the forward's P and drop. dP (B, h, n, m), or null: a gradient of the weights P
 // themselves (before dropout), for a loss that reads them (copy attention), added to the
 // one that reaches P through O.
