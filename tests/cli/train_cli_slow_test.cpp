@@ -137,6 +137,26 @@ TEST_F(TrainCli, TrainsAndWritesTheModelDirectory) {
   EXPECT_TRUE(best.contains("encoder.weight_ih_l0_reverse") || best.tensors.size() > 4);
 }
 
+// training.sort_pool reaches the batch plan: pools of one pair make a batch of each of the
+// 300 training pairs, where the whole corpus as one pool (0, or the default 8,192 here) packs
+// pairs of alike lengths into batches of up to 200 tokens.
+TEST_F(TrainCli, SortPoolSetsHowManyPairsAreSortedTogether) {
+  const auto steps_in_first_epoch = [](const std::string& pool) {
+    const Result r = run("train " + path("config.yaml") + " --set output=" + path("pool" + pool) +
+                         " --set training.sort_pool=" + pool + " --set training.max_steps=0" +
+                         " --set training.max_epochs=1 --set training.validate_every=1000");
+    EXPECT_EQ(r.code, 0) << r.output;
+    const std::string done = "epoch 1 done at step ";
+    const std::size_t at = r.output.find(done);
+    EXPECT_NE(at, std::string::npos) << r.output;
+    return at == std::string::npos ? -1 : std::stoi(r.output.substr(at + done.size()));
+  };
+  EXPECT_EQ(steps_in_first_epoch("1"), 300);
+  const int whole = steps_in_first_epoch("0");
+  EXPECT_GE(whole, 300 * 4 / 200);  // at least 4 tokens (3 + EOS) a pair
+  EXPECT_LT(whole, 30);
+}
+
 TEST_F(TrainCli, ResumedRunEqualsUninterruptedRun) {
   ASSERT_EQ(trained().code, 0);
   const std::string half = "train " + path("config.yaml") + " --set output=" + path("resumed");

@@ -8,6 +8,7 @@
 
 #include "heed/autograd/tape.h"
 #include "heed/models/model_registry.h"
+#include "heed/models/transformer_layers.h"
 #include "support/gradcheck.h"
 #include "support/tiny_models.h"
 #include "support/token_batches.h"
@@ -80,6 +81,42 @@ TEST(Transformer, TheCacheGrowsByOnePositionAStep) {
       EXPECT_NEAR(sum, 1.0, 1e-12);
     }
   }
+}
+
+// The sub-layers skip the padding (real_rows lists the real positions) once a tenth or more
+// of the positions are padding; below that they run on the whole batch and no rows are listed.
+TEST(Transformer, RealRowsOnlyFromATenthOfPadding) {
+  EXPECT_EQ(real_rows(2, 3, {3, 2}), (std::vector<std::int64_t>{0, 1, 2, 3, 4}));  // 1 of 6
+  EXPECT_TRUE(real_rows(2, 3, {3, 3}).empty());  // no padding
+  EXPECT_TRUE(real_rows(2, 3, {3}).empty());     // not one length a row
+  std::vector<std::int64_t> lengths(10, 10);
+  lengths[3] = 9;  // 1 of 100
+  EXPECT_TRUE(real_rows(10, 10, lengths).empty());
+  lengths[3] = 0;  // 10 of 100
+  EXPECT_EQ(real_rows(10, 10, lengths).size(), 90u);
+}
+
+// With less padding than that, training's packed logits are still the full forward's at the
+// real positions (the padded positions are computed and then left out).
+TEST(Transformer, ForwardPackedWithLittlePadding) {
+  std::vector<std::vector<std::int32_t>> src, tgt;
+  for (std::int32_t i = 0; i < 12; ++i) {
+    src.push_back({4 + i % 5, 5, 6 + i % 3, 7});
+    tgt.push_back({kBos, 5 + i % 4, 6, 4});
+  }
+  src[5].pop_back();  // 1 of 48 source positions padding
+  tgt[7].pop_back();  // 1 of 48 target positions
+  const TokenBatch s = testing::padded_batch(4, src), t = testing::padded_batch(4, tgt);
+  ASSERT_TRUE(real_rows(12, 4, s.lengths).empty());
+  ASSERT_TRUE(real_rows(12, 4, t.lengths).empty());
+  auto model = build(tiny_config("transformer"));
+  NoGradGuard no_grad;
+  const Tensor full = model->forward(s, t).value(), packed = model->forward_packed(s, t).value();
+  const std::vector<std::int64_t> rows = target_rows(t);
+  ASSERT_EQ(packed.dim(0), 47);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    EXPECT_TRUE(all_close(packed.select(0, static_cast<std::int64_t>(i)),
+                          full.select(0, rows[i]), 1e-12, 1e-12)) << i;
 }
 
 TEST(Transformer, APositionReadsNoLaterTarget) {

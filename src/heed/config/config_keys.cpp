@@ -676,6 +676,12 @@ std::vector<ConfigKey> make_keys() {
   const KeyRange no_limit = non_negative("must be 0 (no limit) or more");
   k.push_back(integer("training.max_sentences", training(&TrainingConfig::max_sentences),
       {no_limit}, "at most this many pairs (images) per batch; 0 = no limit"));
+  k.push_back(integer("training.sort_pool", training(&TrainingConfig::sort_pool), {no_limit},
+      "batching: the shuffled pairs are taken this many at a time, each pool sorted by "
+      "(source, target) length and cut into batches, and the batches shuffled; 0 = the whole "
+      "corpus as one pool. A larger pool puts more alike lengths together: less padding, so "
+      "more real tokens in a batch of `max_tokens` (CMUdict G2P, 4,000 tokens: 20.5% of the "
+      "target positions padding with 8,192, 3.0% with 0)"));
   k.push_back(integer("training.max_steps", training(&TrainingConfig::max_steps), {no_limit},
       "stop after this many updates; 0 = no limit"));
   k.push_back(number("training.max_seconds", training(&TrainingConfig::max_seconds), {no_limit},

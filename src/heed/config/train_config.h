@@ -95,6 +95,7 @@ struct TrainingConfig {
   double label_smoothing = 0.0;
   std::int64_t max_tokens = 4096;     // batch budget, padding included
   std::int64_t max_sentences = 0;     // 0 = no limit
+  std::int64_t sort_pool = 8192;      // pairs sorted by length together; 0 = the whole corpus
   std::int64_t max_steps = 0;         // 0 = no limit (max_epochs decides)
   std::int64_t max_epochs = 10;       // 0 = no limit (max_steps decides)
   double max_seconds = 0;             // 0 = no limit; a training-time budget (not bit-repeatable)

@@ -22,9 +22,11 @@ std::vector<std::int64_t> real_rows(std::int64_t B, std::int64_t n,
                                     const std::vector<std::int64_t>& lengths) {
   std::vector<std::int64_t> rows;
   if (static_cast<std::int64_t>(lengths.size()) != B) return rows;
-  bool padded = false;
-  for (std::int64_t len : lengths) padded = padded || len < n;
-  if (!padded) return rows;
+  std::int64_t real = 0;
+  for (std::int64_t len : lengths) real += std::clamp<std::int64_t>(len, 0, n);
+  const std::int64_t all = B * n;
+  if (all == real || static_cast<double>(all - real) < kPackedPadding * static_cast<double>(all))
+    return rows;
   for (std::int64_t b = 0; b < B; ++b)
     for (std::int64_t t = 0; t < std::min(n, lengths[static_cast<std::size_t>(b)]); ++t)
       rows.push_back(b * n + t);
@@ -58,18 +60,15 @@ Var TransformerLayerBase::feed_forward(const Var& x, const RunMode& mode) const 
 }
 
 template <typename F>
-Var TransformerLayerBase::residual(const Var& x, const LayerNorm& norm, const RunMode& mode,
-                                   F&& f) const {
-  if (pre_) return add(x, maybe_dropout(f(norm.forward(x)), mode));
-  return norm.forward(add(x, maybe_dropout(f(x), mode)));
-}
-
-template <typename F>
 Var TransformerLayerBase::residual_rows(const Var& x, const LayerNorm& norm, const RunMode& mode,
                                         const std::vector<std::int64_t>& rows, F&& f) const {
-  if (rows.empty()) return residual(x, norm, mode, f);
-  if (pre_) return add_rows(x, rows, maybe_dropout(f(norm.forward(gather_rows(x, rows))), mode));
-  return norm.forward(add_rows(x, rows, maybe_dropout(f(gather_rows(x, rows)), mode)));
+  const Var in = pick_rows(x, rows);
+  const auto sum = [&](const Var& y) {
+    const Var branch = maybe_dropout(y, mode);
+    return rows.empty() ? add(x, branch) : add_rows(x, rows, branch);
+  };
+  if (pre_) return sum(f(norm.forward(in)));
+  return norm.forward(sum(f(in)));
 }
 
 // nn.TransformerEncoderLayer's order of modules: self_attn, linear1, dropout, linear2, norm1,

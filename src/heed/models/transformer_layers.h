@@ -25,11 +25,14 @@ namespace heed {
 // The attention options of one call: the heads, and dropout on the weights in training.
 MultiHeadOptions attention_options(std::int64_t heads, const RunMode& mode);
 
-// The rows b n + t (t < lengths[b]) of a (B, n, .) batch's real positions, or none when no
-// position is padding (then there is nothing to skip). The position-wise sub-layers (the
-// feed-forward network, with its layer norm and residual sum) run on these rows only: the
-// padding's values reach no real position (attention masks them as keys, and a padded
-// query's output is read by nothing but more padding), so they may as well stay as they are.
+// The rows b n + t (t < lengths[b]) of a (B, n, .) batch's real positions, or none when
+// fewer than kPackedPadding of the positions are padding (then skipping it costs more than
+// it saves: gathering the real rows and placing them back is a copy of every sub-layer's
+// input and output, forward and backward). The position-wise sub-layers (the feed-forward
+// network, with its layer norm and residual sum) run on these rows only: the padding's
+// values reach no real position (attention masks them as keys, and a padded query's output
+// is read by nothing but more padding), so they may as well stay as they are.
+inline constexpr double kPackedPadding = 0.1;
 std::vector<std::int64_t> real_rows(std::int64_t B, std::int64_t n,
                                     const std::vector<std::int64_t>& lengths);
 // y (R, w) of the rows `rows` placed in a (B, n, w) batch, zeros elsewhere; y itself when
@@ -45,12 +48,10 @@ class TransformerLayerBase : public Module {
   TransformerLayerBase(const TransformerConfig& config, Rng& rng, DType dtype);
   // linear2(dropout(relu(linear1(x)))).
   Var feed_forward(const Var& x, const RunMode& mode) const;
-  // x + dropout(f(norm(x))) or norm(x + dropout(f(x))).
-  template <typename F>
-  Var residual(const Var& x, const LayerNorm& norm, const RunMode& mode, F&& f) const;
-  // The same on the rows `rows` of x (B, n, d) only (real_rows; all rows when empty): f maps
-  // the (R, d) rows to (R, d) (to (B, n, d) when rows is empty); the other rows pass through
-  // (pre-norm) or are only normalised (post-norm).
+  // x + dropout(f(norm(x))) or norm(x + dropout(f(x))), on the rows `rows` of x (B, n, d)
+  // only (real_rows; all rows when empty): f maps the (R, d) rows to (R, d) (to (B, n, d)
+  // when rows is empty); the other rows pass through (pre-norm) or are only normalised
+  // (post-norm).
   template <typename F>
   Var residual_rows(const Var& x, const LayerNorm& norm, const RunMode& mode,
                     const std::vector<std::int64_t>& rows, F&& f) const;

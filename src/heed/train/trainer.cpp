@@ -275,6 +275,7 @@ void TrainingLoop::set_up() {
   BatchOptions bo;
   bo.max_tokens = static_cast<std::size_t>(t_.max_tokens);
   bo.max_sentences = static_cast<std::size_t>(t_.max_sentences);
+  bo.pool_size = static_cast<std::size_t>(t_.sort_pool);
   bo.seed = t_.seed;
   sampler_ = std::make_unique<BatchSampler>(task_->corpus(), bo);
   if (!resume_ && leader_) task_->save_files();  // every check has passed: now the directory is written
