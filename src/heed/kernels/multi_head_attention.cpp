@@ -258,6 +258,21 @@ void forward_loops(const HeadsShape& s, std::int64_t b, std::int64_t h0, std::in
   }
 }
 
+// Of the gradients the call overwrites (HeadsShape::overwrite_*), batch row b's columns
+// [col, col + width) zeroed: a task's own block, just before it adds to it.
+template <typename T>
+void zero_overwritten(const HeadsShape& s, std::int64_t b, std::int64_t col, std::int64_t width,
+                      T* dQ, T* dK, T* dV) {
+  const auto zero = [&](T* grad, bool overwritten, std::int64_t len, std::int64_t ld) {
+    if (!grad || !overwritten) return;
+    for (std::int64_t r = 0; r < len; ++r)
+      std::fill_n(grad + (b * len + r) * ld + col, width, T(0));
+  };
+  zero(dQ, s.overwrite_dq, s.queries, s.q_ld);
+  zero(dK, s.overwrite_dk, s.keys, s.k_ld);
+  zero(dV, s.overwrite_dv, s.keys, s.v_ld);
+}
+
 // The loops' backward for batch row b and heads [h0, h1), over the keys each query may read
 // (P is 0 beyond), in blocks of eight across all the heads as in the forward: first query
 // row by query row, dS and dQ; then key row by key row, dV and dK, each the sum of a column
@@ -281,15 +296,7 @@ void backward_loops(const HeadsShape& s, std::int64_t b, std::int64_t h0, std::i
   const auto block = [&](const T* base, std::int64_t ld, std::int64_t j, std::int64_t end) {
     for (std::int64_t e = 0; e < 8; ++e) at[e] = base + std::min(j + e, end - 1) * ld;
   };
-  // Gradients this call overwrites: this task's rows of them, its heads' columns, zeroed.
-  const std::int64_t span = (h1 - h0) * dh;
-  const auto zero_rows = [&](T* grad, std::int64_t len, std::int64_t ld) {
-    for (std::int64_t r = 0; r < len; ++r)
-      std::fill_n(grad + (b * len + r) * ld + h0 * dh, span, T(0));
-  };
-  if (dQ && s.overwrite_dq) zero_rows(dQ, n, s.q_ld);
-  if (dK && s.overwrite_dk) zero_rows(dK, m, s.k_ld);
-  if (dV && s.overwrite_dv) zero_rows(dV, m, s.v_ld);
+  zero_overwritten(s, b, h0 * dh, (h1 - h0) * dh, dQ, dK, dV);
   std::int64_t widest = 0;  // the most keys any query reads
   for (std::int64_t i = 0; i < n; ++i) {
     const std::int64_t limit = key_limit(s, b, i);
@@ -444,14 +451,7 @@ void multi_head_attention_backward(const GemmOptions& options, const HeadsShape&
       const T* mask = drop ? drop + bh * n * m : nullptr;
       const T* dout = dO + b * n * d + h * dh;
       T* g = dP.data();
-      // Gradients this call overwrites: this pair's block of them zeroed first.
-      const auto zero_block = [&](T* grad, std::int64_t len, std::int64_t ld) {
-        for (std::int64_t r = 0; r < len; ++r)
-          std::fill_n(grad + (b * len + r) * ld + h * dh, dh, T(0));
-      };
-      if (dQ && s.overwrite_dq) zero_block(dQ, n, s.q_ld);
-      if (dK && s.overwrite_dk) zero_block(dK, m, s.k_ld);
-      if (dV && s.overwrite_dv) zero_block(dV, m, s.v_ld);
+      zero_overwritten(s, b, h * dh, dh, dQ, dK, dV);
       // d(dropped P) = dO V^T;  dV += (dropped P)^T dO.
       gemm<T>(options, false, true, n, m, dh, T(1), dout, d, v, s.v_ld, T(0), g, m);
       if (dV) {
