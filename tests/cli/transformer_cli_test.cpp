@@ -217,5 +217,62 @@ TEST_F(TransformerCli, InfoExportImportAndResume) {
   EXPECT_NE(more.output.find(" to step 1100"), std::string::npos) << more.output;
 }
 
+TEST_F(TransformerCli, LearnedPositionsLeaveOutWhatTheyCannotPlace) {
+  // Six learned positions: words of 6 letters (7 tokens with EOS) cannot be placed, so
+  // training leaves them out (train and dev alike) instead of stopping at the first one;
+  // translation skips a longer source and stops a decode at the sixth step.
+  const std::string out = dir_->path("learned");
+  const CommandResult r = run_heed("train " + config_ +
+                                   " --set model.positions=learned --set model.max_positions=6"
+                                   " --set training.max_steps=40 --set training.validate_every=20"
+                                   " --set output=" + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("0 empty, "), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("0 empty, 0 too long"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("validation at step 40"), std::string::npos) << r.output;
+  const std::string in = dir_->file("learned.src", "abc\nabcdefabc\n");
+  const std::string hyp = dir_->path("learned.hyp");
+  const CommandResult t =
+      run_heed("translate --model " + out + " -i " + in + " -o " + hyp);
+  ASSERT_EQ(t.exit_code, 0) << t.output;
+  EXPECT_NE(t.output.find("skipped 1 of 2 input lines longer than 6 tokens"), std::string::npos)
+      << t.output;
+  const std::vector<std::string> lines = lines_of(read_file(hyp));
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_LE(lines[0].size(), 6u) << lines[0];  // at most 6 steps: 6 letters, or 5 and the EOS
+  EXPECT_EQ(lines[1], "");
+}
+
+TEST_F(TransformerCli, AveragedCheckpointsAndAMixedEnsembleTranslate) {
+  ASSERT_EQ(trained_.exit_code, 0) << trained_.output;
+  // heed average over the Transformer's step checkpoints (steps 500 and 1000).
+  const std::string avg = dir_->path("avg.safetensors");
+  const CommandResult a = run_heed("average --model " + model() + " --last 2 --out " + avg);
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  const CommandResult t = run_heed("translate --model " + model() + " --weights " + avg +
+                                   " -i " + dev("src"));
+  ASSERT_EQ(t.exit_code, 0) << t.output;
+  EXPECT_EQ(lines_of(t.output).size(), lines_of(read_file(dev("src"))).size()) << t.output;
+  // A Bahdanau model on the same data (the same vocabularies), ensembled with the Transformer
+  // through heed translate: every line translated.
+  const std::string rnn = dir_->path("rnn"), rnn_config = dir_->file("rnn.yaml",
+      "data:\n  train_source: " + dir_->path("train.src") + "\n  train_target: " +
+      dir_->path("train.tgt") + "\nmodel:\n  kind: bahdanau\n  emb_dim: 16\n  enc_hidden: 16\n"
+      "  dec_hidden: 16\n  attn_dim: 16\ntraining:\n  max_steps: 60\n  max_epochs: 0\n"
+      "  max_tokens: 300\n  threads: 1\noutput: " + rnn + "\n");
+  const CommandResult rt = run_heed("train " + rnn_config);
+  ASSERT_EQ(rt.exit_code, 0) << rt.output;
+  const CommandResult e = run_heed("translate --model " + model() + " --model " + rnn +
+                                   " --beam 3 -i " + dev("src"));
+  ASSERT_EQ(e.exit_code, 0) << e.output;
+  const std::vector<std::string> mixed = lines_of(e.output);
+  ASSERT_EQ(mixed.size(), lines_of(read_file(dev("src"))).size()) << e.output;
+  // The trained Transformer reverses most dev words; the barely trained Bahdanau model pulls
+  // the mixture away from some of them, so the mixture is neither member alone.
+  const CommandResult alone = run_heed("translate --model " + model() + " --beam 3 -i " + dev("src"));
+  ASSERT_EQ(alone.exit_code, 0) << alone.output;
+  EXPECT_NE(e.output, alone.output);
+}
+
 }  // namespace
 }  // namespace heed

@@ -168,7 +168,7 @@ TEST(BeamSearch, MaxLength) {
   EXPECT_EQ(g.best(0).length, 6);
   EXPECT_EQ(g.best(1).length, 3);
   EXPECT_EQ(g.best(1).tokens, greedy_decode(model, make_batch({{4}}), d).best(0).tokens);
-  EXPECT_EQ(decode_max_steps(make_batch({{4, 4, 4}}), DecodeOptions{}), 16);
+  EXPECT_EQ(decode_max_steps(model, make_batch({{4, 4, 4}}), DecodeOptions{}), 16);
 }
 
 TEST(BeamSearch, ForcedLengthRunsEveryStepWithTheSameOutput) {

@@ -135,6 +135,48 @@ TEST(RealModels, EnsembleOfDifferentArchitectures) {
       expect_consistent(ens, b.nbest[s][i], kSentences[s], "ensemble " + std::to_string(s));
 }
 
+TEST(RealModels, LearnedPositionsEndTheDecodeAtTheirLastPosition) {
+  // A Transformer with 4 learned positions can place 4 decoder steps: greedy and beam search
+  // (alone and in an ensemble with an unbounded member) stop there, as at max_len, where a
+  // fifth step would throw; each hypothesis still scores as under teacher forcing.
+  ModelConfig c = transformer();
+  c.transformer.positions = PositionEncoding::learned;
+  c.transformer.max_positions = 6;
+  Rng rng(5);
+  std::shared_ptr<const Seq2Seq> bounded = make_model(c, rng, DType::f64);
+  c.transformer.max_positions = 4;
+  Rng rng4(5);
+  std::shared_ptr<const Seq2Seq> model = make_model(c, rng4, DType::f64);
+  EXPECT_EQ(bounded->max_output_steps(), 6);
+  EXPECT_EQ(model->max_output_steps(), 4);
+  // Sources of at most 3 tokens: within the 4 positions too.
+  const std::vector<std::vector<std::int32_t>> sentences = {{4, 5, 6}, {9, 10}, {11, 12, 4}};
+  const TokenBatch src = make_batch(sentences);
+  DecodeOptions o;  // len_a |x| + len_b: 2 * 3 + 10 = 16 steps unbounded
+  o.beam = 3;
+  o.n_best = 3;
+  o.stop_at_eos = false;
+  const DecodeResult g = greedy_decode(*model, src, o), b = beam_search(*model, src, o);
+  EXPECT_EQ(g.steps, 4);
+  EXPECT_EQ(b.steps, 4);
+  for (std::size_t s = 0; s < sentences.size(); ++s) {
+    EXPECT_LE(g.best(s).length, 4);
+    expect_consistent(*model, g.best(s), sentences[s], "greedy " + std::to_string(s));
+    for (std::size_t i = 0; i < 3; ++i) {
+      EXPECT_LE(b.nbest[s][i].length, 4);
+      expect_consistent(*model, b.nbest[s][i], sentences[s], "beam " + std::to_string(i));
+    }
+  }
+  Rng rng_b(3);
+  std::shared_ptr<const Seq2Seq> recurrent = make_model(small("bahdanau"), rng_b, DType::f64);
+  EXPECT_EQ(recurrent->max_output_steps(), 0);
+  Ensemble ens({recurrent, bounded, model});
+  EXPECT_EQ(ens.max_output_steps(), 4);
+  EXPECT_EQ(beam_search(ens, src, o).steps, 4);
+  Ensemble free({recurrent});
+  EXPECT_EQ(beam_search(free, src, o).steps, 16);
+}
+
 TEST(RealModels, TwoThreadsDecodeBlocksOfTheBatchWithTheSameResults) {
   // 21 sentences of lengths 1..7: with two threads each decodes a block of the batch (its
   // own padding); every sentence must come out exactly as with one thread.

@@ -96,7 +96,7 @@ TEST_P(SaliencyTest, EqualsFiniteDifferencesOfTheSourceEmbeddings) {
 
 INSTANTIATE_TEST_SUITE_P(Kinds, SaliencyTest,
                          ::testing::Values(ModelKind::bahdanau, ModelKind::luong,
-                                           ModelKind::noattn));
+                                           ModelKind::noattn, ModelKind::transformer));
 
 TEST(Saliency, RefusedWithoutGradients) {
   Rng rng(7);

@@ -466,7 +466,9 @@ std::vector<ConfigKey> make_keys() {
       "`sinusoidal` (fixed) or `learned` (a table of `max_positions` rows per side)")));
   k.push_back(only(transformer, integer("model.max_positions",
       model_transformer(&TransformerConfig::max_positions), {positive_int()},
-      "learned positions: the longest source and target (tokens with EOS)")));
+      "learned positions: the longest source and target (tokens with EOS). Longer training "
+      "and dev pairs are left out, longer input lines refused by `heed translate`, and a "
+      "decode stops at this many steps")));
   k.push_back(only(transformer, integer("model.alignment_layer",
       model_transformer(&TransformerConfig::alignment_layer), {non_negative()},
       "the decoder layer (1 to `dec_layers`) whose encoder-decoder attention is the model's "
@@ -490,7 +492,8 @@ std::vector<ConfigKey> make_keys() {
       {positive_int()}, "local-p half-width D")));
   k.push_back(only(kinds({K::luong}), integer("model.max_src_len", model(&ModelConfig::max_src_len),
       {positive_int()},
-      "longest source for the `location` score (dev sources longer than this are left out)")));
+      "longest source for the `location` score (training and dev sources longer than this "
+      "are left out)")));
   k.push_back(only(attends, integer("model.location_filters",
       model(&ModelConfig::location_filters), {non_negative("must be 0 (off) or more")},
       "location-aware attention (Chorowski et al. 2015): k filters convolved with the previous "

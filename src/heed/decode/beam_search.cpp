@@ -225,7 +225,7 @@ DecodeResult beam_loop(const Seq2Seq& model, const TokenBatch& src, const Decode
 
 DecodeResult beam_block(const Seq2Seq& model, const TokenBatch& src,
                         const DecodeOptions& options) {
-  const std::int64_t max_steps = decode_max_steps(src, options);
+  const std::int64_t max_steps = decode_max_steps(model, src, options);
   NoGradGuard no_grad;
   const std::int64_t B = src.batch, k = options.beam;
   std::vector<std::int64_t> rows(static_cast<std::size_t>(B * k));

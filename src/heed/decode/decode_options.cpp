@@ -23,13 +23,15 @@ std::int64_t sentence_max_steps(std::int64_t src_len, const DecodeOptions& optio
   return static_cast<std::int64_t>(steps);
 }
 
-std::int64_t decode_max_steps(const TokenBatch& src, const DecodeOptions& options) {
+std::int64_t decode_max_steps(const Seq2Seq& model, const TokenBatch& src,
+                              const DecodeOptions& options) {
   std::int64_t steps = 0;
   if (options.max_len > 0 || src.lengths.empty()) {
     steps = sentence_max_steps(src.len, options);
   } else {
     for (auto l : src.lengths) steps = std::max(steps, sentence_max_steps(l, options));
   }
+  if (const std::int64_t most = model.max_output_steps(); most > 0) steps = std::min(steps, most);
   // Per step and row: a token, a back-pointer and the attention over the source (floats).
   const double rows = static_cast<double>(src.batch) * static_cast<double>(std::max<std::int64_t>(options.beam, 1));
   const double bytes = static_cast<double>(steps) * rows * (8.0 + 4.0 * static_cast<double>(src.len));

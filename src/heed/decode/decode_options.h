@@ -46,9 +46,11 @@ struct DecodeOptions {
 std::int64_t sentence_max_steps(std::int64_t src_len, const DecodeOptions& options);
 
 // The number of decoder steps for this batch: the largest sentence_max_steps of its
-// sentences. Throws when the decoding's buffers (tokens, back-pointers and attention of
-// every step and row) would not fit in the machine's memory (base/memory.h).
-std::int64_t decode_max_steps(const TokenBatch& src, const DecodeOptions& options);
+// sentences, at most the model's max_output_steps() (a decode stops there as at max_len).
+// Throws when the decoding's buffers (tokens, back-pointers and attention of every step and
+// row) would not fit in the machine's memory (base/memory.h).
+std::int64_t decode_max_steps(const Seq2Seq& model, const TokenBatch& src,
+                              const DecodeOptions& options);
 
 // lp(|y|) with |y| clamped to at least 1.
 double length_penalty(std::int64_t length, const DecodeOptions& options);

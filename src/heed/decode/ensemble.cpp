@@ -346,6 +346,13 @@ StepOutput Ensemble::step(std::span<const std::int32_t> y_prev, DecoderState& st
   return out;
 }
 
+std::int64_t Ensemble::max_output_steps() const {
+  std::int64_t fewest = 0;
+  for (const auto& m : members_)
+    if (const std::int64_t n = m->max_output_steps(); n > 0) fewest = fewest == 0 ? n : std::min(fewest, n);
+  return fewest;
+}
+
 Tensor Ensemble::ctc_logits(const TokenBatch& src) const {
   std::vector<Tensor> logits;
   Shape shape;

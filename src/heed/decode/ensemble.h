@@ -55,6 +55,7 @@ class Ensemble : public Seq2Seq {
               Tensor* alphas = nullptr) const override;
   std::vector<Var> weights() const override;
   Tensor ctc_logits(const TokenBatch& src) const override;
+  std::int64_t max_output_steps() const override;
 
  private:
   // Where member i's field f (annotations, keys, fixed_context) lives in a packed row.

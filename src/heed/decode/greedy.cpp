@@ -107,7 +107,7 @@ DecodeResult greedy_loop(const Seq2Seq& model, const TokenBatch& src, const Deco
 
 DecodeResult greedy_block(const Seq2Seq& model, const TokenBatch& src,
                           const DecodeOptions& options) {
-  const std::int64_t max_steps = decode_max_steps(src, options);
+  const std::int64_t max_steps = decode_max_steps(model, src, options);
   NoGradGuard no_grad;
   Encoded enc = model.encode(src);
   enc.window = options.window;

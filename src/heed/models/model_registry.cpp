@@ -148,4 +148,9 @@ std::int64_t max_source_length(const ModelConfig& config) {
   return model_kind_spec(config.kind).max_source_length(config);
 }
 
+std::int64_t max_target_length(const ModelConfig& config) {
+  const ModelKindSpec& spec = model_kind_spec(config.kind);
+  return spec.max_target_length ? spec.max_target_length(config) : 0;
+}
+
 }  // namespace heed

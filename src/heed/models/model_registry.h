@@ -37,6 +37,9 @@ struct ModelKindSpec {
   double (*estimated_parameters)(const ModelConfig& config) = nullptr;
   std::vector<std::pair<const char*, std::int64_t>> (*size_keys)(const ModelConfig& config) =
       nullptr;
+  // The longest target (tokens with EOS, the decoder's positions) the model accepts; null or
+  // 0: any length.
+  std::int64_t (*max_target_length)(const ModelConfig& config) = nullptr;
 };
 
 const ModelKindSpec& model_kind_spec(ModelKind kind);
@@ -65,5 +68,8 @@ std::unique_ptr<Seq2Seq> make_model(const ModelConfig& config, Rng& rng,
 
 // The longest source (tokens with EOS) a model of this config accepts; 0 = any length.
 std::int64_t max_source_length(const ModelConfig& config);
+// The longest target (tokens with EOS: the decoder's positions, so also the most decoding
+// steps) a model of this config accepts; 0 = any length.
+std::int64_t max_target_length(const ModelConfig& config);
 
 }  // namespace heed

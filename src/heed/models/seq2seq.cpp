@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "heed/autograd/index.h"
+#include "heed/models/model_registry.h"
 
 namespace heed {
 
@@ -10,6 +11,8 @@ Saliency Seq2Seq::saliency(const TokenBatch&, const TokenBatch&,
                            std::span<const std::int32_t>) const {
   throw Error("saliency needs a single model (an ensemble has no single source embedding)");
 }
+
+std::int64_t Seq2Seq::max_output_steps() const { return max_target_length(config_); }
 
 CopyOutputs Seq2Seq::forward_copy(const TokenBatch&, const TokenBatch&) const {
   throw Error("forward_copy: this model has no copy attention (model.copy is false)");

@@ -110,6 +110,9 @@ class Seq2Seq : public Module {
 
   // Whether step() returns attention weights (false for noattn).
   virtual bool has_attention() const { return true; }
+  // The most steps a decode may take: the positions the decoder can place (a Transformer's
+  // learned positions, model.max_positions); 0 = any. An ensemble: its members' fewest.
+  virtual std::int64_t max_output_steps() const;
   std::int64_t tgt_vocab() const { return config_.tgt_vocab; }
 
   // How the products run (models/compute_type.h): set once by whoever builds or loads the

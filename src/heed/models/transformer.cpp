@@ -42,7 +42,7 @@ std::unique_ptr<Seq2Seq> build(const ModelConfig& c, Rng& rng, DType dtype) {
                                           std::move(gate));
 }
 
-// Learned positions bound the source; sinusoidal ones do not.
+// Learned positions bound the source and the target alike; sinusoidal ones do not.
 std::int64_t max_length(const ModelConfig& c) {
   return c.transformer.positions == PositionEncoding::learned ? c.transformer.max_positions : 0;
 }
@@ -69,6 +69,7 @@ std::vector<std::pair<const char*, std::int64_t>> sizes(const ModelConfig& c) {
 }  // namespace
 
 extern const ModelKindSpec kTransformerSpec{
-    ModelKind::transformer, RnnCell::gru, validate, build, max_length, nullptr, parameters, sizes};
+    ModelKind::transformer, RnnCell::gru, validate, build, max_length, nullptr, parameters, sizes,
+    max_length};
 
 }  // namespace heed

@@ -113,14 +113,22 @@ void Seq2SeqTask::load_data() {
   }
   src_vocab_ = side_vocabulary(c.data.source, *src_tok_, text.source, model_files::kSrcVocab);
   tgt_vocab_ = side_vocabulary(c.data.target, *tgt_tok_, text.target, model_files::kTgtVocab);
+  // A side longer than the model can place (learned positions: model.max_positions) is left
+  // out like one longer than data.*.max_length.
+  const auto longest = [](std::int64_t data, std::int64_t model) {
+    return static_cast<std::size_t>(model > 0 && (data == 0 || model < data) ? model : data);
+  };
+  const std::int64_t model_src = max_source_length(c.model), model_tgt = max_target_length(c.model);
   CorpusOptions co;
-  co.max_src_len = static_cast<std::size_t>(c.data.source.max_length);
-  co.max_tgt_len = static_cast<std::size_t>(c.data.target.max_length);
+  co.max_src_len = longest(c.data.source.max_length, model_src);
+  co.max_tgt_len = longest(c.data.target.max_length, model_tgt);
   if (c.model.copy) co.copy_vocab = &tgt_vocab_;  // copy attention's maps (data/copy_map.h)
   corpus_ = build_corpus(text, *src_tok_, src_vocab_, *tgt_tok_, tgt_vocab_, co);
   HEED_CHECK(corpus_.size() > 0, c.data.train_source,
              ": no training pair is left after filtering (", corpus_.stats.summary(),
-             "); raise data.source.max_length / data.target.max_length");
+             "); raise data.source.max_length / data.target.max_length",
+             model_src > 0 || model_tgt > 0 ? " (and the model's bound: model.max_positions or "
+                                              "model.max_src_len)" : "");
 
   if (c.data.dev_source.empty()) return;
   ParallelText dev = read_parallel(c.data.dev_source, c.data.dev_target);
@@ -135,7 +143,8 @@ void Seq2SeqTask::load_data() {
     if (!alternatives[i].empty()) dev.target[i] = alternatives[i].front();
   }
   CorpusOptions dco;  // dev pairs are never dropped for length, except where the model must
-  dco.max_src_len = static_cast<std::size_t>(max_source_length(c.model));
+  dco.max_src_len = static_cast<std::size_t>(model_src);
+  dco.max_tgt_len = static_cast<std::size_t>(model_tgt);
   dco.copy_vocab = co.copy_vocab;
   dev_corpus_ = build_corpus(dev, *src_tok_, src_vocab_, *tgt_tok_, tgt_vocab_, dco);
   HEED_CHECK(dev_corpus_.size() > 0, c.data.dev_source, ": no dev pair is usable (",
