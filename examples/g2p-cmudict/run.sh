@@ -9,6 +9,9 @@
 # the average of the last N step checkpoints. HEED_G2P_RANKS=N (default 1) trains data-parallel
 # in N processes of one thread each under mpirun (docs/DISTRIBUTED.md): on two cores, two ranks
 # train the Transformer about 1.4x faster than one process of two threads (docs/PERFORMANCE.md).
+# Last, heed show draws HEED_G2P_SHOW test words (default 8, spread over the test set; 0 = none)
+# into WORKDIR/show: attention and saliency, and for a Transformer every layer's heads
+# (sentence-NNNN-heads.png: encoder-decoder; -encoder-heads, -decoder-heads: self-attention).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 heed=${HEED:-$repo/build/heed}
@@ -19,6 +22,7 @@ beam=${HEED_G2P_BEAM:-5}
 average=${HEED_G2P_AVERAGE:-3}
 config=${HEED_G2P_CONFIG:-$repo/examples/g2p-cmudict/recipe.yaml}
 ranks=${HEED_G2P_RANKS:-1}
+show=${HEED_G2P_SHOW:-8}
 launch=()
 threads=()
 if [ "$ranks" -gt 1 ]; then
@@ -45,4 +49,12 @@ if [ "$average" -gt 0 ] && [ "$(ls "$work/model/checkpoints" 2>/dev/null | wc -l
     --input "$work/data/test.src" --output "$work/test.averaged.hyp"
   echo "test set ($stress stress, beam $beam, average of the last $average step checkpoints):"
   "$heed" score --metric g2p --ref "$work/data/test.tgt" --hyp "$work/test.averaged.hyp"
+fi
+weights=()
+[ -f "$work/averaged.safetensors" ] && weights=(--weights "$work/averaged.safetensors")
+if [ "$show" -gt 0 ]; then
+  n=$(wc -l < "$work/data/test.src")
+  awk -v every=$(( n / show > 0 ? n / show : 1 )) 'NR % every == 1' "$work/data/test.src" |
+    head -n "$show" > "$work/show.src"
+  "$heed" show --model "$work/model" "${weights[@]}" --input "$work/show.src" --out "$work/show"
 fi

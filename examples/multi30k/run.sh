@@ -9,7 +9,10 @@
 # Transformer: examples/multi30k/transformer.yaml). Beam width: HEED_MT_BEAM (default 5); its
 # length normalisation: HEED_MT_ALPHA (heed translate --alpha, default 0: raw log-probability).
 # The last step checkpoints are averaged (HEED_MT_AVERAGE, default 3; 0 = decode with the best
-# checkpoint).
+# checkpoint). Last, heed show draws the first HEED_MT_SHOW sentences of test_2016_flickr
+# (default 8; 0 = none) into WORKDIR/show with the weights decoded: attention and saliency, and
+# for a Transformer every layer's heads (sentence-NNNN-heads.png: encoder-decoder attention;
+# -encoder-heads, -decoder-heads: the self-attentions).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 heed=${HEED:-$repo/build/heed}
@@ -25,6 +28,7 @@ config=${HEED_MT_CONFIG:-$repo/examples/multi30k/config.yaml}
 beam=${HEED_MT_BEAM:-5}
 alpha=${HEED_MT_ALPHA:-0}
 average=${HEED_MT_AVERAGE:-3}
+show=${HEED_MT_SHOW:-8}
 for f in train val test_2016_flickr test_2017_flickr; do
   for l in en de; do
     [ -f "$data/$f.$l" ] || { echo "$0: missing $data/$f.$l" >&2; exit 2; }
@@ -59,3 +63,7 @@ for t in test_2016_flickr test_2017_flickr; do
     score "$work/$t.averaged.de" "$data/$t.de"
   fi
 done
+if [ "$show" -gt 0 ]; then
+  "$heed" show --model "$work/model" "${averaged[@]}" --input "$data/test_2016_flickr.en" \
+    --max-sentences "$show" --out "$work/show"
+fi

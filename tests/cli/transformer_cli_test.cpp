@@ -194,6 +194,11 @@ TEST_F(TransformerCli, AttentionAndAlignmentsComeFromTheEncoderDecoderAttention)
   EXPECT_TRUE(std::filesystem::exists(dir_->path("show/sentence-0020-heads.png")));
   EXPECT_TRUE(std::filesystem::exists(dir_->path("show/sentence-0001-encoder-heads.svg")));
   EXPECT_TRUE(std::filesystem::exists(dir_->path("show/sentence-0001-decoder-heads.png")));
+  // The report links every picture of a sentence, the heads' too.
+  const std::string report = read_file(dir_->path("show/report.html"));
+  for (const char* name : {"sentence-0001-heads", "sentence-0001-encoder-heads",
+                           "sentence-0020-decoder-heads"})
+    EXPECT_NE(report.find(std::string("\"name\":\"") + name + "\""), std::string::npos) << name;
 }
 
 TEST_F(TransformerCli, InfoExportImportAndResume) {

@@ -62,7 +62,7 @@ void draw(const ShowOptions& o, const fs::path& dir, const viz::ReportSentence& 
 // Every layer's heads for one sentence (a model with several heads per layer), one picture per
 // attention: the encoder-decoder attention (sentence-NNNN-heads), the encoder's
 // self-attention (-encoder-heads) and the decoder's (-decoder-heads).
-void draw_heads(const ShowOptions& o, const fs::path& dir, const viz::ReportSentence& s,
+void draw_heads(const ShowOptions& o, const fs::path& dir, viz::ReportSentence& s,
                 const Translation& t, const BestHypothesisMaps& maps) {
   const TranslatedHypothesis& best = t.nbest.front();
   const std::size_t rows = maps.heads.front().size() / static_cast<std::size_t>(maps.head_count) /
@@ -89,6 +89,7 @@ void draw_heads(const ShowOptions& o, const fs::path& dir, const viz::ReportSent
     const std::string name = s.picture + suffix;
     write_file_atomically((dir / (name + ".svg")).string(), viz::heads_svg(p));
     write_file_atomically((dir / (name + ".png")).string(), viz::heads_png(p, o.png_scale));
+    s.more_pictures.emplace_back("every head, " + what, name);
   };
   one("encoder\xE2\x80\x93" "decoder attention",
       "rows: the output token being written \xC2\xB7 columns: the source token it reads",

@@ -44,6 +44,9 @@ void check_size(const std::vector<float>& m, std::size_t rows, std::size_t cols,
 Json sentence_json(const ReportSentence& s) {
   Json j = {{"line", s.line}, {"input", s.input}, {"source", s.source}, {"note", s.note},
             {"picture", s.picture}};
+  Json more = Json::array();
+  for (const auto& [what, name] : s.more_pictures) more.push_back({{"what", what}, {"name", name}});
+  j["more_pictures"] = std::move(more);
   Json nbest = Json::array();
   for (const auto& h : s.nbest) {
     check_size(h.attention, h.output.size(), s.source.size(), s, "attention");
@@ -243,6 +246,12 @@ DATA.sentences.forEach((s) => {
     files.appendChild(el("a", {href: s.picture + ".svg"}, s.picture + ".svg"));
     files.appendChild(document.createTextNode(", "));
     files.appendChild(el("a", {href: s.picture + ".png"}, s.picture + ".png"));
+    for (const p of s.more_pictures) {
+      files.appendChild(document.createTextNode(" \u00b7 " + p.what + ": "));
+      files.appendChild(el("a", {href: p.name + ".svg"}, p.name + ".svg"));
+      files.appendChild(document.createTextNode(", "));
+      files.appendChild(el("a", {href: p.name + ".png"}, p.name + ".png"));
+    }
     box.appendChild(files);
   }
   document.getElementById("sentences").appendChild(box);

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace heed::viz {
@@ -25,6 +26,9 @@ struct ReportSentence {
   std::vector<ReportHypothesis> nbest;  // best first; empty: nothing was decoded
   std::vector<float> saliency;      // of nbest[0], |output| x |source|; empty: not computed
   std::string picture;              // file name of the sentence's SVG beside the page ("" none)
+  // More pictures of the sentence beside the page (a Transformer's heads): what each draws and
+  // its file name without .svg / .png.
+  std::vector<std::pair<std::string, std::string>> more_pictures;
   std::string note;                 // why there is nothing to show (e.g. "empty line")
 };
 
