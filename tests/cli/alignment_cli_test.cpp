@@ -78,6 +78,16 @@ class AlignmentCli : public ::testing::Test {
                                        " --set model.kind=" + kind);
       ASSERT_EQ(r.exit_code, 0) << r.output;
     }
+    // A Transformer of two decoder layers of two heads: its attention is a layer's and head's.
+    const std::string transformer = dir_->file(
+        "transformer.yaml", "data:\n  train_source: " + train_src + "\n  train_target: " +
+                                train_tgt + "\nmodel:\n  kind: transformer\n  d_model: 16\n"
+                                "  heads: 2\n  ff_dim: 32\n  enc_layers: 1\n  dec_layers: 2\n"
+                                "training:\n  lr: 0.01\n  max_tokens: 200\n  max_steps: 20\n"
+                                "  validate_every: 10\n  threads: 1\n");
+    const CommandResult r =
+        run_heed("train " + transformer + " --set output=" + dir_->path("transformer"));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
     input_ = dir_->file("input.txt", joined(kInput));
   }
   static void TearDownTestSuite() {
@@ -85,6 +95,13 @@ class AlignmentCli : public ::testing::Test {
     dir_ = nullptr;
   }
   static std::string model() { return dir_->path("bahdanau"); }
+  // The models whose attention aligns: the recurrent one, and the Transformer's as trained
+  // (the last layer's heads averaged), its first layer's second head, its first layer averaged.
+  static std::vector<std::string> attending() {
+    const std::string t = dir_->path("transformer");
+    return {model(), t, t + " --attention-layer 1 --attention-head 2",
+            t + " --attention-layer 1 --attention-head 0"};
+  }
 
   static inline const std::vector<std::string> kInput = {"abc de", "f", "", "aab bcc cdd",
                                                          "edcba"};
@@ -98,7 +115,9 @@ std::string AlignmentCli::input_;
 // computation (the decoder's step, or its fused form): the hard links must agree, and the
 // soft rows to rounding.
 TEST_F(AlignmentCli, ForcedDecodingOfTheGreedyOutputGivesTheSameAlignment) {
-  const std::string base = "translate -m " + model() + " --beam 1 --max-len-a 0 --max-len-b 12";
+ for (const std::string& m : attending()) {
+  SCOPED_TRACE(m);
+  const std::string base = "translate -m " + m + " --beam 1 --max-len-a 0 --max-len-b 12";
   for (const char* mode : {"hard", "soft", "0.2"}) {
     const CommandResult t = run_heed(base + " --alignment " + mode + " -i " + input_);
     ASSERT_EQ(t.exit_code, 0) << t.output;
@@ -117,7 +136,7 @@ TEST_F(AlignmentCli, ForcedDecodingOfTheGreedyOutputGivesTheSameAlignment) {
     EXPECT_EQ(lines_of(plain.output), outputs);
 
     const std::string hyp = dir_->file(std::string("greedy-") + mode + ".txt", joined(outputs));
-    const CommandResult a = run_heed("align -m " + model() + " -s " + input_ + " -t " + hyp +
+    const CommandResult a = run_heed("align -m " + m + " -s " + input_ + " -t " + hyp +
                                      " --alignment " + mode);
     ASSERT_EQ(a.exit_code, 0) << a.output;
     const auto forced = lines_of(a.output);
@@ -132,11 +151,46 @@ TEST_F(AlignmentCli, ForcedDecodingOfTheGreedyOutputGivesTheSameAlignment) {
       for (std::size_t k = 0; k < f.size(); ++k) EXPECT_NEAR(f[k], g[k], 2e-4) << "line " << i;
     }
   }
+ }
+}
+
+// The attention layer and head choose what aligns: the Transformer's first layer's heads give
+// other links than its last layer's average (on the same output), and a layer or head the
+// model lacks, or a model without layers, is refused with the range.
+TEST_F(AlignmentCli, TheTransformersAttentionLayerAndHeadChooseTheLinks) {
+  const std::string t = dir_->path("transformer");
+  const std::string hyp = dir_->file("t-out.txt", run_heed("translate -m " + t + " -i " + input_).output);
+  std::vector<std::string> soft;
+  for (const char* choice : {"", " --attention-layer 1 --attention-head 1",
+                             " --attention-layer 1 --attention-head 2", " --attention-layer 2"}) {
+    const CommandResult a = run_heed("align -m " + t + choice + " -s " + input_ + " -t " + hyp +
+                                     " --alignment soft");
+    ASSERT_EQ(a.exit_code, 0) << choice << "\n" << a.output;
+    soft.push_back(a.output);
+  }
+  EXPECT_EQ(soft[0], soft[3]);  // as trained: the last layer (2), heads averaged
+  EXPECT_NE(soft[0], soft[1]);
+  EXPECT_NE(soft[1], soft[2]);
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"align -m " + t + " --attention-layer 3 -s " + input_ + " -t " + hyp,
+       "--attention-layer 3: " + t + "'s decoder has 2 layers (1 to 2, or 0 for the last)"},
+      {"translate -m " + t + " --attention-head 3 -i " + input_,
+       "--attention-head 3: " + t + "'s attention has 2 heads (1 to 2, or 0 for the heads averaged)"},
+      {"translate -m " + model() + " --attention-layer 1 -i " + input_,
+       "holds a bahdanau model, which has one attention; only a Transformer"},
+  };
+  for (const auto& [args, words] : refused) {
+    const CommandResult r = run_heed(args);
+    EXPECT_EQ(r.exit_code, 1) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find(words), std::string::npos) << args << "\n" << r.output;
+  }
 }
 
 TEST_F(AlignmentCli, HardLinksStayInsideTheSentenceAndScoreZeroAgainstThemselves) {
+ for (const std::string& m : attending()) {
+  SCOPED_TRACE(m);
   const CommandResult t =
-      run_heed("translate -m " + model() + " --beam 3 --alignment hard -i " + input_);
+      run_heed("translate -m " + m + " --beam 3 --alignment hard -i " + input_);
   ASSERT_EQ(t.exit_code, 0) << t.output;
   std::vector<std::string> links;
   for (const auto& l : lines_of(t.output)) links.push_back(split_field(l).second);
@@ -154,9 +208,10 @@ TEST_F(AlignmentCli, HardLinksStayInsideTheSentenceAndScoreZeroAgainstThemselves
   EXPECT_EQ(s.output, "0.00\n");
   // The same links read as 1-based gold are off by one everywhere.
   const CommandResult off = run_heed("score -m aer -r " + hyp + " --ref-one-based --hyp " + hyp);
-  if (links[0].find("0-") == std::string::npos) return;  // only a 0 position is refused
+  if (links[0].find("0-") == std::string::npos) continue;  // only a 0 position is refused
   EXPECT_EQ(off.exit_code, 1) << off.output;
   EXPECT_NE(off.output.find("bad alignment link '0-"), std::string::npos) << off.output;
+ }
 }
 
 TEST_F(AlignmentCli, WordsMergeCharacterLinksAndNbestLinesCarryTheirOwn) {
@@ -231,7 +286,7 @@ TEST_F(AlignmentCli, AlignWritesAttentionRecordsAndAnOutputFile) {
 // embedding) aligns without attention too, and goes into the attention records.
 TEST_F(AlignmentCli, SaliencyAlignsAndIsWrittenBesideTheAttention) {
   const std::string target = dir_->file("reversed.txt", "ed cba\nf\n\nddc ccb baa\nabcde\n");
-  for (const char* kind : {"bahdanau", "noattn"}) {
+  for (const char* kind : {"bahdanau", "noattn", "transformer"}) {
     const CommandResult a = run_heed("align -m " + dir_->path(kind) + " -s " + input_ + " -t " +
                                      target + " --from saliency");
     ASSERT_EQ(a.exit_code, 0) << kind << "\n" << a.output;

@@ -76,13 +76,13 @@ Translator& Translator::operator=(Translator&&) noexcept = default;
 Translator::~Translator() = default;
 
 Translator Translator::load(const std::string& model_dir, const std::string& weights) {
-  return Translator(std::make_unique<Impl>(LineTranslator::load({{model_dir, weights}})));
+  return Translator(std::make_unique<Impl>(LineTranslator::load({{model_dir, weights, {}}})));
 }
 
 Translator Translator::load_ensemble(const std::vector<std::string>& model_dirs) {
   HEED_CHECK(!model_dirs.empty(), "heed::Translator::load_ensemble: no model directory");
   std::vector<ModelSpec> specs;
-  for (const auto& dir : model_dirs) specs.push_back({dir, "best"});
+  for (const auto& dir : model_dirs) specs.push_back({dir, "best", {}});
   return Translator(std::make_unique<Impl>(LineTranslator::load(specs)));
 }
 

@@ -41,6 +41,7 @@ class AlignCommand : public Command {
 
   void setup(CLI::App& app) override {
     add_model_options(app, model_);
+    add_attention_options(app, model_);
     app.add_option("--source,-s", source_, "source file, one sentence per line")
         ->required()
         ->check(CLI::ExistingFile);

@@ -64,6 +64,7 @@ class ShowCommand : public Command {
 
   void setup(CLI::App& app) override {
     add_model_options(app, options_.model);
+    add_attention_options(app, options_.model);
     auto* input = app.add_option("--input,-i", options_.input,
                                  "text model: input file, one sentence per line; - reads stdin");
     auto* images = app.add_option("--images", options_.images,

@@ -73,6 +73,7 @@ class TranslateCommand : public Command {
 
   void setup(CLI::App& app) override {
     add_model_options(app, model_);
+    add_attention_options(app, model_);
     app.add_option("--beam,-k", beam_, "beam width; 1 = greedy decoding")
         ->capture_default_str()
         ->check(int_range(1, 1000));

@@ -84,9 +84,25 @@ Metadata load_model_weights(Module& model, const std::string& path, const std::s
   return std::move(file.metadata);
 }
 
-LoadedModel load_model_dir(const std::string& dir, const std::string& which) {
+LoadedModel load_model_dir(const std::string& dir, const std::string& which,
+                           const AttentionChoice& attention) {
   LoadedModel m;
   m.config = load_model_config(dir);
+  if (attention.layer || attention.head) {
+    const ModelConfig& c = m.config.model;
+    HEED_CHECK(c.kind == ModelKind::transformer, "--attention-layer / --attention-head: ", dir,
+               " holds a ", enum_name(c.kind), " model, which has one attention; only a "
+               "Transformer has a layer and head to choose");
+    HEED_CHECK(!attention.layer || (*attention.layer >= 0 && *attention.layer <= c.dec_layers),
+               "--attention-layer ", attention.layer.value_or(0), ": ", dir, "'s decoder has ",
+               c.dec_layers, " layers (1 to ", c.dec_layers, ", or 0 for the last)");
+    HEED_CHECK(!attention.head || (*attention.head >= 0 && *attention.head <= c.transformer.heads),
+               "--attention-head ", attention.head.value_or(0), ": ", dir, "'s attention has ",
+               c.transformer.heads, " heads (1 to ", c.transformer.heads,
+               ", or 0 for the heads averaged)");
+    if (attention.layer) m.config.model.transformer.alignment_layer = *attention.layer;
+    if (attention.head) m.config.model.transformer.alignment_head = *attention.head;
+  }
   HEED_CHECK(!classifies_images(m.config.model.kind), dir, ": holds a ",
              enum_name(m.config.model.kind), " model, which classifies images (heed eval "
              "--model ", dir, " --images FILE), not text");

@@ -13,7 +13,9 @@
 // Weights files hold the parameters under their PyTorch names (load_into works on them).
 // An image model's directory (model.kind ram) holds tgt.vocab (its classes) but no src.vocab
 // and no tokenisers.
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "heed/base/random.h"
@@ -63,9 +65,19 @@ struct LoadedModel {
   Metadata metadata;         // that file's metadata
 };
 
+// Which encoder-decoder attention a Transformer hands out as its attention (alignments, heed
+// show's map, copy attention's weights): the decoder layer (1-based, 0 = the last) and head
+// (1-based, 0 = the heads averaged). Unset: model.alignment_layer / alignment_head as trained.
+struct AttentionChoice {
+  std::optional<std::int64_t> layer, head;
+};
+
 // Loads a trained model: which = "best", "last", or the path of a weights file (e.g. one
-// written by `heed average`). Every missing file is a heed::Error naming it.
-LoadedModel load_model_dir(const std::string& dir, const std::string& which = "best");
+// written by `heed average`). Every missing file is a heed::Error naming it. attention
+// overrides the Transformer's attention layer and head (heed::Error for another kind, or a
+// layer or head the model does not have).
+LoadedModel load_model_dir(const std::string& dir, const std::string& which = "best",
+                           const AttentionChoice& attention = {});
 
 // A trained image classifier (model.kind ram, fc, cnn; models/image_classifier.h): the
 // config, the classes (tgt.vocab:

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "heed/models/compute_type.h"
@@ -16,8 +17,11 @@ namespace heed {
 
 // Which model to load: a model directory and "best", "last" or a weights file.
 struct ModelSpec {
+  ModelSpec(std::string dir_, std::string weights_ = "best", AttentionChoice attention_ = {})
+      : dir(std::move(dir_)), weights(std::move(weights_)), attention(attention_) {}
   std::string dir;
-  std::string weights = "best";
+  std::string weights;
+  AttentionChoice attention;  // a Transformer's attention layer and head; unset: as trained
 };
 
 // Throws unless member b can be decoded together with member a (the first model) on this side

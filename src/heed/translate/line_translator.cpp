@@ -44,7 +44,7 @@ LineTranslator LineTranslator::load(const std::vector<ModelSpec>& specs,
   std::vector<LoadedModel> models;
   std::vector<std::string> names;
   for (const auto& s : specs) {
-    models.push_back(load_model_dir(s.dir, s.weights));
+    models.push_back(load_model_dir(s.dir, s.weights, s.attention));
     names.push_back(s.dir);
   }
   return LineTranslator(std::move(models), std::move(names), precision);
