@@ -70,6 +70,7 @@ def reference_kwargs(model_config):
                           enc_layers=c["enc_layers"], dec_layers=c["dec_layers"],
                           dropout=c.get("dropout", 0.0),
                           tie_embeddings=bool(c.get("tie_embeddings")),
+                          share_embeddings=bool(c.get("share_embeddings")),
                           **{k: c[k] for k in TRANSFORMER_KEYS})
     if c.get("tie_embeddings"):
         unsupported.append("tie_embeddings: true")
@@ -183,6 +184,8 @@ def heed_model_config(kind, kw):
     if kind == "transformer":
         return dict(kind=kind, enc_layers=kw.get("enc_layers", 1), dec_layers=kw.get("dec_layers", 1),
                     tie_embeddings=kw.get("tie_embeddings", False),
+                    # written only when set, as configs before the key have none
+                    **({"share_embeddings": True} if kw.get("share_embeddings") else {}),
                     **{k: kw.get(k, v) for k, v in TRANSFORMER_DEFAULTS.items()})
     if kind == "memn2n":
         defaults = dict(hops=3, memory_size=50, position_encoding=True, temporal_encoding=True,

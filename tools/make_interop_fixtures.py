@@ -174,8 +174,9 @@ def main():
         i = k if k < MODEL_CASES_BEFORE_IMAGES else k + len(IMAGE_CASES) + len(MEMORY_CASES)
         store = STORE[i % len(STORE)]
         heed_dtype = "f64" if i % 2 == 0 else "f32"   # the model dtype heed converts to
+        src_v, tgt_v = mmg.vocab_sizes(kw)
         torch.manual_seed(300 + i)
-        model = reference.build_model(kind, src_vocab=mmg.SRC_V, tgt_vocab=mmg.TGT_V, **kw)
+        model = reference.build_model(kind, src_vocab=src_v, tgt_vocab=tgt_v, **kw)
         # One name per tensor (a tied weight under its first name, as named_parameters() and
         # safetensors' save_model keep it): the state a user can write to safetensors.
         keep = set(dict(model.named_parameters())) | set(dict(model.named_buffers()))
@@ -188,19 +189,19 @@ def main():
             set(model.state_dict()) - keep, result         # only the tied copies
         model.eval()
         gen = torch.Generator().manual_seed(4000 + i)
-        src, src_len, tgt_in, _ = mmg.make_batch(gen)
+        src, src_len, tgt_in, _ = mmg.make_batch(gen, src_v)
         with torch.no_grad():
             logits = model(src, src_len, tgt_in)
 
         section = heed_torch.heed_model_config(kind, kw)
         meta = {"format": "pt", "heed.model": kind,
-                "heed.model_config": json.dumps(dict(section, src_vocab=mmg.SRC_V,
-                                                     tgt_vocab=mmg.TGT_V)),
+                "heed.model_config": json.dumps(dict(section, src_vocab=src_v,
+                                                     tgt_vocab=tgt_v)),
                 "heed.config": config_text(section, heed_dtype),
-                "heed.src_vocab": vocab_text(mmg.SRC_V), "heed.tgt_vocab": vocab_text(mmg.TGT_V),
+                "heed.src_vocab": vocab_text(src_v), "heed.tgt_vocab": vocab_text(tgt_v),
                 "heed.dtype": heed_dtype,
-                "interop.case": f"{case}: reference.build_model({kind!r}, src_vocab={mmg.SRC_V}, "
-                                f"tgt_vocab={mmg.TGT_V}, " + ", ".join(
+                "interop.case": f"{case}: reference.build_model({kind!r}, src_vocab={src_v}, "
+                                f"tgt_vocab={tgt_v}, " + ", ".join(
                                     f"{k}={v!r}" for k, v in kw.items())
                                 + f") after torch.manual_seed({300 + i}), saved as {store}",
                 "torch": torch.__version__}

@@ -28,7 +28,7 @@ import sys
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "tools"))
 
-B, SRC_V, TGT_V = 3, 11, 13
+B, SRC_V, TGT_V = 3, 11, 13   # a case with share_embeddings has TGT_V words on both sides
 SRC_LEN = [5, 3, 6]          # unsorted, so packing and padding are exercised
 TGT_LEN = [4, 6, 2]          # target lengths counting EOS
 DECODE_MAX = 10
@@ -64,19 +64,28 @@ CASES = {
                                                     positions="learned", max_positions=12,
                                                     alignment_layer=1, alignment_head=2,
                                                     tie_embeddings=True), 20),
+    "models_transformer_shared": ("transformer", dict(d_model=8, heads=2, ff_dim=12,
+                                                      enc_layers=1, dec_layers=2,
+                                                      tie_embeddings=True,
+                                                      share_embeddings=True), 20),
 }
 # Cases whose golden also holds the coverage loss (out.coverage_loss, out.loss_cov = loss +
 # COVERAGE_WEIGHT * coverage_loss, grad_cov.*), with this weight.
 COVERAGE_WEIGHT = {"models_bahdanau_coverage": 1.0}
 
 
-def make_batch(gen):
+def vocab_sizes(kw):
+    """(source, target) vocabulary sizes of a case: one vocabulary with share_embeddings."""
+    return (TGT_V, TGT_V) if kw.get("share_embeddings") else (SRC_V, TGT_V)
+
+
+def make_batch(gen, src_v=SRC_V):
     m, n = max(SRC_LEN), max(TGT_LEN)
     src = torch.zeros(B, m, dtype=torch.long)
     tgt_in = torch.zeros(B, n, dtype=torch.long)
     tgt_out = torch.zeros(B, n, dtype=torch.long)
     for b in range(B):
-        src[b, :SRC_LEN[b]] = torch.randint(4, SRC_V, (SRC_LEN[b],), generator=gen)
+        src[b, :SRC_LEN[b]] = torch.randint(4, src_v, (SRC_LEN[b],), generator=gen)
         y = torch.randint(4, TGT_V, (TGT_LEN[b] - 1,), generator=gen).tolist() + [ref.EOS]
         tgt_in[b, :TGT_LEN[b]] = torch.tensor([ref.BOS] + y[:-1])
         tgt_out[b, :TGT_LEN[b]] = torch.tensor(y)
@@ -117,9 +126,10 @@ def teacher_forced_alphas(model, src, src_len, tgt_in):
 
 def model_case(name, gen, seed):
     kind, kw, train_steps = CASES[name]
+    src_v, tgt_v = vocab_sizes(kw)
     torch.manual_seed(seed)
-    model = ref.build_model(kind, src_vocab=SRC_V, tgt_vocab=TGT_V, **kw).double()
-    src, src_len, tgt_in, tgt_out = make_batch(gen)
+    model = ref.build_model(kind, src_vocab=src_v, tgt_vocab=tgt_v, **kw).double()
+    src, src_len, tgt_in, tgt_out = make_batch(gen, src_v)
     # A few Adam steps on the batch itself, so that the decodes are not degenerate (a fresh
     # model repeats one token or stops at once) and finish at different lengths.
     opt = torch.optim.Adam(model.parameters(), lr=0.05)
@@ -176,7 +186,7 @@ def model_case(name, gen, seed):
                 out.append((f"out.{tag}.{field}", r[field]))
     finished = int((tokens == ref.EOS).any(1).sum())
 
-    meta = {"module": f"models.build_model({kind!r}, src_vocab={SRC_V}, tgt_vocab={TGT_V}, "
+    meta = {"module": f"models.build_model({kind!r}, src_vocab={src_v}, tgt_vocab={tgt_v}, "
                       + ", ".join(f"{k}={v!r}" for k, v in kw.items()) + ").double()",
             "init": f"torch.manual_seed({seed}); then {train_steps} steps of "
                     "torch.optim.Adam(lr=0.05) on seq2seq_loss of the batch itself",

@@ -1,14 +1,17 @@
 // model.kind transformer end to end through the heed binary: heed train learns the
 // word-reversal task in seconds and resumes; heed translate (greedy, beam, n-best, the
 // attention JSON, hard alignments), heed info, heed export and heed import (a round trip that
-// translates the same) and heed show read the model like any text model.
+// translates the same) and heed show read the model like any text model; with
+// model.share_embeddings, one embedding table over a joint vocabulary does all of that too.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "cli/cli_test_util.h"
+#include "heed/tensor/safetensors.h"
 
 namespace heed {
 namespace {
@@ -220,6 +223,100 @@ TEST_F(TransformerCli, InfoExportImportAndResume) {
   ASSERT_EQ(more.exit_code, 0) << more.output;
   EXPECT_NE(more.output.find("resum"), std::string::npos) << more.output;
   EXPECT_NE(more.output.find(" to step 1100"), std::string::npos) << more.output;
+}
+
+// model.share_embeddings with tie_embeddings: one table for the source, the target and the
+// output layer, over one vocabulary built from both sides (written as src.vocab and
+// tgt.vocab). It learns the reversal, heed info says so, export writes the table once (as
+// src_emb.weight) and import of that file translates the same, and training resumes.
+TEST_F(TransformerCli, SharedEmbeddingsTrainTranslateExportImportAndResume) {
+  const std::string out = dir_->path("shared");
+  const std::string shared = config_ + " --set model.share_embeddings=true"
+                                       " --set model.tie_embeddings=true"
+                                       " --set training.validate_every=200 --set output=" + out;
+  const CommandResult r = run_heed("train " + shared + " --set training.max_steps=400");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string vocab = read_file(out + "/src.vocab");
+  EXPECT_EQ(read_file(out + "/tgt.vocab"), vocab);
+  EXPECT_EQ(lines_of(vocab).size(), 4u + 6u);  // the specials and the letters a-f
+  const CommandResult t = run_heed("translate --model " + out + " -i " + dev("src"));
+  ASSERT_EQ(t.exit_code, 0) << t.output;
+  const std::vector<std::string> got = lines_of(t.output), want = lines_of(read_file(dev("tgt")));
+  ASSERT_EQ(got.size(), want.size());
+  int exact = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) exact += got[i] == want[i];
+  std::printf("transformer, shared embeddings: %d of %zu dev words reversed exactly\n", exact,
+              got.size());
+  EXPECT_GE(exact, 10) << t.output;
+
+  const CommandResult info = run_heed("info --model " + out);
+  ASSERT_EQ(info.exit_code, 0) << info.output;
+  EXPECT_NE(info.output.find("one embedding table shared by source and target"),
+            std::string::npos) << info.output;
+  EXPECT_NE(info.output.find("tied embeddings"), std::string::npos) << info.output;
+
+  const std::string pt = dir_->path("shared.safetensors"), imported = dir_->path("shared_imported");
+  ASSERT_EQ(run_heed("export --model " + out + " --out " + pt).exit_code, 0);
+  const SafeTensorsFile exported = load_safetensors(pt);
+  EXPECT_TRUE(exported.contains("src_emb.weight"));
+  EXPECT_FALSE(exported.contains("tgt_emb.weight"));
+  EXPECT_FALSE(exported.contains("W_s.weight"));
+  const CommandResult imp = run_heed("import --from-pytorch " + pt + " --out " + imported);
+  ASSERT_EQ(imp.exit_code, 0) << imp.output;
+  EXPECT_EQ(run_heed("translate --model " + imported + " -i " + dev("src")).output, t.output);
+
+  const CommandResult more = run_heed("train " + shared + " --set training.max_steps=450");
+  ASSERT_EQ(more.exit_code, 0) << more.output;
+  EXPECT_NE(more.output.find("resum"), std::string::npos) << more.output;
+  EXPECT_NE(more.output.find(" to step 450"), std::string::npos) << more.output;
+  EXPECT_EQ(read_file(out + "/src.vocab"), vocab);
+  EXPECT_EQ(read_file(out + "/tgt.vocab"), vocab);
+}
+
+// The one vocabulary holds both sides' tokens (here the source's letters a-c and the
+// target's v-z, which no side has both of), within data.source's vocab_max_size
+// (data.target's is not read).
+TEST_F(TransformerCli, SharedEmbeddingsReadOneVocabularyOfBothSides) {
+  std::string src, tgt;
+  for (int i = 0; i < 60; ++i) {
+    src += std::string{char('a' + i % 3), char('a' + i / 3 % 3)} + "\n";
+    tgt += std::string{char('v' + i % 5), char('v' + i / 5 % 5), 'z'} + "\n";
+  }
+  const std::string config = dir_->file("joint.yaml",
+      "data:\n  train_source: " + dir_->file("joint.src", src) + "\n  train_target: " +
+      dir_->file("joint.tgt", tgt) + "\nmodel:\n  kind: transformer\n  d_model: 8\n  heads: 2\n"
+      "  ff_dim: 8\n  share_embeddings: true\ntraining:\n  max_steps: 2\n  max_epochs: 0\n"
+      "  threads: 1\n");
+  const std::string out = dir_->path("joint");
+  const CommandResult r = run_heed("train " + config + " --set output=" + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::vector<std::string> vocab = lines_of(read_file(out + "/src.vocab"));
+  EXPECT_EQ(read_file(out + "/tgt.vocab"), read_file(out + "/src.vocab"));
+  EXPECT_EQ(vocab.size(), 4u + 3u + 5u);
+  for (const char* token : {"a", "c", "v", "z"})
+    EXPECT_NE(std::find(vocab.begin(), vocab.end(), token), vocab.end()) << token;
+  // data.source's limit bounds it: the 4 specials and the 4 most frequent tokens, z (60
+  // times as the targets' last letter) among them.
+  const CommandResult small = run_heed("train " + config + " --set output=" + out + "_small" +
+                                       " --set data.source.vocab_max_size=8" +
+                                       " --set data.target.vocab_max_size=100");
+  ASSERT_EQ(small.exit_code, 0) << small.output;
+  const std::vector<std::string> bounded = lines_of(read_file(out + "_small/tgt.vocab"));
+  EXPECT_EQ(bounded.size(), 8u);
+  EXPECT_EQ(bounded[4], "z");
+}
+
+// One vocabulary needs both sides tokenised alike: refused, naming the keys, before the
+// output directory is made.
+TEST_F(TransformerCli, SharedEmbeddingsRefuseSidesTokenisedDifferently) {
+  const std::string out = dir_->path("shared_refused");
+  const CommandResult r = run_heed("train " + config_ + " --set model.share_embeddings=true"
+                                   " --set data.target.tokenizer=whitespace --set output=" + out);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  for (const char* key : {"model.share_embeddings", "data.source.tokenizer",
+                          "data.target.tokenizer", "got char and whitespace"})
+    EXPECT_NE(r.output.find(key), std::string::npos) << key << " in: " << r.output;
+  EXPECT_FALSE(std::filesystem::exists(out));
 }
 
 TEST_F(TransformerCli, LearnedPositionsLeaveOutWhatTheyCannotPlace) {

@@ -508,6 +508,45 @@ TEST(TrainConfigErrors, LocationFeaturesNameTheKey) {
   EXPECT_NO_THROW(parse_train_config(kMinimal, "cfg.yaml", {"model.location_width=4"}));
 }
 
+// model.share_embeddings (the Transformer's one embedding table): stored in the saved
+// config, refused for the other kinds and for sides that are not tokenised alike.
+TEST(TrainConfig, ShareEmbeddingsRoundTrips) {
+  const std::vector<std::string> transformer = {"model.kind=transformer",
+                                                "model.share_embeddings=true"};
+  const TrainConfig c = parse_train_config(kMinimal, "cfg.yaml", transformer);
+  EXPECT_TRUE(c.model.transformer.share_embeddings);
+  EXPECT_NE(to_yaml(c).find("  share_embeddings: true\n"), std::string::npos) << to_yaml(c);
+  const TrainConfig d = parse_train_config(to_yaml(c), "saved.yaml");
+  EXPECT_TRUE(d.model.transformer.share_embeddings);
+  EXPECT_EQ(to_yaml(d), to_yaml(c));
+  EXPECT_FALSE(parse_train_config(kMinimal, "cfg.yaml", {"model.kind=transformer"})
+                   .model.transformer.share_embeddings);
+  EXPECT_NE(error_of(kMinimal, {"model.share_embeddings=true"})
+                .find("model.share_embeddings: not used by model.kind bahdanau"),
+            std::string::npos);
+}
+
+TEST(TrainConfigErrors, ShareEmbeddingsNeedsSidesTokenisedAlike) {
+  std::vector<std::string> sets = {"model.kind=transformer", "model.share_embeddings=true",
+                                   "data.target.tokenizer=whitespace"};
+  EXPECT_EQ(error_of(kMinimal, sets),
+            "--set: model.share_embeddings: one embedding table for both sides needs one "
+            "vocabulary, so both sides tokenised alike: set data.source.tokenizer and "
+            "data.target.tokenizer the same (got char and whitespace)");
+  sets = {"model.kind=transformer", "model.share_embeddings=true",
+          "data.source.tokenizer=sentencepiece", "data.target.tokenizer=sentencepiece"};
+  EXPECT_NE(error_of(kMinimal, sets).find("model.share_embeddings: one embedding table for "
+                                          "both sides needs one vocabulary, so one "
+                                          "SentencePiece model for both sides: set "
+                                          "data.spm_joint: true"),
+            std::string::npos)
+      << error_of(kMinimal, sets);
+  sets.push_back("data.spm_joint=true");
+  EXPECT_EQ(error_of(kMinimal, sets), "");
+  EXPECT_EQ(error_of(kMinimal, {"model.kind=transformer", "data.target.tokenizer=whitespace"}),
+            "");  // separate tables: each side its own tokeniser
+}
+
 TEST(TrainConfigErrors, Image2SeqNamesTheKey) {
   EXPECT_NE(error_of(kImage2Seq, {"training.metric=bleu"}).find("model.kind image2seq: use loss or error"),
             std::string::npos);

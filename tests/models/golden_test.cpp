@@ -219,5 +219,13 @@ TEST(ModelGolden, TransformerPostNormLearnedTied) {
              testing::golden_model_config(load_golden("models_transformer_post")));
 }
 
+// One table for the source, the target and the output layer (share_embeddings with
+// tie_embeddings, a joint vocabulary of 13): the gradient of src_emb.weight gathers all three.
+TEST(ModelGolden, TransformerSharedTiedEmbeddings) {
+  const ModelConfig c = testing::golden_model_config(load_golden("models_transformer_shared"));
+  EXPECT_TRUE(c.transformer.share_embeddings);
+  check_case("models_transformer_shared", c);
+}
+
 }  // namespace
 }  // namespace heed

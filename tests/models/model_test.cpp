@@ -109,6 +109,11 @@ std::vector<Case> cases() {
   post.tie_embeddings = true;
   post.enc_layers = 1;
   out.push_back({"transformer_post_learned_tied", post});
+  ModelConfig shared = tiny_config("transformer");  // one table for source, target and output
+  shared.tgt_vocab = shared.src_vocab;
+  shared.transformer.share_embeddings = true;
+  shared.tie_embeddings = true;
+  out.push_back({"transformer_shared_tied", shared});
   return out;
 }
 

@@ -3,9 +3,11 @@
 // the incremental cache, causality, the attention output and the kind's checks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "heed/autograd/cross_entropy_op.h"
 #include "heed/autograd/tape.h"
 #include "heed/models/model_registry.h"
 #include "heed/models/transformer_layers.h"
@@ -50,6 +52,63 @@ TEST(Transformer, ParametersUnderPyTorchNames) {
       want.push_back(std::string("decoder.layers.0.") + p + "." + w);
   want.insert(want.end(), {"decoder.norm.weight", "decoder.norm.bias", "W_s.weight", "W_s.bias"});
   EXPECT_EQ(names, want);
+}
+
+// model.share_embeddings: one table, registered once as the encoder's src_emb.weight, read by
+// the encoder and the decoder (and, tied, the output layer).
+TEST(Transformer, SharedEmbeddingsAreOneTable) {
+  ModelConfig c = tiny_config("transformer");
+  c.tgt_vocab = c.src_vocab;
+  c.transformer.share_embeddings = true;
+  auto model = build(c);
+  std::vector<std::string> names;
+  for (auto& [n, _] : model->named_parameters()) names.push_back(n);
+  EXPECT_EQ(names.front(), "src_emb.weight");
+  EXPECT_EQ(std::count(names.begin(), names.end(), "src_emb.weight"), 1);
+  EXPECT_EQ(std::count(names.begin(), names.end(), "tgt_emb.weight"), 0);
+  EXPECT_EQ(std::count(names.begin(), names.end(), "W_s.weight"), 1);  // not tied
+  ModelConfig separate = c;
+  separate.transformer.share_embeddings = false;
+  EXPECT_EQ(build(separate)->named_parameters().size(), names.size() + 1);
+
+  // The first pair reads row 4 on the source side only, the second row 5 on the target side
+  // only: a change to either row of the one table moves the logits of the pair that reads it,
+  // through the encoder and through the decoder.
+  Var table = model->parameter("src_emb.weight");
+  NoGradGuard no_grad;
+  const TokenBatch src_only = testing::padded_batch(2, {{4, 4}});
+  const TokenBatch tgt = testing::padded_batch(2, {{kBos, 8}});
+  const TokenBatch tgt_only = testing::padded_batch(2, {{kBos, 5}});
+  const TokenBatch src = testing::padded_batch(2, {{6, 6}});
+  const Tensor a = model->forward(src_only, tgt).value().clone();
+  const Tensor b = model->forward(src, tgt_only).value().clone();
+  double* w = table.mutable_value().data<double>();
+  w[4 * c.transformer.d_model] += 1.0;
+  w[5 * c.transformer.d_model] += 1.0;
+  EXPECT_FALSE(all_close(model->forward(src_only, tgt).value(), a, 1e-9, 0));
+  EXPECT_FALSE(all_close(model->forward(src, tgt_only).value(), b, 1e-9, 0));
+  // Tied as well: the output layer's weight is the same table.
+  c.tie_embeddings = true;
+  auto tied = build(c);
+  names.clear();
+  for (auto& [n, _] : tied->named_parameters()) names.push_back(n);
+  EXPECT_EQ(std::count(names.begin(), names.end(), "W_s.weight"), 0);
+  EXPECT_EQ(std::count(names.begin(), names.end(), "W_s.bias"), 1);
+}
+
+// The gradient of the one table gathers what the source, the target and the output layer
+// send it (tests/models/model_test.cpp's transformer_shared_tied checks every parameter).
+TEST(Transformer, SharedTableGradientIsChecked) {
+  ModelConfig c = tiny_config("transformer");
+  c.tgt_vocab = c.src_vocab;
+  c.transformer.share_embeddings = true;
+  c.tie_embeddings = true;
+  c.enc_layers = c.dec_layers = 1;
+  auto model = build(c);
+  const std::vector<std::int32_t> out = {5, 6, 4, kEos, 7, kEos, kPad, kPad, 4, 8, kEos, kPad};
+  EXPECT_TRUE(testing::gradcheck(
+      [&] { return cross_entropy(model->forward(kSrc, kTgt), out, kPad, 0.1); },
+      {model->parameter("src_emb.weight")}));
 }
 
 TEST(Transformer, TheCacheGrowsByOnePositionAStep) {
@@ -242,6 +301,12 @@ TEST(Transformer, ConfigValidation) {
   c = tiny_config("transformer");
   c.attention_mode = AttentionMode::hard;
   EXPECT_TRUE(refused(c, "the transformer's attention is soft"));
+  c = tiny_config("transformer");  // src_vocab 10, tgt_vocab 9
+  c.transformer.share_embeddings = true;
+  EXPECT_TRUE(refused(c, "model.share_embeddings needs one vocabulary for both sides"));
+  EXPECT_TRUE(refused(c, "got src_vocab 10 and tgt_vocab 9"));
+  c.tgt_vocab = c.src_vocab;
+  EXPECT_NO_THROW(validate_model_config(c));
 }
 
 TEST(Transformer, DropoutActsOnlyInTraining) {

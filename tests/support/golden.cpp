@@ -239,6 +239,8 @@ ModelConfig golden_model_config(const SafeTensorsFile& golden) {
       c.transformer.alignment_head = as_int(v);
     else if (key == "tie_embeddings")
       c.tie_embeddings = as_bool(key, v);
+    else if (key == "share_embeddings")
+      c.transformer.share_embeddings = as_bool(key, v);
     else
       throw Error(golden.path + ": unknown constructor argument '" + key + "'");
   }

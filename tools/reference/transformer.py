@@ -1,7 +1,9 @@
 """The Transformer as heed computes it (docs/MODELS.md#transformer), on PyTorch's own
 nn.TransformerEncoder and nn.TransformerDecoder, with heed's parameter names: src_emb,
 tgt_emb, src_pos / tgt_pos (learned positions), encoder.layers.<l>.*, encoder.norm,
-decoder.layers.<l>.*, decoder.norm, W_s.
+decoder.layers.<l>.*, decoder.norm, W_s. share_embeddings: the decoder reads src_emb (one
+table, src_vocab == tgt_vocab; no tgt_emb in named_parameters()); tie_embeddings: W_s's
+weight is the target table.
 
 The embeddings are scaled by sqrt(d_model) and the positions added; the encoder's padding
 and the decoder's causal mask are PyTorch's key_padding_mask and attn_mask. step() has no
@@ -29,14 +31,21 @@ def sinusoidal_positions(n, d, dtype):
 class Transformer(nn.Module):
     def __init__(self, src_vocab, tgt_vocab, d_model=256, heads=4, ff_dim=1024, enc_layers=1,
                  dec_layers=1, norm="pre", positions="sinusoidal", max_positions=512,
-                 dropout=0.0, alignment_layer=0, alignment_head=0, tie_embeddings=False):
+                 dropout=0.0, alignment_layer=0, alignment_head=0, tie_embeddings=False,
+                 share_embeddings=False):
         super().__init__()
         self.d, self.heads = d_model, heads
         self.learned = positions == "learned"
         self.align_layer = (alignment_layer or dec_layers) - 1
         self.align_head = alignment_head
         self.src_emb = nn.Embedding(src_vocab, d_model, padding_idx=PAD)
-        self.tgt_emb = nn.Embedding(tgt_vocab, d_model, padding_idx=PAD)
+        if share_embeddings:     # one table: heed's model.share_embeddings
+            if src_vocab != tgt_vocab:
+                raise ValueError(f"share_embeddings needs one vocabulary, got src_vocab "
+                                 f"{src_vocab} and tgt_vocab {tgt_vocab}")
+            self.tgt_emb = self.src_emb
+        else:
+            self.tgt_emb = nn.Embedding(tgt_vocab, d_model, padding_idx=PAD)
         if self.learned:
             self.src_pos = nn.Embedding(max_positions, d_model)
         first = norm == "pre"

@@ -149,7 +149,9 @@ class InfoCommand : public Command {
                   << " positions, attention: decoder layer "
                   << (t.alignment_layer > 0 ? t.alignment_layer : mc.dec_layers) << ", "
                   << (t.alignment_head > 0 ? "head " + std::to_string(t.alignment_head)
-                                           : std::string("heads averaged"));
+                                           : std::string("heads averaged"))
+                  << (t.share_embeddings ? ", one embedding table shared by source and target"
+                                         : "");
       } else {
         std::cout << "  emb_dim " << mc.emb_dim << ", encoder "
                   << encoder_cell(mc) << " x" << mc.enc_layers

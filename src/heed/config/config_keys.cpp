@@ -476,6 +476,13 @@ std::vector<ConfigKey> make_keys() {
   k.push_back(only(transformer, integer("model.alignment_head",
       model_transformer(&TransformerConfig::alignment_head), {non_negative()},
       "that layer's head (1 to `heads`) read as the attention; 0 = the heads averaged")));
+  k.push_back(only(transformer, flag("model.share_embeddings",
+      model_transformer(&TransformerConfig::share_embeddings),
+      "the encoder and the decoder read one embedding table (`src_emb.weight`; with "
+      "`tie_embeddings` also the output layer's weight) over a joint vocabulary that training "
+      "builds from both sides' lines with `data.source`'s `vocab_max_size` and "
+      "`vocab_min_freq`. Both sides must tokenise alike: the same `tokenizer`, and for "
+      "`sentencepiece` `data.spm_joint: true`")));
   k.push_back(only(attends, integer("model.attn_dim", model(&ModelConfig::attn_dim),
       {non_negative()}, "additive / concat attention size; 0 = `dec_hidden`")));
   k.push_back(only(kinds({K::bahdanau, K::noattn, K::image2seq, K::las}),

@@ -295,6 +295,19 @@ void check_data(Sections& s, const TrainConfig& config) {
   s.check("data.spm_joint", !c.spm_joint || tgt.spm_model.empty(),
           "the shared model is data.source.spm_model (or one trained here); remove "
           "data.target.spm_model");
+  // One embedding table for both sides reads one vocabulary, built from both sides' tokens:
+  // a token must be cut alike on either side.
+  if (kind == ModelKind::transformer && config.model.transformer.share_embeddings) {
+    s.check("model.share_embeddings", src.tokenizer == tgt.tokenizer,
+            "one embedding table for both sides needs one vocabulary, so both sides tokenised "
+            "alike: set data.source.tokenizer and data.target.tokenizer the same (got " +
+                std::string(enum_name(src.tokenizer)) + " and " +
+                std::string(enum_name(tgt.tokenizer)) + ")");
+    s.check("model.share_embeddings",
+            src.tokenizer != TokenizerKind::sentencepiece || c.spm_joint,
+            "one embedding table for both sides needs one vocabulary, so one SentencePiece "
+            "model for both sides: set data.spm_joint: true");
+  }
   if (answers_questions(kind)) {  // stories and questions from bAbI's task files
     s.check("data.babi.dir", !c.babi.dir.empty(),
             "required for " + reader + ": the directory of bAbI's qa<N>_*_train.txt files");

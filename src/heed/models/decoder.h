@@ -120,7 +120,8 @@ class Decoder {
   virtual std::int64_t vocab() const = 0;
   // F, the size of the features step() returns (copy attention's p_gen reads them).
   virtual std::int64_t feature_dim() const = 0;
-  // First module: the target embedding (registered right after the encoder's embedding).
+  // First module: the target embedding (registered right after the encoder's embedding);
+  // null for a decoder that reads the encoder's (the Transformer's model.share_embeddings).
   virtual NamedModules modules() = 0;
 };
 

@@ -40,7 +40,7 @@ EncoderDecoder::EncoderDecoder(const ModelConfig& config, std::unique_ptr<Encode
   const NamedModules enc = encoder_->modules(), dec = decoder_->modules();
   HEED_CHECK(!enc.empty() && !dec.empty(), name_, ": an encoder or decoder without parameters");
   register_module(enc[0].first, *enc[0].second);
-  register_module(dec[0].first, *dec[0].second);
+  if (dec[0].second) register_module(dec[0].first, *dec[0].second);  // null: src_emb is shared
   for (std::size_t i = 1; i < enc.size(); ++i) register_module(enc[i].first, *enc[i].second);
   for (std::size_t i = 1; i < dec.size(); ++i) register_module(dec[i].first, *dec[i].second);
   if (copy_gate_) {

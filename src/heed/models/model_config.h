@@ -196,6 +196,9 @@ struct TransformerConfig {
   // heads averaged).
   std::int64_t alignment_layer = 0;
   std::int64_t alignment_head = 0;
+  // One embedding table for the source and the target (src_emb.weight, over a joint
+  // vocabulary: src_vocab == tgt_vocab); with tie_embeddings also the output layer's weight.
+  bool share_embeddings = false;
 };
 
 // The listener of model.kind las (models/listener.h): model.enc_layers recurrent layers

@@ -28,13 +28,22 @@ void validate(const ModelConfig& c) {
   HEED_CHECK(c.attention_mode == AttentionMode::soft, "model.attention.mode: the transformer's "
              "attention is soft (hard attention is for bahdanau, luong and image2seq)");
   HEED_CHECK(!c.local_p, "model.local_p: local-p attention is luong's, not the transformer's");
+  HEED_CHECK(!t.share_embeddings || c.src_vocab == c.tgt_vocab,
+             "model.share_embeddings needs one vocabulary for both sides (one embedding "
+             "table reads both; heed train builds it from both sides' lines), got src_vocab ",
+             c.src_vocab, " and tgt_vocab ", c.tgt_vocab);
 }
 
+// With model.share_embeddings one table, the encoder's, which the decoder reads too.
 std::unique_ptr<Seq2Seq> build(const ModelConfig& c, Rng& rng, DType dtype) {
+  const bool shared = c.transformer.share_embeddings;
   auto src_emb = transformer_embedding(c.src_vocab, c.transformer.d_model, rng, dtype);
-  auto tgt_emb = transformer_embedding(c.tgt_vocab, c.transformer.d_model, rng, dtype);
+  std::unique_ptr<Embedding> tgt_emb;
+  if (!shared) tgt_emb = transformer_embedding(c.tgt_vocab, c.transformer.d_model, rng, dtype);
   auto encoder = std::make_unique<TransformerEncoder>(std::move(src_emb), c, rng, dtype);
-  auto decoder = std::make_unique<TransformerDecoder>(std::move(tgt_emb), c, rng, dtype);
+  auto decoder =
+      shared ? std::make_unique<TransformerDecoder>(encoder->embedding(), c, rng, dtype)
+             : std::make_unique<TransformerDecoder>(std::move(tgt_emb), c, rng, dtype);
   // Copy attention's gate, drawn last as for the recurrent kinds.
   std::unique_ptr<Linear> gate =
       c.copy ? make_copy_gate(decoder->feature_dim(), rng, dtype) : nullptr;
@@ -53,7 +62,9 @@ double parameters(const ModelConfig& c) {
   const double layer = 4.0 * d * d + 2.0 * d * ff;  // attention and feed-forward weights
   const double positions =
       t.positions == PositionEncoding::learned ? 2.0 * static_cast<double>(t.max_positions) * d : 0.0;
-  return static_cast<double>(c.src_vocab + c.tgt_vocab) * d + positions +
+  // The embedding tables: one with share_embeddings (src_vocab == tgt_vocab).
+  const std::int64_t rows = c.src_vocab + (t.share_embeddings ? 0 : c.tgt_vocab);
+  return static_cast<double>(rows) * d + positions +
          static_cast<double>(c.enc_layers) * layer +
          static_cast<double>(c.dec_layers) * (layer + 4.0 * d * d) +
          static_cast<double>(c.tgt_vocab) * (d + 1.0) + (c.copy ? d + 1.0 : 0.0);

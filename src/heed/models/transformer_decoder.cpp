@@ -6,23 +6,33 @@
 
 namespace heed {
 
-// Made in the reference's order: the embedding (by the caller), the positions, the layers,
-// the output layer.
 TransformerDecoder::TransformerDecoder(std::unique_ptr<Embedding> tgt_emb, const ModelConfig& c,
                                        Rng& rng, DType dtype)
+    : TransformerDecoder(std::move(tgt_emb), nullptr, c, rng, dtype) {}
+
+TransformerDecoder::TransformerDecoder(const Embedding& shared, const ModelConfig& c, Rng& rng,
+                                       DType dtype)
+    : TransformerDecoder(nullptr, &shared, c, rng, dtype) {}
+
+// Made in the reference's order: the embedding (by the caller), the positions, the layers,
+// the output layer.
+TransformerDecoder::TransformerDecoder(std::unique_ptr<Embedding> own, const Embedding* shared,
+                                       const ModelConfig& c, Rng& rng, DType dtype)
     : d_(c.transformer.d_model),
       vocab_(c.tgt_vocab),
       align_layer_(c.transformer.alignment_layer > 0 ? c.transformer.alignment_layer - 1
                                                      : c.dec_layers - 1),
       align_head_(c.transformer.alignment_head),
-      tgt_emb_(std::move(tgt_emb)),
+      own_emb_(std::move(own)),
+      tgt_emb_(own_emb_ ? own_emb_.get() : shared),
       positions_(c.transformer, rng, dtype),
       stack_(c.transformer, c.dec_layers, rng, dtype),
       W_s_(c.transformer.d_model, c.tgt_vocab, rng, dtype,
            c.tie_embeddings ? tgt_emb_->weight : Var()) {}
 
+// A borrowed table is the encoder's to register: its entry is null (EncoderDecoder skips it).
 NamedModules TransformerDecoder::modules() {
-  NamedModules m{{"tgt_emb", tgt_emb_.get()}};
+  NamedModules m{{"tgt_emb", own_emb_.get()}};
   if (positions_.table()) m.push_back({"tgt_pos", positions_.table()});
   m.push_back({"decoder", &stack_});
   m.push_back({"W_s", &W_s_});

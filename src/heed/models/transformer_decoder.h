@@ -4,6 +4,8 @@
 // encoder-decoder attention and a feed-forward network (models/transformer_layers.h), a
 // final layer norm, and logits = W_s h + b_s (W_s tied to the target embedding with
 // tie_embeddings).
+// With model.share_embeddings it reads the encoder's table (borrowed: the encoder owns and
+// registers it as src_emb, so the decoder has no tgt_emb and tying hands W_s that table).
 //
 // step() runs one position incrementally: the state holds, per layer, the keys and values of
 // the earlier positions' self-attention, [K; V] 2 d a position, in a PositionCache
@@ -13,8 +15,8 @@
 // The attention output alpha is the encoder-decoder weights of model.alignment_layer, its
 // head model.alignment_head or the heads averaged: what copy attention copies through
 // (model.copy, models/pointer_generator.h), so they stay on the tape.
-// Parameters (PyTorch names): tgt_emb, tgt_pos (learned positions), decoder.layers.<l>.*,
-// decoder.norm, W_s.
+// Parameters (PyTorch names): tgt_emb (not with share_embeddings), tgt_pos (learned
+// positions), decoder.layers.<l>.*, decoder.norm, W_s.
 #include <memory>
 
 #include "heed/models/decoder.h"
@@ -29,8 +31,11 @@ namespace heed {
 
 class TransformerDecoder : public Decoder {
  public:
+  // tgt_emb: the decoder's own table, made by the caller.
   TransformerDecoder(std::unique_ptr<Embedding> tgt_emb, const ModelConfig& config, Rng& rng,
                      DType dtype);
+  // shared: the encoder's table (model.share_embeddings), which must outlive the decoder.
+  TransformerDecoder(const Embedding& shared, const ModelConfig& config, Rng& rng, DType dtype);
 
   // e(y) sqrt(d_model); the positions are added by step() and accelerated(), which know them.
   Var embed(std::span<const std::int32_t> ids, const Shape& shape,
@@ -65,8 +70,12 @@ class TransformerDecoder : public Decoder {
   // (B, heads, n, m), one head or their mean.
   Var alignment(const std::vector<Var>& weights) const;
 
+  TransformerDecoder(std::unique_ptr<Embedding> own, const Embedding* shared,
+                     const ModelConfig& config, Rng& rng, DType dtype);
+
   std::int64_t d_, vocab_, align_layer_, align_head_;
-  std::unique_ptr<Embedding> tgt_emb_;
+  std::unique_ptr<Embedding> own_emb_;  // null when the table is the encoder's
+  const Embedding* tgt_emb_;            // the table read: own_emb_ or the encoder's
   Positions positions_;
   TransformerStack<TransformerDecoderLayer> stack_;
   OutputLayer W_s_;

@@ -43,6 +43,8 @@ class TransformerEncoder : public Encoder {
   std::int64_t output_dim() const override { return d_; }
   NamedModules modules() override;
   std::vector<Tensor> attention_heads(const TokenBatch& src, const RunMode& mode) const override;
+  // The source table, which the decoder reads too with model.share_embeddings.
+  const Embedding& embedding() const { return *emb_; }
 
  private:
   // The layers and the final norm; weights, if given, receives each layer's weights.

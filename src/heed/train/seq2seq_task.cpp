@@ -43,6 +43,9 @@ class Seq2SeqTask final : public EncoderDecoderTask {
                                             const char* file, const std::string& existing) const;
   Vocabulary side_vocabulary(const SideConfig& side, const Tokenizer& tok,
                              const std::vector<std::string>& lines, const char* file) const;
+  // model.share_embeddings: one vocabulary over both sides' tokens, with the size limits of
+  // `limits` (data.source).
+  Vocabulary joint_vocabulary(const SideConfig& limits, const ParallelText& text) const;
 
   std::unique_ptr<Tokenizer> src_tok_, tgt_tok_;
   Vocabulary src_vocab_, tgt_vocab_;
@@ -93,6 +96,17 @@ Vocabulary Seq2SeqTask::side_vocabulary(const SideConfig& side, const Tokenizer&
   return Vocabulary::build(count_tokens(lines, tok), o);  // saved once the model is built
 }
 
+Vocabulary Seq2SeqTask::joint_vocabulary(const SideConfig& limits,
+                                          const ParallelText& text) const {
+  TokenCounter counter = count_tokens(text.source, *src_tok_);
+  const TokenCounter target = count_tokens(text.target, *tgt_tok_);
+  for (const auto& [token, n] : target.counts()) counter.add(token, n);
+  VocabularyOptions o;
+  o.max_size = static_cast<std::size_t>(limits.vocab_max_size);
+  o.min_freq = limits.vocab_min_freq;
+  return Vocabulary::build(counter, o);  // saved once the model is built, as both sides'
+}
+
 void Seq2SeqTask::load_data() {
   const TrainConfig& c = context_.config;
   ParallelText text = read_parallel(c.data.train_source, c.data.train_target);
@@ -111,8 +125,18 @@ void Seq2SeqTask::load_data() {
     tgt_tok_ = side_tokenizer(c.data.target, text.target, model_files::kTgtSpm,
                               c.data.target.spm_model);
   }
-  src_vocab_ = side_vocabulary(c.data.source, *src_tok_, text.source, model_files::kSrcVocab);
-  tgt_vocab_ = side_vocabulary(c.data.target, *tgt_tok_, text.target, model_files::kTgtVocab);
+  const bool shared = c.model.kind == ModelKind::transformer &&
+                      c.model.transformer.share_embeddings;
+  if (shared && !context_.reuse_directory) {
+    // One embedding table for both sides (model.share_embeddings): one vocabulary over both
+    // sides' tokens (the config checks that they are tokenised alike), with data.source's
+    // limits, saved as both src.vocab and tgt.vocab (read back as two files when resuming).
+    src_vocab_ = joint_vocabulary(c.data.source, text);
+    tgt_vocab_ = src_vocab_;
+  } else {
+    src_vocab_ = side_vocabulary(c.data.source, *src_tok_, text.source, model_files::kSrcVocab);
+    tgt_vocab_ = side_vocabulary(c.data.target, *tgt_tok_, text.target, model_files::kTgtVocab);
+  }
   // A side longer than the model can place (learned positions: model.max_positions) is left
   // out like one longer than data.*.max_length.
   const auto longest = [](std::int64_t data, std::int64_t model) {
