@@ -85,15 +85,20 @@ std::unique_ptr<Tokenizer> Seq2SeqTask::side_tokenizer(const SideConfig& side,
   return load_tokenizer(side, dst);
 }
 
+// The vocabulary of counted tokens under a side's limits (data.*.vocab_max_size, vocab_min_freq).
+Vocabulary vocabulary_of(const SideConfig& side, const TokenCounter& counts) {
+  VocabularyOptions o;
+  o.max_size = static_cast<std::size_t>(side.vocab_max_size);
+  o.min_freq = side.vocab_min_freq;
+  return Vocabulary::build(counts, o);
+}
+
 Vocabulary Seq2SeqTask::side_vocabulary(const SideConfig& side, const Tokenizer& tok,
                                         const std::vector<std::string>& lines,
                                         const char* file) const {
   const std::string path = path_in(context_.dir, file);
   if (context_.reuse_directory) return Vocabulary::load(path);
-  VocabularyOptions o;
-  o.max_size = static_cast<std::size_t>(side.vocab_max_size);
-  o.min_freq = side.vocab_min_freq;
-  return Vocabulary::build(count_tokens(lines, tok), o);  // saved once the model is built
+  return vocabulary_of(side, count_tokens(lines, tok));  // saved once the model is built
 }
 
 Vocabulary Seq2SeqTask::joint_vocabulary(const SideConfig& limits,
@@ -101,10 +106,7 @@ Vocabulary Seq2SeqTask::joint_vocabulary(const SideConfig& limits,
   TokenCounter counter = count_tokens(text.source, *src_tok_);
   const TokenCounter target = count_tokens(text.target, *tgt_tok_);
   for (const auto& [token, n] : target.counts()) counter.add(token, n);
-  VocabularyOptions o;
-  o.max_size = static_cast<std::size_t>(limits.vocab_max_size);
-  o.min_freq = limits.vocab_min_freq;
-  return Vocabulary::build(counter, o);  // saved once the model is built, as both sides'
+  return vocabulary_of(limits, counter);  // saved once the model is built, as both sides'
 }
 
 void Seq2SeqTask::load_data() {
